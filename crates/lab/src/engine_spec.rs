@@ -1,0 +1,227 @@
+//! How to start a UCI engine: command, arguments, working directory and the
+//! `setoption` lines to send. Specs come from the command line
+//! (`name=a,cmd=path,option.Hash=16`) or from a TOML file with `[[engine]]` tables.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+/// One engine configuration. Two specs may share a command and differ only in options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// Name used in PGN tags, tables and ratings; unique within a match.
+    pub name: String,
+    pub cmd: PathBuf,
+    pub args: Vec<String>,
+    pub dir: Option<PathBuf>,
+    /// UCI options in the order they are sent.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    pub fn new(name: &str, cmd: impl Into<PathBuf>) -> Self {
+        EngineSpec {
+            name: name.to_string(),
+            cmd: cmd.into(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+        }
+    }
+
+    /// Sets an option, replacing an earlier value for the same name (UCI option
+    /// names are case-insensitive).
+    pub fn set_option(&mut self, name: &str, value: &str) {
+        if let Some(slot) = self
+            .options
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
+            slot.1 = value.to_string();
+        } else {
+            self.options.push((name.to_string(), value.to_string()));
+        }
+    }
+
+    /// Parses `name=X,cmd=PATH,arg=A,dir=D,option.NAME=VALUE,...`.
+    pub fn parse_cli(text: &str) -> Result<Self> {
+        let mut spec = EngineSpec::new("", "");
+        let mut have_cmd = false;
+        apply_pairs(&mut spec, text, &mut have_cmd)
+            .with_context(|| format!("bad --engine '{text}'"))?;
+        if !have_cmd {
+            bail!("bad --engine '{text}': missing cmd=PATH");
+        }
+        if spec.name.is_empty() {
+            spec.name = spec
+                .cmd
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "engine".to_string());
+        }
+        Ok(spec)
+    }
+
+    /// Applies `--each` settings (same syntax as `--engine`, without `cmd`/`name`).
+    pub fn apply_each(&mut self, text: &str) -> Result<()> {
+        let mut have_cmd = false;
+        let name = self.name.clone();
+        apply_pairs(self, text, &mut have_cmd).with_context(|| format!("bad --each '{text}'"))?;
+        if self.name != name {
+            bail!("bad --each '{text}': name= cannot be shared");
+        }
+        Ok(())
+    }
+}
+
+fn apply_pairs(spec: &mut EngineSpec, text: &str, have_cmd: &mut bool) -> Result<()> {
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((key, value)) = part.split_once('=') else {
+            bail!("'{part}' is not KEY=VALUE");
+        };
+        match key.trim() {
+            "name" => spec.name = value.to_string(),
+            "cmd" => {
+                spec.cmd = PathBuf::from(value);
+                *have_cmd = true;
+            }
+            "arg" => spec.args.push(value.to_string()),
+            "dir" => spec.dir = Some(PathBuf::from(value)),
+            k => match k.strip_prefix("option.") {
+                Some(opt) if !opt.is_empty() => spec.set_option(opt, value),
+                _ => bail!("unknown key '{k}' (expected name, cmd, arg, dir or option.NAME)"),
+            },
+        }
+    }
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnginesFile {
+    #[serde(default)]
+    engine: Vec<EngineTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineTable {
+    name: String,
+    cmd: PathBuf,
+    #[serde(default)]
+    args: Vec<String>,
+    dir: Option<PathBuf>,
+    #[serde(default)]
+    options: BTreeMap<String, toml::Value>,
+}
+
+/// Reads `[[engine]]` tables from a TOML file:
+///
+/// ```toml
+/// [[engine]]
+/// name = "augur-nmp"
+/// cmd = "target/release/augur"
+/// options = { NullMove = true, Hash = 16 }
+/// ```
+///
+/// Relative `cmd` paths containing a `/` are taken relative to the file's directory.
+pub fn load_engines_file(path: &Path) -> Result<Vec<EngineSpec>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file: EnginesFile =
+        toml::from_str(&text).with_context(|| format!("bad engines file {}", path.display()))?;
+    if file.engine.is_empty() {
+        bail!("engines file {} has no [[engine]] table", path.display());
+    }
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut specs = Vec::new();
+    for t in file.engine {
+        let mut cmd = t.cmd;
+        if cmd.is_relative() && cmd.components().count() > 1 {
+            cmd = base.join(cmd);
+        }
+        let mut spec = EngineSpec::new(&t.name, cmd);
+        spec.args = t.args;
+        spec.dir = t.dir;
+        for (k, v) in t.options {
+            let value = match v {
+                toml::Value::String(s) => s,
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Float(f) => f.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                other => bail!(
+                    "engines file {}: engine '{}' option '{k}' has unsupported value {other}",
+                    path.display(),
+                    spec.name
+                ),
+            };
+            spec.set_option(&k, &value);
+        }
+        specs.push(spec);
+    }
+    Ok(specs)
+}
+
+/// Checks that names are unique and non-empty.
+pub fn check_names(specs: &[EngineSpec]) -> Result<()> {
+    for (i, a) in specs.iter().enumerate() {
+        if a.name.trim().is_empty() {
+            bail!("engine #{} has an empty name", i + 1);
+        }
+        if specs[..i].iter().any(|b| b.name == a.name) {
+            bail!(
+                "engine name '{}' is used twice; give each engine a distinct name=",
+                a.name
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_cli_spec() {
+        let s = EngineSpec::parse_cli("name=a,cmd=/bin/x,option.Hash=16,option.NullMove=false")
+            .unwrap();
+        assert_eq!(s.name, "a");
+        assert_eq!(s.cmd, PathBuf::from("/bin/x"));
+        assert_eq!(
+            s.options,
+            vec![
+                ("Hash".to_string(), "16".to_string()),
+                ("NullMove".to_string(), "false".to_string())
+            ]
+        );
+        assert!(EngineSpec::parse_cli("name=a").is_err());
+        assert!(EngineSpec::parse_cli("cmd=/x,bogus=1").is_err());
+        assert_eq!(
+            EngineSpec::parse_cli("cmd=/usr/games/glaurung")
+                .unwrap()
+                .name,
+            "glaurung"
+        );
+    }
+
+    #[test]
+    fn bad_toml_names_the_file() {
+        let dir = std::env::temp_dir().join(format!("augur-lab-spec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("engines.toml");
+        std::fs::write(&path, "[[engine]]\nname = \"a\"\ncmd = \n").unwrap();
+        let err = format!("{:#}", load_engines_file(&path).unwrap_err());
+        assert!(err.contains("engines.toml"), "{err}");
+        std::fs::write(
+            &path,
+            "[[engine]]\nname = \"a\"\ncmd = \"/bin/a\"\noptions = { Hash = 16, NullMove = false }\n",
+        )
+        .unwrap();
+        let specs = load_engines_file(&path).unwrap();
+        assert_eq!(specs[0].options.len(), 2);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,328 @@
+//! PGN output for played games, and a summary reader for any PGN file (used to
+//! resume a match and by `augur-lab stats`).
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::BufReader;
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result};
+use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Visitor};
+use shakmaty::{Color, KnownOutcome};
+
+use crate::game::{GameEnd, GameRecord};
+use crate::uci_client::Score;
+
+/// Today's date (UTC) as `YYYY.MM.DD`.
+pub fn pgn_date_today() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn clock_text(d: Duration) -> String {
+    let ms = d.as_millis();
+    let (h, rest) = (ms / 3_600_000, ms % 3_600_000);
+    let (m, rest) = (rest / 60_000, rest % 60_000);
+    format!("{h}:{m:02}:{:02}.{:03}", rest / 1000, rest % 1000)
+}
+
+fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Score::Mate(m) if m >= 0 => format!("+M{m}"),
+        Score::Mate(m) => format!("-M{}", -m),
+    }
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The standard `Termination` tag and our detailed reason.
+pub fn termination(end: &GameEnd) -> (&'static str, String) {
+    match end {
+        GameEnd::Rules(r) => ("normal", r.describe().to_string()),
+        GameEnd::Fault { side, fault } => {
+            let std = match fault {
+                crate::game::Fault::TimeForfeit => "time forfeit",
+                crate::game::Fault::IllegalMove(_) => "rules infraction",
+                _ => "abandoned",
+            };
+            (std, format!("{}: {}", side_name(*side), fault.keyword()))
+        }
+        GameEnd::ResignAdjudication => ("adjudication", "resign adjudication".to_string()),
+        GameEnd::DrawAdjudication => ("adjudication", "draw adjudication".to_string()),
+    }
+}
+
+/// Formats a game. Move comments are `{score/depth time [%clk h:mm:ss.mmm]}`,
+/// the score from the mover's point of view (as cutechess does).
+pub fn format_game(rec: &GameRecord, event: &str, date: &str, time_control: &str) -> String {
+    let result = rec.outcome.as_str();
+    let (term, detail) = termination(&rec.end);
+    let mut s = String::new();
+    let tags: [(&str, String); 13] = [
+        ("Event", event.to_string()),
+        ("Site", "augur-lab".to_string()),
+        ("Date", date.to_string()),
+        ("Round", rec.round.to_string()),
+        ("White", rec.white.clone()),
+        ("Black", rec.black.clone()),
+        ("Result", result.to_string()),
+        ("FEN", rec.start_fen.clone()),
+        ("SetUp", "1".to_string()),
+        ("TimeControl", time_control.to_string()),
+        ("PlyCount", rec.moves.len().to_string()),
+        ("Termination", term.to_string()),
+        ("TerminationDetail", detail.clone()),
+    ];
+    for (k, v) in tags {
+        let _ = writeln!(s, "[{k} \"{}\"]", escape(&v));
+    }
+    s.push('\n');
+    let mut fields = rec.start_fen.split_whitespace().skip(1);
+    let mut white_to_move = fields.next() != Some("b");
+    let mut number: u32 = rec
+        .start_fen
+        .split_whitespace()
+        .nth(5)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let mut tokens: Vec<String> = Vec::new();
+    for (i, m) in rec.moves.iter().enumerate() {
+        // A move number stays on the same line as its move.
+        if white_to_move {
+            tokens.push(format!("{number}.\u{a0}{}", m.san));
+        } else if i == 0 {
+            tokens.push(format!("{number}...\u{a0}{}", m.san));
+        } else {
+            tokens.push(m.san.clone());
+        }
+        let mut c = String::from("{");
+        if let Some(score) = m.score {
+            c.push_str(&score_text(score));
+            if let Some(d) = m.depth {
+                let _ = write!(c, "/{d}");
+            }
+            c.push(' ');
+        }
+        let _ = write!(c, "{:.3}s", m.time.as_secs_f64());
+        if let Some(clk) = m.clock {
+            let _ = write!(c, " [%clk {}]", clock_text(clk));
+        }
+        c.push('}');
+        tokens.push(c);
+        if !white_to_move {
+            number += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    tokens.push(format!("{{{detail}}}"));
+    tokens.push(result.to_string());
+    // Wrap movetext at 80 columns; comments may be split at spaces.
+    let mut line = String::new();
+    for tok in tokens {
+        for word in tok.split(' ') {
+            if !line.is_empty() && line.len() + 1 + word.chars().count() > 79 {
+                s.push_str(&line);
+                s.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&word.replace('\u{a0}', " "));
+        }
+    }
+    s.push_str(&line);
+    s.push_str("\n\n");
+    s
+}
+
+/// What statistics and resuming need from a game in a PGN file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameSummary {
+    pub round: Option<usize>,
+    pub white: String,
+    pub black: String,
+    /// `None` for `*` or a missing result.
+    pub result: Option<KnownOutcome>,
+    pub fen: Option<String>,
+    /// `TerminationDetail` as written by us, e.g. `White: crash`.
+    pub detail: Option<String>,
+    pub plies: usize,
+}
+
+impl GameSummary {
+    /// The faulting side and fault keyword, from our `TerminationDetail` tag.
+    pub fn fault(&self) -> Option<(Color, String)> {
+        let detail = self.detail.as_deref()?;
+        let (side, what) = detail.split_once(": ")?;
+        let side = match side {
+            "White" => Color::White,
+            "Black" => Color::Black,
+            _ => return None,
+        };
+        Some((side, what.to_string()))
+    }
+}
+
+struct SummaryVisitor;
+
+impl Visitor for SummaryVisitor {
+    type Tags = GameSummary;
+    type Movetext = GameSummary;
+    type Output = GameSummary;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(GameSummary::default())
+    }
+
+    fn tag(
+        &mut self,
+        g: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        let v = value.decode_utf8_lossy().into_owned();
+        match name {
+            b"Round" => g.round = v.trim().parse().ok(),
+            b"White" => g.white = v,
+            b"Black" => g.black = v,
+            b"Result" => g.result = v.parse().ok(),
+            b"FEN" => g.fen = Some(v),
+            b"TerminationDetail" => g.detail = Some(v),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, g: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        ControlFlow::Continue(g)
+    }
+
+    fn san(&mut self, g: &mut Self::Movetext, _san: SanPlus) -> ControlFlow<Self::Output> {
+        g.plies += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, g: &mut Self::Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
+        // The movetext result wins over a missing/odd Result tag.
+        if let Outcome::Known(k) = outcome {
+            g.result = Some(k);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, g: Self::Movetext) -> Self::Output {
+        g
+    }
+}
+
+/// Reads the summaries of all games in a PGN file.
+pub fn read_summaries(path: &Path) -> Result<Vec<GameSummary>> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut reader = Reader::new(BufReader::new(file));
+    let mut out = Vec::new();
+    while let Some(g) = reader
+        .read_game(&mut SummaryVisitor)
+        .with_context(|| format!("cannot read {}", path.display()))?
+    {
+        out.push(g);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Fault, MoveRecord, Overhead};
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn writes_and_reads_back() {
+        let rec = GameRecord {
+            round: 3,
+            white: "a \"quoted\"".to_string(),
+            black: "b".to_string(),
+            start_fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".to_string(),
+            moves: vec![
+                MoveRecord {
+                    san: "e5".to_string(),
+                    score: Some(Score::Cp(-12)),
+                    depth: Some(9),
+                    time: Duration::from_millis(250),
+                    clock: Some(Duration::from_millis(9850)),
+                },
+                MoveRecord {
+                    san: "Nf3".to_string(),
+                    score: Some(Score::Mate(3)),
+                    depth: Some(20),
+                    time: Duration::from_millis(5),
+                    clock: None,
+                },
+            ],
+            outcome: KnownOutcome::Decisive {
+                winner: Color::White,
+            },
+            end: GameEnd::Fault {
+                side: Color::Black,
+                fault: Fault::Crash,
+            },
+            overhead: Overhead::default(),
+            think: Duration::ZERO,
+            wall: Duration::ZERO,
+        };
+        let text = format_game(&rec, "test", "2026.01.01", "10+0.1");
+        assert!(
+            text.contains("1... e5 {-0.12/9 0.250s [%clk 0:00:09.850]} 2. Nf3 {+M3/20 0.005s}"),
+            "{text}"
+        );
+        assert!(text.contains("[Termination \"abandoned\"]"));
+        let dir = std::env::temp_dir().join(format!("augur-lab-pgn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.pgn");
+        std::fs::write(&path, format!("{text}{text}")).unwrap();
+        let s = read_summaries(&path).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].round, Some(3));
+        assert_eq!(s[0].white, "a \"quoted\"");
+        assert_eq!(s[0].plies, 2);
+        assert_eq!(s[0].result, rec.outcome.into());
+        assert_eq!(s[0].fault(), Some((Color::Black, "crash".to_string())));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,102 @@
+//! `augur-lab stats`: the match statistics, SPRT, crosstable and ratings of
+//! any PGN file.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+
+use crate::pgn;
+use crate::results::ResultTable;
+use crate::sprt::EloModel;
+use crate::tournament::{final_report, make_sprt};
+
+#[derive(Args, Debug, Clone)]
+pub struct StatsArgs {
+    /// PGN file.
+    pub pgn: PathBuf,
+    /// With two engines: the engine whose side the statistics take (default: White of the first game).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Also compute the SPRT LLR for ELO0,ELO1 (two engines only).
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    #[arg(long, value_enum, default_value = "logistic")]
+    pub elo_model: EloModel,
+    /// Engine rated 0 in the rating list (default: the last engine seen).
+    #[arg(long)]
+    pub anchor: Option<String>,
+    /// One-sided level of the significance test.
+    #[arg(long, default_value_t = 0.05)]
+    pub significance: f64,
+    /// Draw ratio assumed by the significance test (the ProbCut papers assumed 30%).
+    #[arg(long, default_value_t = 0.30)]
+    pub assumed_draws: f64,
+}
+
+/// Computes the report text.
+pub fn report(args: &StatsArgs) -> Result<String> {
+    let games = pgn::read_summaries(&args.pgn)?;
+    let mut table = ResultTable::from_summaries(&games);
+    if table.games.is_empty() {
+        bail!("{}: no finished games", args.pgn.display());
+    }
+    if let Some(first) = &args.engine {
+        let i = table.index_of(first).with_context(|| {
+            format!("--engine '{first}' does not play in {}", args.pgn.display())
+        })?;
+        // Reorder so that the chosen engine is engine 0.
+        let mut order: Vec<usize> = (0..table.names.len()).collect();
+        order.swap(0, i);
+        table = reindex(&table, &order);
+    }
+    let sprt = match &args.sprt {
+        Some(b) if table.names.len() == 2 => {
+            Some(make_sprt(b, args.alpha, args.beta, args.elo_model)?)
+        }
+        Some(_) => bail!("--sprt needs a PGN with exactly two engines"),
+        None => None,
+    };
+    let anchor = match &args.anchor {
+        Some(a) => table
+            .index_of(a)
+            .with_context(|| format!("--anchor '{a}' does not play in {}", args.pgn.display()))?,
+        None => table.names.len() - 1,
+    };
+    Ok(final_report(
+        &table,
+        sprt.as_ref(),
+        anchor,
+        args.significance,
+        args.assumed_draws,
+    ))
+}
+
+pub fn run(args: &StatsArgs) -> Result<()> {
+    print!("{}", report(args)?);
+    Ok(())
+}
+
+/// The same table with engine `order[k]` renamed to index `k`.
+fn reindex(t: &ResultTable, order: &[usize]) -> ResultTable {
+    let mut inverse = vec![0; order.len()];
+    for (k, &old) in order.iter().enumerate() {
+        inverse[old] = k;
+    }
+    let mut out = ResultTable::new(order.iter().map(|&o| t.names[o].clone()).collect());
+    out.faults = order.iter().map(|&o| t.faults[o].clone()).collect();
+    out.games = t
+        .games
+        .iter()
+        .map(|g| crate::results::Outcome {
+            white: inverse[g.white],
+            black: inverse[g.black],
+            ..*g
+        })
+        .collect();
+    out
+}

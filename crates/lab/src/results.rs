@@ -1,0 +1,273 @@
+//! A table of game results between named engines: head-to-head W/D/L and
+//! pentanomial counts, crosstables, ratings and fault counts. Built either by
+//! the match runner as games finish or from any PGN file.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use shakmaty::{Color, KnownOutcome};
+
+use crate::pgn::GameSummary;
+use crate::ratings;
+use crate::stats::{fmt_elo, Penta, Wdl};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    pub white: usize,
+    pub black: usize,
+    /// White's score: 1, 1/2 or 0.
+    pub white_score: f64,
+    /// Games with the same pair id form a game pair (same opening, colours reversed).
+    pub pair: Option<usize>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ResultTable {
+    pub names: Vec<String>,
+    pub games: Vec<Outcome>,
+    /// Faults per engine, by kind ("time", "illegal", "crash", "stall").
+    pub faults: Vec<HashMap<String, u64>>,
+}
+
+pub fn white_score(outcome: KnownOutcome) -> f64 {
+    match outcome {
+        KnownOutcome::Decisive {
+            winner: Color::White,
+        } => 1.0,
+        KnownOutcome::Decisive {
+            winner: Color::Black,
+        } => 0.0,
+        KnownOutcome::Draw => 0.5,
+    }
+}
+
+impl ResultTable {
+    pub fn new(names: Vec<String>) -> Self {
+        let faults = vec![HashMap::new(); names.len()];
+        ResultTable {
+            names,
+            games: Vec::new(),
+            faults,
+        }
+    }
+
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
+    fn index_or_add(&mut self, name: &str) -> usize {
+        if let Some(i) = self.index_of(name) {
+            return i;
+        }
+        self.names.push(name.to_string());
+        self.faults.push(HashMap::new());
+        self.names.len() - 1
+    }
+
+    pub fn add_fault(&mut self, engine: usize, kind: &str) {
+        *self.faults[engine].entry(kind.to_string()).or_insert(0) += 1;
+    }
+
+    pub fn total_faults(&self) -> u64 {
+        self.faults.iter().flat_map(|f| f.values()).sum()
+    }
+
+    /// Builds a table from PGN summaries. Games without a result (`*`) are
+    /// ignored. Pairs are formed greedily: a game is paired with the earliest
+    /// unpaired game with the same start position and the colours reversed.
+    pub fn from_summaries(games: &[GameSummary]) -> Self {
+        let mut table = ResultTable::default();
+        let mut unpaired: HashMap<(String, usize, usize), Vec<usize>> = HashMap::new();
+        let mut next_pair = 0;
+        for g in games {
+            let Some(result) = g.result else { continue };
+            let white = table.index_or_add(&g.white);
+            let black = table.index_or_add(&g.black);
+            if let Some((side, kind)) = g.fault() {
+                table.add_fault(if side == Color::White { white } else { black }, &kind);
+            }
+            let fen = g.fen.clone().unwrap_or_default();
+            let mut pair = None;
+            if let Some(waiting) = unpaired.get_mut(&(fen.clone(), black, white)) {
+                if !waiting.is_empty() {
+                    let other = waiting.remove(0);
+                    table.games[other].pair = Some(next_pair);
+                    pair = Some(next_pair);
+                    next_pair += 1;
+                }
+            }
+            if pair.is_none() {
+                unpaired
+                    .entry((fen, white, black))
+                    .or_default()
+                    .push(table.games.len());
+            }
+            table.games.push(Outcome {
+                white,
+                black,
+                white_score: white_score(result),
+                pair,
+            });
+        }
+        table
+    }
+
+    /// W/D/L and pentanomial counts of `a` against `b`, from `a`'s side.
+    pub fn head_to_head(&self, a: usize, b: usize) -> (Wdl, Penta) {
+        let mut wdl = Wdl::default();
+        let mut by_pair: HashMap<usize, Vec<f64>> = HashMap::new();
+        for g in &self.games {
+            let score = if g.white == a && g.black == b {
+                g.white_score
+            } else if g.white == b && g.black == a {
+                1.0 - g.white_score
+            } else {
+                continue;
+            };
+            wdl.add(score);
+            if let Some(p) = g.pair {
+                by_pair.entry(p).or_default().push(score);
+            }
+        }
+        let mut penta = Penta::default();
+        for scores in by_pair.values() {
+            if let [x, y] = scores[..] {
+                penta.add_pair(x, y);
+            }
+        }
+        (wdl, penta)
+    }
+
+    /// Points and games of each engine.
+    pub fn totals(&self) -> Vec<(f64, u64)> {
+        let mut t = vec![(0.0, 0u64); self.names.len()];
+        for g in &self.games {
+            t[g.white].0 += g.white_score;
+            t[g.white].1 += 1;
+            t[g.black].0 += 1.0 - g.white_score;
+            t[g.black].1 += 1;
+        }
+        t
+    }
+
+    pub fn ratings(&self, anchor: usize) -> Vec<f64> {
+        let games: Vec<ratings::Result> = self
+            .games
+            .iter()
+            .map(|g| ratings::Result {
+                a: g.white,
+                b: g.black,
+                score_a: g.white_score,
+            })
+            .collect();
+        ratings::fit(self.names.len(), &games, anchor)
+    }
+
+    pub fn fault_summary(&self) -> String {
+        let mut out = String::new();
+        for (i, f) in self.faults.iter().enumerate() {
+            if f.is_empty() {
+                continue;
+            }
+            let mut kinds: Vec<_> = f.iter().collect();
+            kinds.sort();
+            let parts: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let _ = writeln!(out, "Faults of {}: {}", self.names[i], parts.join(", "));
+        }
+        if out.is_empty() {
+            out.push_str("Faults: none\n");
+        }
+        out
+    }
+
+    /// Ratings (anchored), points and a crosstable of points scored by the row
+    /// engine against the column engine.
+    pub fn crosstable(&self, anchor: usize) -> String {
+        let ratings = self.ratings(anchor);
+        let totals = self.totals();
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| ratings[b].total_cmp(&ratings[a]));
+        let w = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Maximum-likelihood ratings (Elo, {} = 0), points and crosstable (row's points vs column):",
+            self.names[anchor]
+        );
+        let _ = write!(
+            out,
+            "{:>3} {:<w$} {:>8} {:>12} ",
+            "#", "engine", "Elo", "points"
+        );
+        for (k, _) in order.iter().enumerate() {
+            let _ = write!(out, "{:>9}", k + 1);
+        }
+        out.push('\n');
+        for (rank, &i) in order.iter().enumerate() {
+            let (pts, n) = totals[i];
+            let _ = write!(
+                out,
+                "{:>3} {:<w$} {:>8} {:>12} ",
+                rank + 1,
+                self.names[i],
+                fmt_elo(ratings[i]),
+                format!("{pts:.1}/{n}")
+            );
+            for &j in &order {
+                if i == j {
+                    let _ = write!(out, "{:>9}", "-");
+                    continue;
+                }
+                let (wdl, _) = self.head_to_head(i, j);
+                if wdl.games() == 0 {
+                    let _ = write!(out, "{:>9}", ".");
+                } else {
+                    let _ = write!(out, "{:>9}", format!("{:.1}/{}", wdl.points(), wdl.games()));
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(w: &str, b: &str, r: &str, fen: &str) -> GameSummary {
+        GameSummary {
+            white: w.to_string(),
+            black: b.to_string(),
+            result: r.parse().ok(),
+            fen: Some(fen.to_string()),
+            ..GameSummary::default()
+        }
+    }
+
+    #[test]
+    fn pairs_from_pgn_summaries() {
+        let games = vec![
+            summary("a", "b", "1-0", "f1"),
+            summary("a", "b", "1/2-1/2", "f2"),
+            summary("b", "a", "1/2-1/2", "f1"),
+            summary("b", "a", "1-0", "f2"),
+            summary("a", "b", "0-1", "f3"),
+            summary("b", "a", "*", "f3"),
+        ];
+        let t = ResultTable::from_summaries(&games);
+        let (wdl, penta) = t.head_to_head(0, 1);
+        assert_eq!(
+            wdl,
+            Wdl {
+                wins: 1,
+                draws: 2,
+                losses: 2
+            }
+        );
+        // Pair f1: 1 + 0.5 = 1.5 -> index 3; pair f2: 0.5 + 0 -> index 1; f3 unpaired.
+        assert_eq!(penta.0, [0, 1, 0, 1, 0]);
+        let text = t.crosstable(1);
+        assert!(text.contains("2.0/5"), "{text}");
+    }
+}

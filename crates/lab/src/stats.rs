@@ -1,0 +1,386 @@
+//! Match statistics: W/D/L, pentanomial counts over game pairs, logistic Elo
+//! with a 95% interval from the pentanomial variance, LOS, draw ratio, and the
+//! "score needed for significance" test used by the ProbCut papers.
+//!
+//! Scores are from the first engine's point of view: 1 win, 1/2 draw, 0 loss;
+//! a game pair scores 0, 1/4, 1/2, 3/4 or 1 per game.
+
+use std::f64::consts::SQRT_2;
+
+/// Win/draw/loss counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points (win 1, draw 1/2).
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    pub fn add(&mut self, score: f64) {
+        if score > 0.75 {
+            self.wins += 1;
+        } else if score < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+}
+
+/// Pair counts by pair points: `[LL, LD, LW+DD, WD, WW]`, i.e. index = 2 x points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Penta(pub [u64; 5]);
+
+impl Penta {
+    pub fn pairs(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    /// Adds a pair from its two game scores (each 0, 1/2 or 1).
+    pub fn add_pair(&mut self, a: f64, b: f64) {
+        let i = ((a + b) * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.0[i] += 1;
+    }
+}
+
+/// Expected score for an Elo difference (logistic model).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo difference for an expected score; ±infinity at 1 and 0.
+pub fn elo_from_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if score >= 1.0 {
+        return f64::INFINITY;
+    }
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// Error function: Abramowitz & Stegun 7.1.26 (absolute error < 1.5e-7), with
+/// the Maclaurin series near zero; plenty for LOS and p-values.
+pub fn erf(x: f64) -> f64 {
+    if x.abs() < 0.5 {
+        // Maclaurin series, converges fast near 0 where 7.1.26 is weakest.
+        let x2 = x * x;
+        let mut term = x;
+        let mut sum = x;
+        for n in 1..20 {
+            term *= -x2 / n as f64;
+            sum += term / (2 * n + 1) as f64;
+        }
+        return sum * 2.0 / std::f64::consts::PI.sqrt();
+    }
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    y.copysign(x)
+}
+
+/// Standard normal distribution function.
+pub fn phi(x: f64) -> f64 {
+    0.5 * (1.0 + erf(x / SQRT_2))
+}
+
+/// Inverse of the standard normal distribution function (P. J. Acklam's
+/// rational approximation, relative error < 1.2e-9), for 0 < p < 1.
+pub fn phi_inv(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let p = p.clamp(1e-300, 1.0 - 1e-16);
+    let low = 0.02425;
+    if p < low {
+        let q = (-2.0 * p.ln()).sqrt();
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    } else if p <= 1.0 - low {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    } else {
+        -phi_inv(1.0 - p)
+    }
+}
+
+/// An Elo estimate with its 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Mean score per game.
+    pub score: f64,
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    /// Likelihood of superiority, P(true Elo > 0) under the normal approximation.
+    pub los: f64,
+    /// Standard error of the mean score.
+    pub std_error: f64,
+}
+
+fn estimate(score: f64, std_error: f64) -> Estimate {
+    let z = phi_inv(0.975);
+    let los = if std_error > 0.0 {
+        phi((score - 0.5) / std_error)
+    } else if score > 0.5 {
+        1.0
+    } else if score < 0.5 {
+        0.0
+    } else {
+        0.5
+    };
+    Estimate {
+        score,
+        elo: elo_from_score(score),
+        elo_low: elo_from_score(score - z * std_error),
+        elo_high: elo_from_score(score + z * std_error),
+        los,
+        std_error,
+    }
+}
+
+/// Mean and variance of a pair-score distribution given as (possibly
+/// fractional) counts of the five pair outcomes, per-game scale.
+pub fn mean_var(counts: &[f64; 5]) -> Option<(f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n <= 0.0 {
+        return None;
+    }
+    let x = |i: usize| i as f64 / 4.0;
+    let mean = (0..5).map(|i| counts[i] * x(i)).sum::<f64>() / n;
+    let var = (0..5)
+        .map(|i| counts[i] * (x(i) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((mean, var))
+}
+
+/// Mean and per-pair variance of the pentanomial distribution (per-game scale).
+pub fn penta_mean_var(p: &Penta) -> Option<(f64, f64)> {
+    mean_var(&p.0.map(|c| c as f64))
+}
+
+/// Elo from game pairs: the pentanomial variance accounts for the correlation
+/// between the two games of a pair (same opening), unlike the W/D/L variance.
+pub fn estimate_penta(p: &Penta) -> Option<Estimate> {
+    let (mean, var) = penta_mean_var(p)?;
+    Some(estimate(mean, (var / p.pairs() as f64).sqrt()))
+}
+
+/// Elo from independent games (for PGNs whose games cannot be paired).
+pub fn estimate_wdl(r: &Wdl) -> Option<Estimate> {
+    let n = r.games() as f64;
+    if n == 0.0 {
+        return None;
+    }
+    let mean = r.points() / n;
+    let var = (r.wins as f64 * (1.0 - mean).powi(2)
+        + r.draws as f64 * (0.5 - mean).powi(2)
+        + r.losses as f64 * mean.powi(2))
+        / n;
+    Some(estimate(mean, (var / n).sqrt()))
+}
+
+/// The score fraction an engine needs in an `n`-game match to be significantly
+/// better at one-sided level `alpha`, assuming a `draw_ratio` of draws between
+/// equal engines. Under H0 a game scores 1/2 on average with variance
+/// (1 - d)/4, so the mean of n games is approximately normal with standard
+/// deviation sqrt((1 - d)/(4n)): threshold = 1/2 + z(1-alpha) sqrt((1 - d)/(4n)).
+/// The 2003 ProbCut paper (64 games, >= 30% draws, p < 0.05) gives 37.5 points,
+/// its "above 38 points (or 59%)".
+pub fn significance_threshold(n_games: u64, draw_ratio: f64, alpha: f64) -> f64 {
+    if n_games == 0 {
+        return 1.0;
+    }
+    let sd = ((1.0 - draw_ratio.clamp(0.0, 1.0)) / (4.0 * n_games as f64)).sqrt();
+    0.5 + phi_inv(1.0 - alpha) * sd
+}
+
+/// Formats an Elo value, with `inf` for a perfect or zero score.
+pub fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{e:+.1}")
+    }
+}
+
+/// Plain-text report for a head-to-head result (first engine's view).
+pub fn report(wdl: &Wdl, penta: &Penta, alpha: f64, assumed_draws: f64) -> String {
+    let mut out = String::new();
+    let n = wdl.games();
+    out.push_str(&format!(
+        "Games: {n}  W/D/L: {}/{}/{}  Points: {:.1}/{n}\n",
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        wdl.points()
+    ));
+    let p = penta.0;
+    out.push_str(&format!(
+        "Pentanomial [LL, LD, WL+DD, WD, WW] over {} pairs: [{}, {}, {}, {}, {}]\n",
+        penta.pairs(),
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        p[4]
+    ));
+    let draw_ratio = if n > 0 {
+        wdl.draws as f64 / n as f64
+    } else {
+        0.0
+    };
+    let est = estimate_penta(penta)
+        .map(|e| (e, "pentanomial"))
+        .or_else(|| estimate_wdl(wdl).map(|e| (e, "trinomial (no complete pairs)")));
+    if let Some((e, kind)) = est {
+        out.push_str(&format!(
+            "Score: {:.2}%  Elo: {} [{}, {}] (95%, {kind} variance)  LOS: {:.1}%  Draw ratio: {:.1}%\n",
+            100.0 * e.score,
+            fmt_elo(e.elo),
+            fmt_elo(e.elo_low),
+            fmt_elo(e.elo_high),
+            100.0 * e.los,
+            100.0 * draw_ratio
+        ));
+    }
+    if n > 0 {
+        let need_obs = significance_threshold(n, draw_ratio, alpha);
+        let need_paper = significance_threshold(n, assumed_draws, alpha);
+        let score = wdl.points() / n as f64;
+        let verdict = |need: f64| {
+            if score > need {
+                "significant: first engine better"
+            } else if score < 1.0 - need {
+                "significant: first engine worse"
+            } else {
+                "not significant"
+            }
+        };
+        out.push_str(&format!(
+            "Significance (one-sided p < {alpha}, normal approximation): with {:.0}% draws a {n}-game match needs > {:.1} points ({:.1}%) -> {}; with the observed {:.1}% draws > {:.1} points ({:.1}%) -> {}\n",
+            100.0 * assumed_draws,
+            need_paper * n as f64,
+            100.0 * need_paper,
+            verdict(need_paper),
+            100.0 * draw_ratio,
+            need_obs * n as f64,
+            100.0 * need_obs,
+            verdict(need_obs),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_known_scores() {
+        // -400 log10(1/0.6 - 1) = 400 log10(1.5) = 70.43650...
+        assert!((elo_from_score(0.6) - 70.4365).abs() < 1e-4);
+        assert!((elo_from_score(0.5)).abs() < 1e-12);
+        assert!((elo_from_score(0.4) + 70.4365).abs() < 1e-4);
+        assert!((score_from_elo(70.436_503_622) - 0.6).abs() < 1e-9);
+        assert!(elo_from_score(1.0).is_infinite());
+    }
+
+    #[test]
+    fn normal_functions() {
+        assert!((phi(1.959_963_985) - 0.975).abs() < 1e-7);
+        assert!((phi(-1.0) - 0.158_655_254).abs() < 1e-7);
+        assert!((phi(0.3) - 0.617_911_422).abs() < 1e-7);
+        assert!((phi_inv(0.975) - 1.959_963_985).abs() < 1e-7);
+        assert!((phi_inv(0.05) + 1.644_853_627).abs() < 1e-7);
+        assert!((phi_inv(0.001) + 3.090_232_306).abs() < 1e-6);
+    }
+
+    #[test]
+    fn probcut_paper_threshold() {
+        // 64 games, 30% draws, p < 0.05: 32 + 1.6449 * sqrt(0.7/4) * 8 = 37.505 points.
+        let t = significance_threshold(64, 0.30, 0.05);
+        assert!((t * 64.0 - 37.505).abs() < 0.01, "{}", t * 64.0);
+        assert!((t - 0.586).abs() < 0.001);
+    }
+
+    #[test]
+    fn pentanomial_interval() {
+        // 100 pairs [5, 20, 40, 25, 10]: mean = (20*.25 + 40*.5 + 25*.75 + 10)/100 = 0.5375;
+        // var = sum p (x - m)^2 = 0.05*0.28891 + 0.2*0.08266 + 0.4*0.00141 + 0.25*0.04516 + 0.1*0.21391
+        //     = 0.06421875, se = sqrt(var/100) = 0.025341...
+        let p = Penta([5, 20, 40, 25, 10]);
+        let (m, v) = penta_mean_var(&p).unwrap();
+        assert!((m - 0.5375).abs() < 1e-12);
+        assert!((v - 0.064_218_75).abs() < 1e-12, "{v}");
+        let e = estimate_penta(&p).unwrap();
+        assert!((e.elo - 26.1).abs() < 0.05, "{}", e.elo);
+        let lo = elo_from_score(0.5375 - 1.959_964 * (0.064_218_75f64 / 100.0).sqrt());
+        assert!((e.elo_low - lo).abs() < 1e-6);
+        assert!((e.los - phi(0.0375 / 0.064_218_75f64.sqrt() * 10.0)).abs() < 1e-9);
+        assert!(e.los > 0.92 && e.los < 0.94);
+    }
+
+    #[test]
+    fn wdl_counts_and_report() {
+        let mut w = Wdl::default();
+        for s in [1.0, 0.5, 0.0, 1.0] {
+            w.add(s);
+        }
+        assert_eq!(
+            w,
+            Wdl {
+                wins: 2,
+                draws: 1,
+                losses: 1
+            }
+        );
+        let mut p = Penta::default();
+        p.add_pair(1.0, 0.5);
+        p.add_pair(0.0, 1.0);
+        assert_eq!(p.0, [0, 0, 1, 1, 0]);
+        let text = report(&w, &p, 0.05, 0.3);
+        assert!(text.contains("W/D/L: 2/1/1"), "{text}");
+    }
+}

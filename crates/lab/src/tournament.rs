@@ -1,0 +1,626 @@
+//! `augur-lab match`: head-to-head matches (optionally an SPRT), gauntlets and
+//! round robins between UCI engines, played concurrently, written to PGN as
+//! games finish and resumable from that PGN.
+
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use shakmaty::Color;
+
+use crate::engine_spec::{self, EngineSpec};
+use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
+use crate::openings::{self, Opening};
+use crate::pgn;
+use crate::progress::Progress;
+use crate::results::{white_score, Outcome, ResultTable};
+use crate::schedule::{self, Format, OpeningOrder, Slot};
+use crate::sprt::{EloModel, Sprt, SprtState};
+use crate::stats::{self, fmt_elo};
+use crate::time_control::TimeControl;
+use crate::uci_client::UciEngine;
+
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// Engine: name=NAME,cmd=PATH[,arg=ARG][,dir=DIR][,option.NAME=VALUE...]; repeat for each engine.
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<String>,
+    /// TOML file with [[engine]] tables (name, cmd, args, dir, options); added after --engine ones.
+    #[arg(long, value_name = "FILE")]
+    pub engines_file: Option<PathBuf>,
+    /// Settings for every engine, same syntax as --engine (e.g. option.Threads=1).
+    #[arg(long = "each", value_name = "SPEC")]
+    pub each: Vec<String>,
+    /// Time control: 10+0.1, 40/60, 40/60+1, movetime=0.5, nodes=20000, depth=8.
+    #[arg(long, default_value = "10+0.1")]
+    pub tc: TimeControl,
+    /// Time an engine may overstep its clock before it forfeits (ms).
+    #[arg(long, default_value_t = 100)]
+    pub margin_ms: u64,
+    /// For nodes/depth games: longest wait for a bestmove before a stall (s).
+    #[arg(long, default_value_t = 60.0)]
+    pub stall_timeout: f64,
+    /// Games per pairing (rounded up to an even number: each opening is played with both colours).
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Openings: EPD (one FEN per line) or PGN (.pgn); default: the bundled 8moves_v3 sample.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// For PGN openings: use only the first N plies of each game.
+    #[arg(long, value_name = "N")]
+    pub opening_plies: Option<usize>,
+    /// Opening order.
+    #[arg(long, value_enum, default_value = "random")]
+    pub order: OpeningOrder,
+    /// Seed of the random opening order (the whole schedule follows from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: number of cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// PGN output; if it already holds games of this schedule, the match resumes.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: PathBuf,
+    /// Stop early by SPRT: ELO0,ELO1 (two engines only; the first engine is tested).
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    #[arg(long, value_enum, default_value = "logistic")]
+    pub elo_model: EloModel,
+    /// Resign adjudication: a side at or below -CP (and its opponent at or above +CP) for --resign-moves moves loses.
+    #[arg(long, value_name = "CP")]
+    pub resign_score: Option<i32>,
+    #[arg(long, default_value_t = 3)]
+    pub resign_moves: usize,
+    /// Draw adjudication: both sides within ±CP for --draw-moves moves each, from move --draw-after on.
+    #[arg(long, value_name = "CP")]
+    pub draw_score: Option<i32>,
+    #[arg(long, default_value_t = 8)]
+    pub draw_moves: usize,
+    #[arg(long, default_value_t = 40)]
+    pub draw_after: u32,
+    /// With more than two engines: gauntlet (first engine against the others) or round-robin.
+    #[arg(long, value_enum, default_value = "gauntlet")]
+    pub format: Format,
+    /// Engine whose rating is 0 in the rating list (default: the last engine).
+    #[arg(long)]
+    pub anchor: Option<String>,
+    /// PGN Event tag.
+    #[arg(long, default_value = "augur-lab match")]
+    pub event: String,
+    /// One-sided level of the significance test printed with the results.
+    #[arg(long, default_value_t = 0.05)]
+    pub significance: f64,
+    /// Draw ratio assumed by the significance test (the ProbCut papers assumed 30%).
+    #[arg(long, default_value_t = 0.30)]
+    pub assumed_draws: f64,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Parses `ELO0,ELO1`.
+pub fn parse_sprt_bounds(text: &str) -> Result<(f64, f64)> {
+    let (a, b) = text
+        .split_once(',')
+        .with_context(|| format!("bad --sprt '{text}': expected ELO0,ELO1"))?;
+    let e0: f64 = a
+        .trim()
+        .parse()
+        .with_context(|| format!("bad --sprt elo0 '{a}'"))?;
+    let e1: f64 = b
+        .trim()
+        .parse()
+        .with_context(|| format!("bad --sprt elo1 '{b}'"))?;
+    if e0.partial_cmp(&e1) != Some(std::cmp::Ordering::Less) {
+        bail!("bad --sprt '{text}': elo0 must be below elo1");
+    }
+    Ok((e0, e1))
+}
+
+pub fn make_sprt(bounds: &str, alpha: f64, beta: f64, model: EloModel) -> Result<Sprt> {
+    let (elo0, elo1) = parse_sprt_bounds(bounds)?;
+    for (name, v) in [("alpha", alpha), ("beta", beta)] {
+        if !(v > 0.0 && v < 0.5) {
+            bail!("--{name} must be in (0, 0.5), got {v}");
+        }
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+        model,
+    })
+}
+
+/// What the match has produced so far.
+struct MatchState {
+    table: ResultTable,
+    overhead: Overhead,
+    /// Wall time minus think time, summed over this run's games, and their moves.
+    idle: Duration,
+    idle_moves: u64,
+}
+
+/// Summary of a finished (or stopped) match, for callers and tests.
+#[derive(Debug)]
+pub struct MatchSummary {
+    pub games_played: usize,
+    pub games_total: usize,
+    pub faults: u64,
+    pub sprt: Option<(f64, SprtState)>,
+    pub overhead: Overhead,
+    pub report: String,
+}
+
+fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String {
+    if table.names.len() == 2 {
+        let (wdl, penta) = table.head_to_head(0, 1);
+        let est = stats::estimate_penta(&penta).or_else(|| stats::estimate_wdl(&wdl));
+        let mut s = format!(
+            "W {} D {} L {}  {:.1}%",
+            wdl.wins,
+            wdl.draws,
+            wdl.losses,
+            100.0 * wdl.points() / wdl.games().max(1) as f64
+        );
+        if let Some(e) = est {
+            let half = (e.elo_high - e.elo_low) / 2.0;
+            if half.is_finite() {
+                s.push_str(&format!("  Elo {} ±{half:.1}", fmt_elo(e.elo)));
+            } else {
+                s.push_str(&format!(
+                    "  Elo {} [{}, {}]",
+                    fmt_elo(e.elo),
+                    fmt_elo(e.elo_low),
+                    fmt_elo(e.elo_high)
+                ));
+            }
+        }
+        if let Some(t) = sprt {
+            let (lo, hi) = t.bounds();
+            s.push_str(&format!("  LLR {:.2} [{lo:.2}, {hi:.2}]", t.llr(&penta)));
+        }
+        s.push_str(&format!("  faults {faults}"));
+        s
+    } else {
+        let totals = table.totals();
+        let parts: Vec<String> = table
+            .names
+            .iter()
+            .zip(totals)
+            .map(|(n, (p, g))| format!("{n} {p:.1}/{g}"))
+            .collect();
+        format!("{}  faults {faults}", parts.join("  "))
+    }
+}
+
+/// Final report text: statistics (and SPRT) for two engines, crosstable and
+/// ratings for more; faults and runner overhead.
+pub fn final_report(
+    table: &ResultTable,
+    sprt: Option<&Sprt>,
+    anchor: usize,
+    significance: f64,
+    assumed_draws: f64,
+) -> String {
+    let mut out = String::new();
+    if table.names.len() == 2 {
+        let (wdl, penta) = table.head_to_head(0, 1);
+        out.push_str(&format!(
+            "{} vs {} (from {}'s side)\n",
+            table.names[0], table.names[1], table.names[0]
+        ));
+        out.push_str(&stats::report(&wdl, &penta, significance, assumed_draws));
+        if let Some(t) = sprt {
+            let llr = t.llr(&penta);
+            let (lo, hi) = t.bounds();
+            let verdict = match t.state(llr) {
+                SprtState::AcceptH1 => "H1 accepted",
+                SprtState::AcceptH0 => "H0 accepted",
+                SprtState::Continue => "no decision yet",
+            };
+            out.push_str(&format!(
+                "SPRT elo0={} elo1={} alpha={} beta={} ({:?}): LLR {llr:.3} [{lo:.3}, {hi:.3}] -> {verdict}\n",
+                t.elo0, t.elo1, t.alpha, t.beta, t.model
+            ));
+        }
+    }
+    if table.names.len() > 2 || table.games.iter().any(|g| g.white >= 2 || g.black >= 2) {
+        out.push_str(&table.crosstable(anchor));
+    }
+    out.push_str(&table.fault_summary());
+    out
+}
+
+fn load_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
+    let mut specs = Vec::new();
+    for e in &args.engines {
+        specs.push(EngineSpec::parse_cli(e)?);
+    }
+    if let Some(f) = &args.engines_file {
+        specs.extend(engine_spec::load_engines_file(f)?);
+    }
+    for spec in &mut specs {
+        for each in &args.each {
+            spec.apply_each(each)?;
+        }
+    }
+    if specs.len() < 2 {
+        bail!("a match needs at least two engines (--engine or --engines-file)");
+    }
+    engine_spec::check_names(&specs)?;
+    Ok(specs)
+}
+
+/// Runs the match described by `args`; prints progress and the final report.
+pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
+    let specs = load_specs(args)?;
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let sprt = match &args.sprt {
+        Some(b) => {
+            if specs.len() != 2 {
+                bail!("--sprt needs exactly two engines");
+            }
+            Some(make_sprt(b, args.alpha, args.beta, args.elo_model)?)
+        }
+        None => None,
+    };
+    let anchor = match &args.anchor {
+        Some(a) => names.iter().position(|n| n == a).with_context(|| {
+            format!(
+                "--anchor '{a}' is not one of the engines ({})",
+                names.join(", ")
+            )
+        })?,
+        None => names.len() - 1,
+    };
+    if args.games == 0 {
+        bail!("--games must be positive");
+    }
+    let openings = openings::load(args.openings.as_deref(), args.opening_plies)?;
+    let pairings = schedule::pairings(specs.len(), args.format);
+    let slots = schedule::build(&pairings, args.games, openings.len(), args.order, args.seed);
+    let concurrency = args
+        .concurrency
+        .unwrap_or_else(|| {
+            thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    let settings = GameSettings {
+        tc: args.tc,
+        margin: Duration::from_millis(args.margin_ms),
+        stall_timeout: Duration::from_secs_f64(args.stall_timeout.max(0.001)),
+        adjudication: Adjudication {
+            resign: args.resign_score.map(|cp| (cp, args.resign_moves)),
+            draw: args
+                .draw_score
+                .map(|cp| (cp, args.draw_moves, args.draw_after)),
+        },
+    };
+
+    // Pre-flight: every engine must start and accept its options, so that a
+    // bad path or option name stops the match before any game is played.
+    for spec in &specs {
+        let e = UciEngine::start(spec)?;
+        if !args.quiet {
+            eprintln!(
+                "engine {}: {} ({})",
+                spec.name,
+                e.id_name.as_deref().unwrap_or("?"),
+                spec.cmd.display()
+            );
+        }
+        e.quit();
+    }
+
+    let mut state = MatchState {
+        table: ResultTable::new(names.clone()),
+        overhead: Overhead::default(),
+        idle: Duration::ZERO,
+        idle_moves: 0,
+    };
+    let done = resume(args, &slots, &openings, &mut state.table)?;
+    let pending: Vec<usize> = (0..slots.len()).filter(|i| !done.contains(i)).collect();
+    if !done.is_empty() && !args.quiet {
+        eprintln!(
+            "resuming {}: {} games already played, {} to go",
+            args.pgn.display(),
+            done.len(),
+            pending.len()
+        );
+    }
+    let mut out = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.pgn)
+        .with_context(|| format!("cannot open {} for writing", args.pgn.display()))?;
+    let mut progress = Progress::new(slots.len(), done.len(), !args.quiet);
+    let mut finished = done.len();
+    let mut sprt_state = sprt.as_ref().map(|t| {
+        let llr = t.llr(&state.table.head_to_head(0, 1).1);
+        (llr, t.state(llr))
+    });
+    let already_decided = matches!(sprt_state, Some((_, s)) if s != SprtState::Continue);
+    let date = pgn::pgn_date_today();
+    let tc_tag = args.tc.pgn_tag();
+    let started = Instant::now();
+
+    if !already_decided && !pending.is_empty() {
+        let queue = Arc::new(Mutex::new(pending.into_iter()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel::<Result<GameRecord>>();
+        let mut workers = Vec::new();
+        for _ in 0..concurrency.min(slots.len()) {
+            let queue = Arc::clone(&queue);
+            let stop = Arc::clone(&stop);
+            let tx = tx.clone();
+            let specs = specs.clone();
+            let slots = slots.clone();
+            let fens: Vec<String> = openings.iter().map(|o| o.fen.clone()).collect();
+            workers.push(thread::spawn(move || {
+                worker(&queue, &stop, &tx, &specs, &slots, &fens, &settings);
+            }));
+        }
+        drop(tx);
+        progress.update(finished, &status_line(&state.table, sprt.as_ref(), 0));
+        for msg in rx {
+            let rec = match msg {
+                Ok(r) => r,
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    progress.finish();
+                    return Err(e);
+                }
+            };
+            out.write_all(pgn::format_game(&rec, &args.event, &date, &tc_tag).as_bytes())
+                .and_then(|_| out.flush())
+                .with_context(|| format!("cannot write {}", args.pgn.display()))?;
+            let slot = slots[rec.round - 1];
+            record_game(&mut state, &slot, &rec);
+            finished += 1;
+            if let Some(t) = &sprt {
+                let llr = t.llr(&state.table.head_to_head(0, 1).1);
+                let s = t.state(llr);
+                sprt_state = Some((llr, s));
+                if s != SprtState::Continue {
+                    // Games in flight still finish and are recorded.
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            let faults = state.table.total_faults();
+            progress.update(finished, &status_line(&state.table, sprt.as_ref(), faults));
+        }
+        for w in workers {
+            let _ = w.join();
+        }
+        progress.finish();
+    }
+
+    let mut report = final_report(
+        &state.table,
+        sprt.as_ref(),
+        anchor,
+        args.significance,
+        args.assumed_draws,
+    );
+    if state.overhead.count > 0 {
+        report.push_str(&format!(
+            "Runner overhead (bestmove read -> next go written): mean {:.3} ms, max {:.3} ms over {} moves\n",
+            state.overhead.total.as_secs_f64() * 1000.0 / state.overhead.count as f64,
+            state.overhead.max.as_secs_f64() * 1000.0,
+            state.overhead.count
+        ));
+    }
+    if state.idle_moves > 0 {
+        report.push_str(&format!(
+            "Game wall time not spent thinking: {:.3} ms per move (includes ucinewgame/isready and engine restarts)\n",
+            state.idle.as_secs_f64() * 1000.0 / state.idle_moves as f64
+        ));
+    }
+    report.push_str(&format!(
+        "Played {} games in {:.1} s; PGN: {}\n",
+        finished - done.len(),
+        started.elapsed().as_secs_f64(),
+        args.pgn.display()
+    ));
+    print!("{report}");
+    Ok(MatchSummary {
+        games_played: finished,
+        games_total: slots.len(),
+        faults: state.table.total_faults(),
+        sprt: sprt_state,
+        overhead: state.overhead,
+        report,
+    })
+}
+
+fn record_game(state: &mut MatchState, slot: &Slot, rec: &GameRecord) {
+    state.table.games.push(Outcome {
+        white: slot.white,
+        black: slot.black,
+        white_score: white_score(rec.outcome),
+        pair: Some(slot.pair),
+    });
+    if let Some(side) = rec.faulty_side() {
+        let engine = if side == Color::White {
+            slot.white
+        } else {
+            slot.black
+        };
+        if let game::GameEnd::Fault { fault, .. } = &rec.end {
+            state.table.add_fault(engine, fault.keyword());
+        }
+    }
+    state.overhead.merge(&rec.overhead);
+    state.idle += rec.wall.saturating_sub(rec.think);
+    state.idle_moves += rec.moves.len() as u64;
+}
+
+/// Reads games already in the PGN, checks they belong to this schedule and
+/// records them; returns the slot indices already played.
+fn resume(
+    args: &MatchArgs,
+    slots: &[Slot],
+    openings: &[Opening],
+    table: &mut ResultTable,
+) -> Result<HashSet<usize>> {
+    let mut done = HashSet::new();
+    if !args.pgn.exists() {
+        return Ok(done);
+    }
+    let games = pgn::read_summaries(&args.pgn)?;
+    for (k, g) in games.iter().enumerate() {
+        let Some(result) = g.result else { continue };
+        let where_ = || {
+            format!(
+                "{} game {} (Round {:?})",
+                args.pgn.display(),
+                k + 1,
+                g.round
+            )
+        };
+        let Some(round) = g.round.filter(|r| (1..=slots.len()).contains(r)) else {
+            bail!(
+                "{}: no Round tag within this schedule (1..={}); use a new --pgn",
+                where_(),
+                slots.len()
+            );
+        };
+        let slot = slots[round - 1];
+        let (w, b) = (&table.names[slot.white], &table.names[slot.black]);
+        if &g.white != w || &g.black != b {
+            bail!(
+                "{}: {} vs {} but this schedule has {w} vs {b}; same engines, --games, --seed, --openings and --format are needed to resume, or use a new --pgn",
+                where_(),
+                g.white,
+                g.black
+            );
+        }
+        let fen = &openings[slot.opening].fen;
+        if g.fen.as_deref() != Some(fen.as_str()) {
+            bail!(
+                "{}: starts from a different opening than the schedule's ({fen}); use the same --openings/--seed or a new --pgn",
+                where_()
+            );
+        }
+        if !done.insert(round - 1) {
+            continue; // A duplicate (e.g. written twice); count it once.
+        }
+        table.games.push(Outcome {
+            white: slot.white,
+            black: slot.black,
+            white_score: white_score(result),
+            pair: Some(slot.pair),
+        });
+        if let Some((side, kind)) = g.fault() {
+            table.add_fault(
+                if side == Color::White {
+                    slot.white
+                } else {
+                    slot.black
+                },
+                &kind,
+            );
+        }
+    }
+    Ok(done)
+}
+
+/// One worker: takes game numbers from the queue and plays them with its own
+/// engine processes, restarting an engine after any fault.
+fn worker(
+    queue: &Mutex<std::vec::IntoIter<usize>>,
+    stop: &AtomicBool,
+    tx: &mpsc::Sender<Result<GameRecord>>,
+    specs: &[EngineSpec],
+    slots: &[Slot],
+    fens: &[String],
+    settings: &GameSettings,
+) {
+    let mut engines: Vec<Option<UciEngine>> = specs.iter().map(|_| None).collect();
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let next = match queue.lock() {
+            Ok(mut q) => q.next(),
+            Err(_) => None,
+        };
+        let Some(i) = next else { break };
+        let slot = slots[i];
+        let fen = &fens[slot.opening];
+        let mut missing = None;
+        for (side, e) in [(Color::White, slot.white), (Color::Black, slot.black)] {
+            if engines[e].is_none() {
+                match UciEngine::start(&specs[e]) {
+                    Ok(engine) => engines[e] = Some(engine),
+                    Err(_) => {
+                        missing = Some(side);
+                        break;
+                    }
+                }
+            }
+        }
+        let rec = if let Some(side) = missing {
+            Ok(game::forfeit_before_start(
+                i + 1,
+                &specs[slot.white].name,
+                &specs[slot.black].name,
+                fen,
+                side,
+            ))
+        } else {
+            let (w, b) = two_mut(&mut engines, slot.white, slot.black);
+            match (w, b) {
+                (Some(w), Some(b)) => game::play(i + 1, [w, b], fen, settings),
+                _ => unreachable!("both engines were started above"),
+            }
+        };
+        if let Ok(r) = &rec {
+            if let Some(side) = r.faulty_side() {
+                let e = if side == Color::White {
+                    slot.white
+                } else {
+                    slot.black
+                };
+                if let Some(mut engine) = engines[e].take() {
+                    engine.kill();
+                }
+            }
+        }
+        let failed = rec.is_err();
+        if tx.send(rec).is_err() || failed {
+            break;
+        }
+    }
+    for e in engines.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+/// Two distinct mutable elements of a slice.
+fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b);
+    if a < b {
+        let (x, y) = v.split_at_mut(b);
+        (&mut x[a], &mut y[0])
+    } else {
+        let (x, y) = v.split_at_mut(a);
+        (&mut y[0], &mut x[b])
+    }
+}

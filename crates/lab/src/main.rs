@@ -18,7 +18,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play a match, gauntlet or round robin between UCI engines (PGN, Elo, SPRT).
-    Match(augur_lab::tournament::MatchArgs),
+    Match(Box<augur_lab::tournament::MatchArgs>),
     /// Statistics of the games in a PGN file (W/D/L, pentanomial, Elo, LOS, SPRT, ratings).
     Stats(augur_lab::pgn_stats::StatsArgs),
 }

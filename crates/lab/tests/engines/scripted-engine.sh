@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# A stand-in UCI engine for the match-runner tests; it knows no chess.
+# From the standard start position it shuffles a knight (White g1f3/f3g1,
+# Black g8f6/f6g8), which is legal whatever the opponent does in the first
+# moves. The first argument picks its misbehaviour on its third move:
+#   shuffle  never misbehave (two shufflers draw by threefold repetition)
+#   crash    exit without a reply
+#   stall    never answer `go` (and ignore `stop`)
+#   illegal  answer an illegal move
+mode="${1:-shuffle}"
+pos=""
+while IFS= read -r line; do
+    case "$line" in
+        uci) echo "id name scripted-$mode"; echo "option name Hash type spin default 1 min 1 max 16"; echo "uciok" ;;
+        isready) echo "readyok" ;;
+        position*) pos="$line" ;;
+        go*)
+            n=0
+            if [[ "$pos" == *" moves "* ]]; then
+                set -- ${pos#* moves }
+                n=$#
+            fi
+            own=$((n / 2))
+            if (( own >= 2 )); then
+                case "$mode" in
+                    crash) exit 3 ;;
+                    stall) continue ;;
+                    illegal) echo "bestmove e1e5"; continue ;;
+                esac
+            fi
+            if (( n % 2 == 0 )); then
+                if (( own % 2 == 0 )); then mv=g1f3; else mv=f3g1; fi
+            else
+                if (( own % 2 == 0 )); then mv=g8f6; else mv=f6g8; fi
+            fi
+            echo "info depth 1 score cp 0 nodes 1 pv $mv"
+            echo "bestmove $mv"
+            ;;
+        quit) exit 0 ;;
+    esac
+done

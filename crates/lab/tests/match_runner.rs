@@ -1,0 +1,381 @@
+//! The match runner end to end, with scripted stand-in engines
+//! (`tests/engines/scripted-engine.sh`) and with two Augur configurations.
+//! No external engine is needed: Augur is the workspace's own binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use augur_lab::sprt::SprtState;
+use augur_lab::tournament::{self, MatchArgs, MatchSummary};
+use clap::Parser;
+
+#[derive(Parser)]
+struct Wrapper {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+fn engines_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines")
+}
+
+fn script(mode: &str, name: &str) -> String {
+    format!(
+        "name={name},cmd={},arg={mode}",
+        engines_dir().join("scripted-engine.sh").display()
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("augur-lab-it-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_match(extra: &[&str]) -> anyhow::Result<MatchSummary> {
+    let mut argv = vec!["match", "--quiet"];
+    argv.extend_from_slice(extra);
+    let w = Wrapper::try_parse_from(argv).expect("arguments parse");
+    tournament::run(&w.args)
+}
+
+fn startpos_epd() -> String {
+    engines_dir().join("startpos.epd").display().to_string()
+}
+
+#[test]
+fn crashing_engine_loses_and_the_match_goes_on() {
+    let dir = scratch("crash");
+    let pgn = dir.join("m.pgn");
+    let crashy = script("crash", "crashy");
+    let shuffler = script("shuffle", "shuffler");
+    let s = run_match(&[
+        "--engine",
+        &crashy,
+        "--engine",
+        &shuffler,
+        "--openings",
+        &startpos_epd(),
+        "--tc",
+        "nodes=10",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert_eq!(s.games_played, 4);
+    assert_eq!(s.faults, 4, "{}", s.report);
+    assert!(s.report.contains("W/D/L: 0/0/4"), "{}", s.report);
+    assert!(
+        s.report.contains("Faults of crashy: crash 4"),
+        "{}",
+        s.report
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Termination \"abandoned\"]").count(), 4);
+    assert_eq!(text.matches(": crash\"]").count(), 4);
+    // The crash comes on crashy's third move: 4 plies as White, 5 as Black.
+    assert_eq!(text.matches("[PlyCount \"4\"]").count(), 2, "{text}");
+    assert_eq!(text.matches("[PlyCount \"5\"]").count(), 2, "{text}");
+}
+
+#[test]
+fn stall_and_illegal_move_are_faults() {
+    let dir = scratch("faults");
+    for (mode, keyword) in [("stall", "stall"), ("illegal", "illegal")] {
+        let pgn = dir.join(format!("{mode}.pgn"));
+        let bad = script(mode, "bad");
+        let good = script("shuffle", "good");
+        let s = run_match(&[
+            "--engine",
+            &bad,
+            "--engine",
+            &good,
+            "--openings",
+            &startpos_epd(),
+            "--tc",
+            "nodes=10",
+            "--games",
+            "2",
+            "--stall-timeout",
+            "0.2",
+            "--concurrency",
+            "2",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ])
+        .unwrap();
+        assert_eq!(s.games_played, 2);
+        assert!(s.report.contains("W/D/L: 0/0/2"), "{}", s.report);
+        assert!(
+            s.report.contains(&format!("Faults of bad: {keyword} 2")),
+            "{}",
+            s.report
+        );
+    }
+}
+
+#[test]
+fn two_shufflers_draw_by_repetition() {
+    let dir = scratch("draw");
+    let pgn = dir.join("m.pgn");
+    let (a, b) = (script("shuffle", "a"), script("shuffle", "b"));
+    let s = run_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--openings",
+        &startpos_epd(),
+        "--tc",
+        "movetime=0.5",
+        "--games",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert!(s.report.contains("W/D/L: 0/2/0"), "{}", s.report);
+    assert_eq!(s.faults, 0);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("threefold repetition\"]").count(), 2, "{text}");
+    assert!(text.contains("[TimeControl \"*0.5\"]"));
+}
+
+#[test]
+fn sprt_stops_by_itself() {
+    let dir = scratch("sprt");
+    let pgn = dir.join("m.pgn");
+    let (a, b) = (script("crash", "crashy"), script("shuffle", "shuffler"));
+    let s = run_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--openings",
+        &startpos_epd(),
+        "--tc",
+        "nodes=10",
+        "--games",
+        "400",
+        "--concurrency",
+        "1",
+        "--sprt",
+        "0,10",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    let (llr, state) = s.sprt.unwrap();
+    assert_eq!(state, SprtState::AcceptH0, "{}", s.report);
+    assert!(llr <= -2.94, "{llr}");
+    // A one-sided pentanomial ([n, 0, 0, 0, 0]) gains LLR slowly under the
+    // 1e-3 regularisation (about 100 pairs here), but well before 400 games.
+    assert!(s.games_played < 400, "{}", s.games_played);
+    assert_eq!(s.games_played % 2, 0);
+    assert!(s.report.contains("H0 accepted"), "{}", s.report);
+}
+
+/// Round, result and moves of each game, without clock/eval comments and dates.
+fn games_without_timing(pgn: &Path) -> Vec<(usize, String)> {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let mut out = Vec::new();
+    for game in text.split("[Event ").skip(1) {
+        let round: usize = game
+            .split("[Round \"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .and_then(|r| r.parse().ok())
+            .unwrap();
+        let mut moves = String::new();
+        let mut depth = 0;
+        for c in game.split("\n\n").nth(1).unwrap_or("").chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => moves.push(c),
+                _ => {}
+            }
+        }
+        let result = game
+            .split("[Result \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        out.push((round, format!("{result} {}", moves.join(" "))));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn resumes_from_its_pgn_and_refuses_a_foreign_one() {
+    let dir = scratch("resume");
+    let pgn = dir.join("m.pgn");
+    let (a, b) = (script("crash", "crashy"), script("shuffle", "shuffler"));
+    let base = [
+        "--engine",
+        a.as_str(),
+        "--engine",
+        b.as_str(),
+        "--openings",
+        "OPEN",
+        "--tc",
+        "nodes=10",
+        "--games",
+        "6",
+        "--concurrency",
+        "1",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ];
+    let epd = startpos_epd();
+    let args: Vec<&str> = base
+        .iter()
+        .map(|s| if *s == "OPEN" { epd.as_str() } else { s })
+        .collect();
+    run_match(&args).unwrap();
+    let full = games_without_timing(&pgn);
+    assert_eq!(full.len(), 6);
+    // Keep the first two games only, as if the match had been killed.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let cut = text.match_indices("[Event ").nth(2).unwrap().0;
+    std::fs::write(&pgn, &text[..cut]).unwrap();
+    let s = run_match(&args).unwrap();
+    assert_eq!(s.games_played, 6);
+    assert!(s.report.contains("Played 4 games"), "{}", s.report);
+    assert_eq!(games_without_timing(&pgn), full);
+    // A finished match plays nothing more.
+    let s = run_match(&args).unwrap();
+    assert!(s.report.contains("Played 0 games"), "{}", s.report);
+    // Another schedule (engines swapped) must not resume from this PGN.
+    let swapped: Vec<&str> = args
+        .iter()
+        .map(|s| {
+            if *s == a.as_str() {
+                b.as_str()
+            } else if *s == b.as_str() {
+                a.as_str()
+            } else {
+                s
+            }
+        })
+        .collect();
+    let err = format!("{:#}", run_match(&swapped).unwrap_err());
+    assert!(err.contains("this schedule has"), "{err}");
+}
+
+#[test]
+fn bad_engine_path_is_a_clear_error() {
+    let dir = scratch("badpath");
+    let out = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
+        .args([
+            "match",
+            "--engine",
+            "name=ghost,cmd=/nonexistent/ghost-engine",
+            "--engine",
+            &script("shuffle", "ok"),
+            "--pgn",
+            dir.join("m.pgn").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start engine 'ghost' (command '/nonexistent/ghost-engine')"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("m.pgn").exists(),
+        "no PGN for a match that never started"
+    );
+    // A misspelt option is caught before the first game too.
+    let out = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
+        .args([
+            "match",
+            "--engine",
+            &format!("{},option.Hsh=8", script("shuffle", "typo")),
+            "--engine",
+            &script("shuffle", "ok"),
+            "--pgn",
+            dir.join("m.pgn").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has no option 'Hsh'"), "{err}");
+}
+
+/// The workspace's `augur` binary, next to this test's profile directory.
+/// `cargo test --workspace` builds it; otherwise it is built here.
+fn augur_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    let bin = profile_dir.join("augur");
+    if !bin.exists() {
+        let target_dir = profile_dir.parent().unwrap();
+        let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        cmd.args(["build", "-p", "augur", "--target-dir"])
+            .arg(target_dir);
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("cannot run cargo to build augur");
+        assert!(status.success(), "building augur failed");
+    }
+    assert!(
+        bin.exists(),
+        "augur binary not found at {} (build it with cargo build -p augur)",
+        bin.display()
+    );
+    bin
+}
+
+#[test]
+fn fixed_nodes_match_between_augur_configurations_is_deterministic() {
+    let augur = augur_binary();
+    let dir = scratch("det");
+    let a = format!(
+        "name=nmp-on,cmd={},option.NullMove=true,option.Threads=1,option.Hash=8",
+        augur.display()
+    );
+    let b = format!(
+        "name=nmp-off,cmd={},option.NullMove=false,option.Threads=1,option.Hash=8",
+        augur.display()
+    );
+    let mut runs = Vec::new();
+    for k in 0..2 {
+        let pgn = dir.join(format!("run{k}.pgn"));
+        let s = run_match(&[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--tc",
+            "nodes=1500",
+            "--games",
+            "4",
+            "--seed",
+            "11",
+            "--concurrency",
+            "1",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ])
+        .unwrap();
+        assert_eq!(s.games_played, 4);
+        assert_eq!(s.faults, 0, "{}", s.report);
+        runs.push(games_without_timing(&pgn));
+    }
+    assert_eq!(runs[0].len(), 4);
+    assert_eq!(runs[0], runs[1]);
+    assert!(runs[0].iter().all(|(_, g)| g.split(' ').count() > 10));
+}

@@ -1,1 +1,7 @@
-pub fn placeholder() {}
+//! Augur: a UCI chess engine and a laboratory for forward-pruning search.
+pub mod bench;
+pub mod eval;
+pub mod perft;
+pub mod position;
+pub mod search;
+pub mod uci;

@@ -1,0 +1,57 @@
+//! `augur bench`: a fixed search over compiled-in positions. The node total is a fingerprint
+//! of the search's behaviour; any change to it means the search changed.
+
+use crate::position::Position;
+use crate::search::config::SearchConfig;
+use crate::search::limits::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Control, Searcher};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub const DEFAULT_DEPTH: i32 = 11;
+const POSITIONS: &str = include_str!("bench_positions.txt");
+
+pub fn positions() -> impl Iterator<Item = &'static str> {
+    POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+pub struct BenchResult {
+    pub nodes: u64,
+    pub nps: u64,
+}
+
+/// Searches every position from a fresh state (cleared table and history), so the total is
+/// the same run to run and machine to machine.
+pub fn run(depth: i32, config: &SearchConfig, verbose: bool) -> BenchResult {
+    let start = Instant::now();
+    let mut nodes = 0;
+    for (i, fen) in positions().enumerate() {
+        let pos = Position::from_fen(fen, false).expect("bench positions are valid");
+        let tt = Arc::new(TranspositionTable::new(16));
+        let mut s = Searcher::new(config.clone(), tt, Arc::new(Control::default()));
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let r = s.search(&pos, &limits);
+        nodes += s.stats.nodes;
+        if verbose {
+            let best = r.best.map_or("0000".to_string(), |m| pos.uci(m));
+            println!(
+                "{:>2} {:>10} nodes  best {best:<6} score {:>6}  {fen}",
+                i + 1,
+                s.stats.nodes,
+                crate::search::score_text(r.score)
+            );
+        }
+    }
+    let ms = start.elapsed().as_millis().max(1) as u64;
+    BenchResult {
+        nodes,
+        nps: nodes * 1000 / ms,
+    }
+}

@@ -1,0 +1,410 @@
+//! The game position: a cozy-chess board plus the history that draw rules need.
+//!
+//! cozy-chess is copy-make, so `make` pushes the previous board on a stack and `unmake`
+//! pops it; the search never clones the history.
+
+use cozy_chess::{Board, Color, Move, Piece};
+use std::fmt;
+use thiserror::Error;
+
+pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum FenError {
+    #[error("empty FEN")]
+    Empty,
+    #[error("FEN has {0} fields, expected 4 to 6")]
+    FieldCount(usize),
+    #[error("bad piece placement '{0}'")]
+    Placement(String),
+    #[error("bad side to move '{0}' (expected w or b)")]
+    SideToMove(String),
+    #[error("bad castling rights '{0}'")]
+    Castling(String),
+    #[error("bad en passant square '{0}'")]
+    EnPassant(String),
+    #[error("bad halfmove clock '{0}'")]
+    HalfmoveClock(String),
+    #[error("bad fullmove number '{0}'")]
+    FullmoveNumber(String),
+    #[error("illegal position: {0}")]
+    Illegal(&'static str),
+}
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    #[error("'{0}' is not a move in UCI notation")]
+    Syntax(String),
+    #[error("'{0}' is not legal in this position")]
+    Illegal(String),
+}
+
+#[derive(Clone)]
+pub struct Position {
+    board: Board,
+    /// Boards before each `make`, so `unmake` is a pop.
+    stack: Vec<Board>,
+    /// Zobrist keys of every position of the game and the search line, current one last.
+    keys: Vec<u64>,
+    chess960: bool,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Self::startpos()
+    }
+}
+
+impl Position {
+    pub fn startpos() -> Self {
+        Self::from_board(Board::default(), false)
+    }
+
+    pub fn from_board(board: Board, chess960: bool) -> Self {
+        let keys = vec![board.hash()];
+        Position {
+            board,
+            stack: Vec::with_capacity(256),
+            keys,
+            chess960,
+        }
+    }
+
+    /// Reads a FEN (or the first four fields of an EPD, with clocks defaulting to `0 1`).
+    /// Both X-FEN (`KQkq`) and Shredder-FEN (`HAha`) castling rights are accepted.
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Self, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenError::Empty);
+        }
+        if fields.len() < 4 || fields.len() > 6 {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let half = fields.get(4).copied().unwrap_or("0");
+        let full = fields.get(5).copied().unwrap_or("1");
+        let normal = format!(
+            "{} {} {} {} {} {}",
+            fields[0], fields[1], fields[2], fields[3], half, full
+        );
+        let board = match Board::from_fen(&normal, false) {
+            Ok(b) => b,
+            Err(first) => match Board::from_fen(&normal, true) {
+                Ok(b) => b,
+                Err(_) => return Err(Self::explain(first, &fields, half, full)),
+            },
+        };
+        Ok(Self::from_board(board, chess960))
+    }
+
+    fn explain(err: cozy_chess::FenParseError, f: &[&str], half: &str, full: &str) -> FenError {
+        use cozy_chess::FenParseError as E;
+        match err {
+            E::InvalidBoard => {
+                if placement_is_well_formed(f[0]) && (f[1] == "w" || f[1] == "b") {
+                    FenError::Illegal("wrong king count, pawns on the back rank, or the side not to move is in check")
+                } else {
+                    FenError::Placement(f[0].to_string())
+                }
+            }
+            E::InvalidSideToMove => FenError::SideToMove(f[1].to_string()),
+            E::InvalidCastlingRights => FenError::Castling(f[2].to_string()),
+            E::InvalidEnPassant => FenError::EnPassant(f[3].to_string()),
+            E::InvalidHalfMoveClock => FenError::HalfmoveClock(half.to_string()),
+            E::InvalidFullmoveNumber => FenError::FullmoveNumber(full.to_string()),
+            E::MissingField | E::TooManyFields => FenError::FieldCount(f.len()),
+        }
+    }
+
+    pub fn fen(&self) -> String {
+        if self.chess960 {
+            format!("{:#}", self.board)
+        } else {
+            format!("{}", self.board)
+        }
+    }
+
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    #[inline]
+    pub fn side(&self) -> Color {
+        self.board.side_to_move()
+    }
+
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.board.hash()
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        !self.board.checkers().is_empty()
+    }
+
+    /// Number of positions played since this object was created (game moves plus search line).
+    #[inline]
+    pub fn ply_count(&self) -> usize {
+        self.keys.len() - 1
+    }
+
+    #[inline]
+    pub fn make(&mut self, mv: Move) {
+        self.stack.push(self.board.clone());
+        self.board.play_unchecked(mv);
+        self.keys.push(self.board.hash());
+    }
+
+    /// Passes the move; the caller guarantees the side to move is not in check.
+    #[inline]
+    pub fn make_null(&mut self) {
+        let next = self
+            .board
+            .null_move()
+            .expect("null move is only tried when not in check");
+        self.stack.push(std::mem::replace(&mut self.board, next));
+        self.keys.push(self.board.hash());
+    }
+
+    #[inline]
+    pub fn unmake(&mut self) {
+        self.board = self.stack.pop().expect("unmake without make");
+        self.keys.pop();
+    }
+
+    /// Plays a game move given in UCI notation, after checking it is legal.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let mv = self.parse_uci(text)?;
+        self.make(mv);
+        Ok(mv)
+    }
+
+    pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
+        let parsed = if self.chess960 {
+            text.parse::<Move>().ok()
+        } else {
+            cozy_chess::util::parse_uci_move(&self.board, text).ok()
+        };
+        let mv = parsed.ok_or_else(|| MoveError::Syntax(text.to_string()))?;
+        if self.board.is_legal(mv) {
+            Ok(mv)
+        } else {
+            Err(MoveError::Illegal(text.to_string()))
+        }
+    }
+
+    /// UCI text of a move: king-to-destination castling in standard chess,
+    /// king-takes-rook in Chess960 (as the UCI spec asks for `UCI_Chess960`).
+    pub fn uci(&self, mv: Move) -> String {
+        if self.chess960 {
+            mv.to_string()
+        } else {
+            cozy_chess::util::display_uci_move(&self.board, mv).to_string()
+        }
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(64);
+        self.board.generate_moves(|pm| {
+            out.extend(pm);
+            false
+        });
+        out
+    }
+
+    pub fn has_legal_move(&self) -> bool {
+        self.board.generate_moves(|_| true)
+    }
+
+    /// Repetition for search purposes: a position seen once before inside the search line
+    /// (at or after `root_ply`) is a draw; before the root it must have occurred twice,
+    /// i.e. a real threefold repetition.
+    pub fn is_repetition(&self, root_ply: usize) -> bool {
+        let n = self.keys.len() - 1;
+        let key = self.keys[n];
+        let window = (self.board.halfmove_clock() as usize).min(n);
+        let mut seen = 0;
+        let mut back = 4;
+        while back <= window {
+            let i = n - back;
+            if self.keys[i] == key {
+                if i >= root_ply {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Threefold repetition over the game so far (used when adjudicating, not in search).
+    pub fn is_threefold(&self) -> bool {
+        self.is_repetition(usize::MAX)
+    }
+
+    pub fn is_fifty_moves(&self) -> bool {
+        self.board.halfmove_clock() >= 100 && (!self.in_check() || self.has_legal_move())
+    }
+
+    /// Neither side can ever mate: bare kings, a single minor, or bishops all on one colour.
+    pub fn is_insufficient_material(&self) -> bool {
+        let b = &self.board;
+        let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
+        if !heavy.is_empty() {
+            return false;
+        }
+        let knights = b.pieces(Piece::Knight);
+        let bishops = b.pieces(Piece::Bishop);
+        let minors = knights.len() + bishops.len();
+        if minors <= 1 {
+            return true;
+        }
+        if knights.is_empty() {
+            let dark = bishops & cozy_chess::BitBoard::DARK_SQUARES;
+            return dark.is_empty() || dark == bishops;
+        }
+        false
+    }
+
+    /// Draw by rule inside the search (repetition against the line, fifty moves, material).
+    #[inline]
+    pub fn is_draw(&self, root_ply: usize) -> bool {
+        self.is_repetition(root_ply) || self.is_fifty_moves() || self.is_insufficient_material()
+    }
+}
+
+/// Eight ranks of piece letters and digits, each adding up to eight files.
+fn placement_is_well_formed(s: &str) -> bool {
+    let ranks: Vec<&str> = s.split('/').collect();
+    ranks.len() == 8
+        && ranks.iter().all(|r| {
+            let mut files = 0;
+            for c in r.chars() {
+                match c {
+                    '1'..='8' => files += c as u32 - '0' as u32,
+                    'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
+                        files += 1
+                    }
+                    _ => return false,
+                }
+            }
+            files == 8
+        })
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let sq = cozy_chess::Square::index(rank * 8 + file);
+                let c = match (self.board.piece_on(sq), self.board.color_on(sq)) {
+                    (Some(p), Some(c)) => {
+                        let ch: char = p.into();
+                        if c == Color::White {
+                            ch.to_ascii_uppercase()
+                        } else {
+                            ch
+                        }
+                    }
+                    _ => '.',
+                };
+                write!(f, "{c} ")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "fen {}", self.fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fen_round_trip_and_epd_fields() {
+        let p = Position::from_fen(STARTPOS_FEN, false).unwrap();
+        assert_eq!(p.fen(), STARTPOS_FEN);
+        let epd = Position::from_fen("8/8/8/8/8/8/8/K1k5 w - -", false).unwrap();
+        assert_eq!(epd.fen(), "8/8/8/8/8/8/8/K1k5 w - - 0 1");
+    }
+
+    #[test]
+    fn bad_fens_say_what_is_wrong() {
+        let bad = [
+            ("", FenError::Empty),
+            ("8/8/8 w", FenError::FieldCount(2)),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                FenError::SideToMove("x".into()),
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+                FenError::Placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX".into()),
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+                FenError::EnPassant("e9".into()),
+            ),
+        ];
+        for (fen, want) in bad {
+            assert_eq!(Position::from_fen(fen, false).err(), Some(want), "{fen}");
+        }
+        assert!(matches!(
+            Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false),
+            Err(FenError::Illegal(_))
+        ));
+    }
+
+    #[test]
+    fn castling_text_follows_the_variant() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let mut p = Position::from_fen(fen, false).unwrap();
+        let mv = p.parse_uci("e1g1").unwrap();
+        assert_eq!(p.uci(mv), "e1g1");
+        p.set_chess960(true);
+        assert_eq!(p.uci(mv), "e1h1");
+        assert!(p.parse_uci("e1g1").is_err());
+        assert!(matches!(p.parse_uci("zz"), Err(MoveError::Syntax(_))));
+    }
+
+    #[test]
+    fn repetition_and_material_rules() {
+        let mut p = Position::startpos();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            p.play_uci(m).unwrap();
+        }
+        // Startpos seen twice: a twofold inside the search, not yet a threefold in the game.
+        assert!(p.is_repetition(0));
+        assert!(!p.is_threefold());
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            p.play_uci(m).unwrap();
+        }
+        assert!(p.is_threefold());
+
+        let kbk = Position::from_fen("8/8/8/8/8/8/B7/K1k5 w - - 0 1", false).unwrap();
+        assert!(kbk.is_insufficient_material());
+        let kbbk = Position::from_fen("8/8/8/8/8/2B5/B7/K1k5 w - - 0 1", false).unwrap();
+        assert!(!kbbk.is_insufficient_material());
+        let fifty = Position::from_fen("8/8/8/8/8/8/1R6/K1k5 w - - 100 80", false).unwrap();
+        assert!(fifty.is_fifty_moves());
+    }
+}

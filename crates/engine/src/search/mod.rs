@@ -1,0 +1,896 @@
+//! The engine's search: iterative deepening with aspiration windows around a PVS negamax with
+//! a transposition table, quiescence search and the selective techniques of `SearchConfig`.
+//! Each technique block starts with its `// [tag]` comment; `stats::Technique` has its counter.
+
+pub mod config;
+pub mod limits;
+pub mod ordering;
+pub mod stats;
+pub mod tt;
+
+use crate::eval::{self, EvalKind};
+use crate::position::Position;
+use config::SearchConfig;
+use cozy_chess::{Move, Piece};
+use limits::{Limits, TimePlan};
+use ordering::{is_noisy, see_ge, History, Killers, MoveBuffers, MovePicker, PickerOptions};
+use stats::{SearchStats, Technique};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tt::{Bound, TranspositionTable};
+
+pub const MAX_PLY: usize = 128;
+pub const MAX_DEPTH: i32 = 100;
+pub const INF: i32 = 32001;
+pub const MATE: i32 = 32000;
+/// Scores beyond this are mates (in at most MAX_PLY plies).
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// Flags shared between the UCI thread and the search thread.
+#[derive(Default)]
+pub struct Control {
+    pub stop: AtomicBool,
+    /// While set, time limits do not apply (a `go ponder` waiting for `ponderhit`).
+    pub pondering: AtomicBool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub pv: Vec<Move>,
+}
+
+/// UCI score text: `cp N` or `mate N` (moves, negative when we are mated).
+pub fn score_text(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+#[inline]
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+pub struct Searcher {
+    pub config: SearchConfig,
+    pub tt: Arc<TranspositionTable>,
+    pub stats: SearchStats,
+    pub control: Arc<Control>,
+    /// Print UCI `info` lines while searching.
+    pub verbose: bool,
+    pub move_overhead_ms: u64,
+    pos: Position,
+    root_ply: usize,
+    killers: Killers,
+    history: History,
+    buffers: MoveBuffers,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    eval_stack: [i32; MAX_PLY + 2],
+    /// The move that led to each ply; `None` for a null move.
+    move_stack: [Option<Move>; MAX_PLY + 2],
+    lmr_table: Vec<[i32; 64]>,
+    start: Instant,
+    plan: Option<TimePlan>,
+    node_limit: Option<u64>,
+    was_pondering: bool,
+    stopped: bool,
+    seldepth: usize,
+    root_skip: Vec<Move>,
+    root_only: Vec<Move>,
+}
+
+impl Searcher {
+    pub fn new(config: SearchConfig, tt: Arc<TranspositionTable>, control: Arc<Control>) -> Self {
+        let mut s = Searcher {
+            config,
+            tt,
+            stats: SearchStats::default(),
+            control,
+            verbose: false,
+            move_overhead_ms: 30,
+            pos: Position::startpos(),
+            root_ply: 0,
+            killers: Killers::new(MAX_PLY),
+            history: History::default(),
+            buffers: MoveBuffers::new(MAX_PLY + 2),
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 2],
+            eval_stack: [0; MAX_PLY + 2],
+            move_stack: [None; MAX_PLY + 2],
+            lmr_table: Vec::new(),
+            start: Instant::now(),
+            plan: None,
+            node_limit: None,
+            was_pondering: false,
+            stopped: false,
+            seldepth: 0,
+            root_skip: Vec::new(),
+            root_only: Vec::new(),
+        };
+        s.rebuild_lmr_table();
+        s
+    }
+
+    /// Recomputes the reduction table after the LMR parameters change.
+    pub fn rebuild_lmr_table(&mut self) {
+        let (base, div) = (self.config.lmr_base, self.config.lmr_divisor.max(0.1));
+        self.lmr_table = (0..=MAX_DEPTH as usize)
+            .map(|d| {
+                let mut row = [0i32; 64];
+                for (m, r) in row.iter_mut().enumerate() {
+                    if d > 0 && m > 0 {
+                        *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+    }
+
+    /// Forget everything learned in earlier games (`ucinewgame`).
+    pub fn new_game(&mut self) {
+        self.killers.clear();
+        self.history.clear();
+        self.tt.clear();
+    }
+
+    pub fn eval_kind(&self) -> EvalKind {
+        self.config.eval
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        self.stats.evals += 1;
+        eval::evaluate(&self.pos, self.config.eval)
+    }
+
+    /// Runs a whole `go`: iterative deepening until a limit, printing `info` lines if verbose.
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        self.start = Instant::now();
+        self.stats = SearchStats::default();
+        self.stopped = false;
+        self.pos = pos.clone();
+        self.root_ply = self.pos.ply_count();
+        self.plan = limits.plan(
+            pos.side() == cozy_chess::Color::White,
+            self.move_overhead_ms,
+        );
+        self.node_limit = limits.nodes;
+        self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
+        self.tt.new_search();
+        self.killers.clear();
+
+        let legal = pos.legal_moves();
+        self.root_only = limits
+            .searchmoves
+            .iter()
+            .filter_map(|t| pos.parse_uci(t).ok())
+            .collect();
+        let candidates = if self.root_only.is_empty() {
+            legal.len()
+        } else {
+            self.root_only.len()
+        };
+        let mut result = SearchResult {
+            best: legal.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            pv: Vec::new(),
+        };
+        if candidates == 0 {
+            result.best = None;
+            result.score = if pos.in_check() { -MATE } else { 0 };
+            return result;
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = self.config.multipv.clamp(1, candidates);
+        let mut prev_score = 0;
+
+        'deepening: for depth in 1..=max_depth {
+            self.root_skip.clear();
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            for pv_index in 0..multipv {
+                let score = self.aspiration(
+                    depth,
+                    if pv_index == 0 { prev_score } else { -INF },
+                    pv_index,
+                );
+                if self.stopped {
+                    break 'deepening;
+                }
+                let line: Vec<Move> = self.pv[0][..self.pv_len[0]]
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .collect();
+                let Some(&first) = line.first() else { break };
+                self.root_skip.push(first);
+                if self.verbose {
+                    self.print_info(depth, pv_index + 1, score, None, &line);
+                }
+                lines.push((score, line));
+            }
+            let Some((score, line)) = lines.first().cloned() else {
+                break;
+            };
+            prev_score = score;
+            result = SearchResult {
+                best: line.first().copied(),
+                ponder: line.get(1).copied(),
+                score,
+                depth,
+                pv: line,
+            };
+            if let Some(n) = limits.mate {
+                if score >= MATE_BOUND && (MATE - score + 1) / 2 <= n {
+                    break;
+                }
+            }
+            if let Some(plan) = self.plan {
+                let pondering = self.control.pondering.load(Ordering::Relaxed);
+                if !pondering && !limits.infinite && self.start.elapsed() >= plan.soft * 6 / 10 {
+                    break;
+                }
+            }
+        }
+        if self.verbose {
+            println!("info string stats {}", self.stats);
+        }
+        result
+    }
+
+    /// [aspiration] Aspiration windows: search a narrow window around the previous score
+    /// and widen on failure, since most iterations land close to the last one.
+    fn aspiration(&mut self, depth: i32, guess: i32, pv_index: usize) -> i32 {
+        let use_window = self.config.aspiration_enabled
+            && depth >= 4
+            && pv_index == 0
+            && guess.abs() < MATE_BOUND;
+        let mut delta = self.config.aspiration_window.max(1);
+        let (mut alpha, mut beta) = if use_window {
+            self.stats.tried(Technique::Aspiration);
+            ((guess - delta).max(-INF), (guess + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.negamax::<true>(depth, 0, alpha, beta, false);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha && alpha > -INF {
+                self.stats.cut(Technique::Aspiration);
+                if self.verbose && self.start.elapsed() > Duration::from_secs(1) {
+                    self.report_bound(depth, score, "upperbound");
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                self.stats.cut(Technique::Aspiration);
+                if self.verbose && self.start.elapsed() > Duration::from_secs(1) {
+                    self.report_bound(depth, score, "lowerbound");
+                }
+                beta = (score + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    fn report_bound(&self, depth: i32, score: i32, kind: &str) {
+        let line: Vec<Move> = self.pv[0][..self.pv_len[0]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        self.print_info(depth, 1, score, Some(kind), &line);
+    }
+
+    fn print_info(
+        &self,
+        depth: i32,
+        multipv: usize,
+        score: i32,
+        bound: Option<&str>,
+        line: &[Move],
+    ) {
+        let elapsed = self.start.elapsed();
+        let ms = elapsed.as_millis() as u64;
+        let nps = (self.stats.nodes as u128 * 1000 / (elapsed.as_millis().max(1))) as u64;
+        let mut text = format!(
+            "info depth {depth} seldepth {} multipv {multipv} score {}",
+            self.seldepth.max(depth as usize),
+            score_text(score)
+        );
+        if let Some(b) = bound {
+            text.push(' ');
+            text.push_str(b);
+        }
+        text.push_str(&format!(
+            " nodes {} nps {nps} hashfull {} time {ms} pv",
+            self.stats.nodes,
+            self.tt.hashfull()
+        ));
+        let mut p = self.pos.clone();
+        for &mv in line {
+            if !p.board().is_legal(mv) {
+                break;
+            }
+            text.push(' ');
+            text.push_str(&p.uci(mv));
+            p.make(mv);
+        }
+        println!("{text}");
+    }
+
+    /// Node-count and clock check; time is looked at every 1024 nodes.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(n) = self.node_limit {
+            if self.stats.nodes >= n {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.stats.nodes & 1023 == 0 {
+            if self.control.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+                return true;
+            }
+            let pondering = self.control.pondering.load(Ordering::Relaxed);
+            if self.was_pondering && !pondering {
+                // ponderhit: our clock starts now.
+                self.start = Instant::now();
+                self.was_pondering = false;
+            }
+            if let Some(plan) = self.plan {
+                if !pondering && self.start.elapsed() >= plan.hard {
+                    self.stopped = true;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn has_non_pawn_material(&self) -> bool {
+        let b = self.pos.board();
+        let side = b.colors(b.side_to_move());
+        let pawns_and_king = b.pieces(Piece::Pawn) | b.pieces(Piece::King);
+        !(side & !pawns_and_king).is_empty()
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = Some(mv);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    fn negamax<const PV: bool>(
+        &mut self,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        let in_check = self.pos.in_check();
+
+        // [checkext] Check extension: a side in check has few replies and the position is
+        // forcing, so search it one ply deeper rather than risk a horizon blunder.
+        if in_check && self.config.check_extension_enabled && ply > 0 {
+            self.stats.tried(Technique::CheckExtension);
+            depth += 1;
+        }
+        if depth <= 0 {
+            return if self.config.qsearch_enabled {
+                self.qsearch::<PV>(ply, alpha, beta)
+            } else {
+                self.stats.nodes += 1;
+                self.evaluate()
+            };
+        }
+        self.stats.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        if ply > 0 {
+            if self.pos.is_draw(self.root_ply) {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { self.evaluate() };
+            }
+            // Mate-distance pruning: no line from here can beat a mate already found closer
+            // to the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // [tt] Transposition table probe: reuse a result from an equal position searched at
+        // least as deep, and its best move for ordering.
+        let key = self.pos.hash();
+        let entry = if self.config.tt_enabled {
+            self.stats.tried(Technique::Tt);
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            if !PV && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    self.stats.cut(Technique::Tt);
+                    return s;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INF
+        } else if let Some(e) = entry {
+            e.eval
+        } else {
+            self.evaluate()
+        };
+        self.eval_stack[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+
+        if !PV && !in_check && ply > 0 {
+            // [rfp] Reverse futility pruning: at shallow depth a static eval far above beta
+            // will almost surely hold, so return it without searching.
+            if self.config.rfp_enabled
+                && depth <= self.config.rfp_max_depth
+                && static_eval.abs() < MATE_BOUND
+            {
+                self.stats.tried(Technique::Rfp);
+                let margin = self.config.rfp_margin * (depth - improving as i32);
+                if static_eval - margin >= beta {
+                    self.stats.cut(Technique::Rfp);
+                    return static_eval;
+                }
+            }
+
+            // [nmp] Null-move pruning: give the opponent a free move; if a reduced search still
+            // fails high, a real move would too. Off in check, in pawn-only endings (zugzwang)
+            // and after another null move; verified by a normal search at high depth.
+            if self.config.nmp_enabled
+                && depth >= self.config.nmp_min_depth
+                && static_eval >= beta
+                && self.move_stack[ply].is_some()
+                && self.has_non_pawn_material()
+            {
+                self.stats.tried(Technique::NullMove);
+                let r = self.config.nmp_reduction
+                    + depth / self.config.nmp_depth_divisor.max(1)
+                    + ((static_eval - beta) / 200).min(3);
+                self.move_stack[ply + 1] = None;
+                self.pos.make_null();
+                let score =
+                    -self.negamax::<false>(depth - 1 - r, ply + 1, -beta, -beta + 1, !cut_node);
+                self.pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    let score = if score >= MATE_BOUND { beta } else { score };
+                    if depth < self.config.nmp_verify_depth {
+                        self.stats.cut(Technique::NullMove);
+                        return score;
+                    }
+                    self.config.nmp_enabled = false;
+                    let verified = self.negamax::<false>(depth - 1 - r, ply, beta - 1, beta, false);
+                    self.config.nmp_enabled = true;
+                    if verified >= beta {
+                        self.stats.cut(Technique::NullMove);
+                        return score;
+                    }
+                }
+            }
+        }
+
+        // [iir] Internal iterative reduction: without a TT move the ordering is poor and the
+        // node probably unimportant; search it a ply shallower.
+        if self.config.iir_enabled && depth >= 4 && tt_move.is_none() && (PV || cut_node) {
+            self.stats.tried(Technique::Iir);
+            depth -= 1;
+        }
+
+        let killers = if self.config.killers_enabled {
+            self.killers.get(ply)
+        } else {
+            [None; 2]
+        };
+        let mut picker = MovePicker::new(
+            tt_move,
+            killers,
+            PickerOptions {
+                noisy_only: false,
+                use_see: true,
+            },
+            self.buffers.take(ply),
+        );
+        let mut best_score = -INF;
+        let mut best_move = None;
+        let mut legal = 0;
+        let mut searched = 0;
+        let mut quiets: [Option<Move>; 64] = [None; 64];
+        let mut quiet_count = 0;
+        let original_alpha = alpha;
+        let board = self.pos.board().clone();
+
+        while let Some(mv) =
+            picker.next(&board, self.config.history_enabled.then_some(&self.history))
+        {
+            if ply == 0
+                && (self.root_skip.contains(&mv)
+                    || (!self.root_only.is_empty() && !self.root_only.contains(&mv)))
+            {
+                continue;
+            }
+            legal += 1;
+            let noisy = is_noisy(&board, mv);
+
+            if ply > 0 && !in_check && !noisy && best_score > -MATE_BOUND {
+                // [lmp] Late move pruning: at low depth, quiet moves this late in a well-ordered
+                // list almost never matter.
+                if self.config.lmp_enabled && !PV && depth <= self.config.lmp_max_depth {
+                    self.stats.tried(Technique::Lmp);
+                    let limit = (3 + depth * depth) / (2 - improving as i32);
+                    if searched >= limit {
+                        self.stats.cut(Technique::Lmp);
+                        picker.skip_quiets();
+                        continue;
+                    }
+                }
+                // [futility] Futility pruning: a quiet move cannot lift a static eval this far
+                // below alpha within the remaining depth.
+                if self.config.futility_enabled
+                    && depth <= self.config.futility_max_depth
+                    && searched > 0
+                {
+                    self.stats.tried(Technique::Futility);
+                    if static_eval + 100 + self.config.futility_margin * depth <= alpha {
+                        self.stats.cut(Technique::Futility);
+                        picker.skip_quiets();
+                        continue;
+                    }
+                }
+            }
+
+            self.move_stack[ply + 1] = Some(mv);
+            self.pos.make(mv);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1;
+            let score = if searched == 0 {
+                -self.negamax::<PV>(new_depth, ply + 1, -beta, -alpha, false)
+            } else {
+                // [lmr] Late move reductions: quiet moves late in the ordering are searched
+                // shallower first and re-searched at full depth only if they beat alpha.
+                let mut r = 0;
+                if self.config.lmr_enabled
+                    && depth >= 3
+                    && searched >= 2 + PV as i32
+                    && !noisy
+                    && !in_check
+                {
+                    self.stats.tried(Technique::Lmr);
+                    r = self.lmr_table[depth.min(MAX_DEPTH) as usize][(searched as usize).min(63)];
+                    r -= PV as i32;
+                    r -= gives_check as i32;
+                    r -= killers.contains(&Some(mv)) as i32;
+                    r += !improving as i32;
+                    r += cut_node as i32;
+                    if self.config.history_enabled {
+                        r -= self.history.get(board.side_to_move(), mv) / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1).max(0);
+                }
+                if self.config.pvs_enabled {
+                    // [pvs] Principal variation search: after the first move, prove each move
+                    // worse with a null window; re-search with the full window only if it is not.
+                    let mut s =
+                        -self.negamax::<false>(new_depth - r, ply + 1, -alpha - 1, -alpha, true);
+                    if r > 0 && s > alpha && !self.stopped {
+                        self.stats.cut(Technique::Lmr);
+                        s = -self.negamax::<false>(
+                            new_depth,
+                            ply + 1,
+                            -alpha - 1,
+                            -alpha,
+                            !cut_node,
+                        );
+                    }
+                    if PV && s > alpha && s < beta && !self.stopped {
+                        self.stats.tried(Technique::Pvs);
+                        self.stats.cut(Technique::Pvs);
+                        s = -self.negamax::<true>(new_depth, ply + 1, -beta, -alpha, false);
+                    } else if PV {
+                        self.stats.tried(Technique::Pvs);
+                    }
+                    s
+                } else {
+                    let mut s = alpha + 1;
+                    if r > 0 {
+                        s = -self.negamax::<false>(
+                            new_depth - r,
+                            ply + 1,
+                            -alpha - 1,
+                            -alpha,
+                            true,
+                        );
+                        if s > alpha {
+                            self.stats.cut(Technique::Lmr);
+                        }
+                    }
+                    if s > alpha && !self.stopped {
+                        s = -self.negamax::<PV>(new_depth, ply + 1, -beta, -alpha, false);
+                    }
+                    s
+                }
+            };
+            self.pos.unmake();
+            searched += 1;
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if !noisy {
+                            self.reward_quiet(ply, mv, depth, &quiets[..quiet_count], killers);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !noisy && quiet_count < quiets.len() {
+                quiets[quiet_count] = Some(mv);
+                quiet_count += 1;
+            }
+        }
+
+        self.buffers.give_back(ply, picker.into_buffer());
+        if legal == 0 {
+            if ply == 0 {
+                return alpha;
+            }
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if searched == 0 {
+            // Every move was pruned: nothing here beats alpha.
+            return alpha;
+        }
+
+        if self.config.tt_enabled {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply),
+                static_eval,
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    /// [killers] [history] A quiet move that caused a cutoff becomes a killer for this ply and
+    /// gains history; the quiet moves tried before it lose history.
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        mv: Move,
+        depth: i32,
+        tried: &[Option<Move>],
+        killers: [Option<Move>; 2],
+    ) {
+        if self.config.killers_enabled {
+            self.stats.tried(Technique::Killers);
+            if killers.contains(&Some(mv)) {
+                self.stats.cut(Technique::Killers);
+            }
+            self.killers.add(ply, mv);
+        }
+        if self.config.history_enabled {
+            let side = self.pos.side();
+            let bonus = (depth * depth * 16).min(4000);
+            self.history.update(side, mv, bonus);
+            for q in tried.iter().flatten() {
+                self.history.update(side, *q, -bonus);
+            }
+        }
+    }
+
+    /// [qsearch] Quiescence search: at the horizon, resolve captures and promotions (all
+    /// evasions when in check) so that leaves are quiet; stand pat on the static eval.
+    fn qsearch<const PV: bool>(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        self.stats.nodes += 1;
+        self.stats.qnodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        if self.pos.is_fifty_moves()
+            || self.pos.is_insufficient_material()
+            || self.pos.is_repetition(self.root_ply)
+        {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+
+        let key = self.pos.hash();
+        let entry = if self.config.tt_enabled {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = entry {
+            if !PV {
+                let s = score_from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval;
+        let mut best_score;
+        if in_check {
+            static_eval = -INF;
+            best_score = -INF;
+        } else {
+            static_eval = match entry {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            };
+            best_score = static_eval;
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        let mut picker = MovePicker::new(
+            entry.and_then(|e| e.mv),
+            [None; 2],
+            PickerOptions {
+                noisy_only: true,
+                use_see: false,
+            },
+            self.buffers.take(ply),
+        );
+        let board = self.pos.board().clone();
+        let mut best_move = None;
+        let mut any = false;
+        while let Some(mv) = picker.next(&board, None) {
+            any = true;
+            // [qsee] SEE pruning in quiescence: a capture that loses material by exchange
+            // cannot raise a stand-pat score, so skip it.
+            if !in_check && self.config.qsearch_see_enabled {
+                self.stats.tried(Technique::QsearchSee);
+                if !see_ge(&board, mv, 0) {
+                    self.stats.cut(Technique::QsearchSee);
+                    continue;
+                }
+            }
+            self.pos.make(mv);
+            let score = -self.qsearch::<PV>(ply + 1, -beta, -alpha);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers.give_back(ply, picker.into_buffer());
+        if in_check && !any {
+            return -MATE + ply as i32;
+        }
+        if self.config.tt_enabled {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply),
+                static_eval.max(-MATE),
+                0,
+                bound,
+            );
+        }
+        best_score
+    }
+}

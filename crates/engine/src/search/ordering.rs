@@ -1,0 +1,413 @@
+//! Move ordering: static exchange evaluation, killers, history, and the staged move picker
+//! (TT move, good captures, killers, quiets by history, bad captures).
+
+use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
+
+pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20000];
+const MAX_HISTORY: i32 = 16384;
+
+#[inline]
+pub fn is_castle(board: &Board, mv: Move) -> bool {
+    board.colors(board.side_to_move()).has(mv.to)
+}
+
+#[inline]
+pub fn captured_piece(board: &Board, mv: Move) -> Option<Piece> {
+    if board.colors(!board.side_to_move()).has(mv.to) {
+        return board.piece_on(mv.to);
+    }
+    if board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() {
+        return Some(Piece::Pawn); // en passant
+    }
+    None
+}
+
+/// Captures and promotions are "noisy"; everything else is quiet.
+#[inline]
+pub fn is_noisy(board: &Board, mv: Move) -> bool {
+    mv.promotion.is_some() || captured_piece(board, mv).is_some()
+}
+
+fn attackers_to(board: &Board, sq: Square, occ: BitBoard) -> BitBoard {
+    let rooks = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    let bishops = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    (cozy_chess::get_pawn_attacks(sq, Color::White)
+        & board.colored_pieces(Color::Black, Piece::Pawn))
+        | (cozy_chess::get_pawn_attacks(sq, Color::Black)
+            & board.colored_pieces(Color::White, Piece::Pawn))
+        | (cozy_chess::get_knight_moves(sq) & board.pieces(Piece::Knight))
+        | (cozy_chess::get_king_moves(sq) & board.pieces(Piece::King))
+        | (cozy_chess::get_rook_moves(sq, occ) & rooks)
+        | (cozy_chess::get_bishop_moves(sq, occ) & bishops)
+}
+
+/// Static exchange evaluation: does the exchange sequence started by `mv` on its target
+/// square gain at least `threshold` for the mover, both sides always recapturing with their
+/// least valuable piece and either side free to stop?
+pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
+    if is_castle(board, mv) {
+        return threshold <= 0;
+    }
+    let mover = board
+        .piece_on(mv.from)
+        .expect("move from an occupied square");
+    let mut gain = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]) - threshold;
+    let mut on_square = mover;
+    if let Some(p) = mv.promotion {
+        gain += SEE_VALUE[p as usize] - SEE_VALUE[0];
+        on_square = p;
+    }
+    if gain < 0 {
+        return false;
+    }
+    // Even if the opponent wins our piece back we still reach the threshold: done.
+    let mut balance = SEE_VALUE[on_square as usize] - gain;
+    if balance <= 0 {
+        return true;
+    }
+
+    let mut occ = board.occupied() ^ mv.from.bitboard() ^ mv.to.bitboard();
+    if mover == Piece::Pawn && mv.from.file() != mv.to.file() && !board.occupied().has(mv.to) {
+        occ ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+    }
+    let rooks = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    let bishops = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    let mut attackers = attackers_to(board, mv.to, occ);
+    let mut side = board.side_to_move();
+    // `success` is the answer if the sequence stopped now; each recapture flips it, and
+    // `balance` is what the side about to recapture must win back for the flip to hold.
+    let mut success = true;
+    loop {
+        side = !side;
+        attackers &= occ;
+        let ours = attackers & board.colors(side);
+        if ours.is_empty() {
+            break;
+        }
+        success = !success;
+        let piece = Piece::ALL
+            .into_iter()
+            .find(|&p| !(ours & board.pieces(p)).is_empty())
+            .expect("some attacker");
+        if piece == Piece::King {
+            // The king may only take if nothing defends the square any more.
+            return if (attackers & board.colors(!side)).is_empty() {
+                success
+            } else {
+                !success
+            };
+        }
+        balance = SEE_VALUE[piece as usize] - balance;
+        if balance < success as i32 {
+            break;
+        }
+        let sq = (ours & board.pieces(piece))
+            .next_square()
+            .expect("attacker square");
+        occ ^= sq.bitboard();
+        if matches!(piece, Piece::Pawn | Piece::Bishop | Piece::Queen) {
+            attackers |= cozy_chess::get_bishop_moves(mv.to, occ) & bishops;
+        }
+        if matches!(piece, Piece::Rook | Piece::Queen) {
+            attackers |= cozy_chess::get_rook_moves(mv.to, occ) & rooks;
+        }
+    }
+    success
+}
+
+/// Killer moves: two quiet moves per ply that caused a beta cutoff.
+#[derive(Clone)]
+pub struct Killers(pub Vec<[Option<Move>; 2]>);
+
+impl Killers {
+    pub fn new(max_ply: usize) -> Self {
+        Killers(vec![[None; 2]; max_ply + 2])
+    }
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+    #[inline]
+    pub fn add(&mut self, ply: usize, mv: Move) {
+        let k = &mut self.0[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+    }
+    #[inline]
+    pub fn get(&self, ply: usize) -> [Option<Move>; 2] {
+        self.0[ply]
+    }
+}
+
+/// Butterfly history `[side][from][to]`, updated with a gravity formula that keeps values
+/// in ±MAX_HISTORY so recent results outweigh old ones.
+#[derive(Clone)]
+pub struct History(Vec<i32>);
+
+impl Default for History {
+    fn default() -> Self {
+        History(vec![0; 2 * 64 * 64])
+    }
+}
+
+impl History {
+    #[inline]
+    fn idx(side: Color, mv: Move) -> usize {
+        (side as usize * 64 + mv.from as usize) * 64 + mv.to as usize
+    }
+    #[inline]
+    pub fn get(&self, side: Color, mv: Move) -> i32 {
+        self.0[Self::idx(side, mv)]
+    }
+    #[inline]
+    pub fn update(&mut self, side: Color, mv: Move, bonus: i32) {
+        let h = &mut self.0[Self::idx(side, mv)];
+        let b = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
+        *h += b - *h * b.abs() / MAX_HISTORY;
+    }
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    Generate,
+    Rest,
+}
+
+/// Score bands: the picker returns moves in descending score, so bands give the stages.
+const GOOD_NOISY: i32 = 2_000_000;
+const KILLER: i32 = 1_000_000;
+const BAD_NOISY: i32 = -2_000_000;
+
+/// Returns moves one at a time: the TT move before any generation (a cutoff from it saves
+/// generating at all), then the rest by a selection sort over score bands.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    noisy_only: bool,
+    use_see: bool,
+    moves: Vec<(Move, i32)>,
+    next: usize,
+    skip_quiets: bool,
+}
+
+#[inline]
+fn is_noisy_score(score: i32) -> bool {
+    !(BAD_NOISY / 2..(GOOD_NOISY + KILLER) / 2).contains(&score)
+}
+
+/// Per-ply move buffers, lent to each node's picker so that no node allocates.
+pub struct MoveBuffers(Vec<Vec<(Move, i32)>>);
+
+impl MoveBuffers {
+    pub fn new(plies: usize) -> Self {
+        MoveBuffers((0..plies).map(|_| Vec::with_capacity(256)).collect())
+    }
+    #[inline]
+    pub fn take(&mut self, ply: usize) -> Vec<(Move, i32)> {
+        let mut v = std::mem::take(&mut self.0[ply]);
+        v.clear();
+        v
+    }
+    #[inline]
+    pub fn give_back(&mut self, ply: usize, v: Vec<(Move, i32)>) {
+        self.0[ply] = v;
+    }
+}
+
+pub struct PickerOptions {
+    pub noisy_only: bool,
+    pub use_see: bool,
+}
+
+impl MovePicker {
+    pub fn new(
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        opts: PickerOptions,
+        buffer: Vec<(Move, i32)>,
+    ) -> Self {
+        MovePicker {
+            stage: Stage::TtMove,
+            tt_move,
+            killers,
+            noisy_only: opts.noisy_only,
+            use_see: opts.use_see,
+            moves: buffer,
+            next: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// Returns the buffer for reuse by the next node at this ply.
+    pub fn into_buffer(self) -> Vec<(Move, i32)> {
+        self.moves
+    }
+
+    /// From now on return only captures and promotions (the caller prunes all quiets).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    pub fn next(&mut self, board: &Board, history: Option<&History>) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::Generate;
+                    if let Some(mv) = self.tt_move {
+                        if board.is_legal(mv)
+                            && (!self.noisy_only
+                                || is_noisy(board, mv)
+                                || !board.checkers().is_empty())
+                        {
+                            return Some(mv);
+                        }
+                        self.tt_move = None;
+                    }
+                }
+                Stage::Generate => {
+                    self.generate(board, history);
+                    self.stage = Stage::Rest;
+                }
+                Stage::Rest => {
+                    if self.next >= self.moves.len() {
+                        return None;
+                    }
+                    let mut best = self.next;
+                    for i in self.next + 1..self.moves.len() {
+                        if self.moves[i].1 > self.moves[best].1 {
+                            best = i;
+                        }
+                    }
+                    if self.skip_quiets && !is_noisy_score(self.moves[best].1) {
+                        // The best remaining is quiet: only bad captures can follow, and they
+                        // are at the bottom; find the best of those instead.
+                        let rest = self.moves[self.next..]
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, m)| is_noisy_score(m.1));
+                        match rest.max_by_key(|(_, m)| m.1) {
+                            Some((i, _)) => best = self.next + i,
+                            None => {
+                                self.next = self.moves.len();
+                                return None;
+                            }
+                        }
+                    }
+                    self.moves.swap(self.next, best);
+                    let mv = self.moves[self.next].0;
+                    self.next += 1;
+                    return Some(mv);
+                }
+            }
+        }
+    }
+
+    fn generate(&mut self, board: &Board, history: Option<&History>) {
+        let side = board.side_to_move();
+        let in_check = !board.checkers().is_empty();
+        let enemies = board.colors(!side);
+        let tt = self.tt_move;
+        let moves = &mut self.moves;
+        let noisy_only = self.noisy_only && !in_check;
+        board.generate_moves(|pm| {
+            for mv in pm {
+                if Some(mv) == tt {
+                    continue;
+                }
+                let noisy = mv.promotion.is_some()
+                    || enemies.has(mv.to)
+                    || (pm.piece == Piece::Pawn && mv.from.file() != mv.to.file());
+                if noisy_only && !noisy {
+                    continue;
+                }
+                moves.push((mv, if noisy { 1 } else { 0 }));
+            }
+            false
+        });
+        for entry in self.moves.iter_mut() {
+            let mv = entry.0;
+            entry.1 = if entry.1 == 1 {
+                let victim = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
+                let attacker = board.piece_on(mv.from).map_or(0, |p| p as i32);
+                let promo = mv.promotion.map_or(0, |p| SEE_VALUE[p as usize]);
+                let mvv_lva = 10 * (victim + promo) - attacker;
+                // Under-promotions are almost never right: order them with the bad captures.
+                let bad_promo = matches!(mv.promotion, Some(p) if p != Piece::Queen);
+                if bad_promo || (self.use_see && !see_ge(board, mv, 0)) {
+                    BAD_NOISY + mvv_lva
+                } else {
+                    GOOD_NOISY + mvv_lva
+                }
+            } else if Some(mv) == self.killers[0] {
+                KILLER + 1
+            } else if Some(mv) == self.killers[1] {
+                KILLER
+            } else {
+                history.map_or(0, |h| h.get(side, mv))
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn see(fen: &str, mv: &str, t: i32) -> bool {
+        let b: Board = fen.parse().unwrap();
+        let m = cozy_chess::util::parse_uci_move(&b, mv).unwrap();
+        see_ge(&b, m, t)
+    }
+
+    #[test]
+    fn static_exchange() {
+        // Pawn takes undefended knight.
+        let f = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+        assert!(see(f, "e4d5", 320));
+        assert!(!see(f, "e4d5", 321));
+        // Queen takes pawn defended by pawn: loses 800.
+        let f = "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1";
+        assert!(!see(f, "d2d5", 0));
+        assert!(see(f, "d2d5", -800));
+        assert!(!see(f, "d2d5", -799));
+        // Rook takes rook defended by rook, backed by our second rook (x-ray): R for R.
+        let f = "3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1";
+        assert!(see(f, "d2d7", 0));
+        assert!(!see(f, "d2d7", 1));
+        // Quiet move to a square attacked by a pawn loses the piece.
+        let f = "4k3/8/4p3/8/2N5/8/8/4K3 w - - 0 1";
+        assert!(!see(f, "c4d5", 0));
+        assert!(see(f, "c4b6", 0));
+    }
+
+    #[test]
+    fn picker_orders_tt_then_good_captures_then_killers_then_bad() {
+        let b: Board = "4k3/8/2p5/3p4/4n3/5P2/3Q4/4K3 w - - 0 1".parse().unwrap();
+        let tt: Move = "e1e2".parse().unwrap();
+        let killer: Move = "d2a5".parse().unwrap();
+        let opts = PickerOptions {
+            noisy_only: false,
+            use_see: true,
+        };
+        let mut p = MovePicker::new(Some(tt), [Some(killer), None], opts, Vec::new());
+        let order: Vec<String> = std::iter::from_fn(|| p.next(&b, None))
+            .map(|m| m.to_string())
+            .collect();
+        let mut all = 0;
+        b.generate_moves(|pm| {
+            all += pm.len();
+            false
+        });
+        assert_eq!(order.len(), all, "every legal move exactly once");
+        assert_eq!(order[0], "e1e2");
+        assert_eq!(order[1], "f3e4", "the good capture next");
+        assert_eq!(order[2], "d2a5", "then the killer");
+        assert_eq!(order.last().unwrap(), "d2d5", "the losing capture last");
+    }
+}

@@ -1,0 +1,97 @@
+//! Per-thread counters: nodes, and for each technique how often it was tried and how often it
+//! cut (pruned, produced a cutoff, or for re-search techniques: had to re-search).
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Technique {
+    Tt,
+    NullMove,
+    Rfp,
+    Futility,
+    Lmp,
+    Lmr,
+    QsearchSee,
+    Aspiration,
+    Pvs,
+    Killers,
+    CheckExtension,
+    Iir,
+}
+
+impl Technique {
+    pub const ALL: [Technique; 12] = [
+        Technique::Tt,
+        Technique::NullMove,
+        Technique::Rfp,
+        Technique::Futility,
+        Technique::Lmp,
+        Technique::Lmr,
+        Technique::QsearchSee,
+        Technique::Aspiration,
+        Technique::Pvs,
+        Technique::Killers,
+        Technique::CheckExtension,
+        Technique::Iir,
+    ];
+
+    /// Short name used in `info string stats` and the lab.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Technique::Tt => "tt",
+            Technique::NullMove => "nmp",
+            Technique::Rfp => "rfp",
+            Technique::Futility => "futility",
+            Technique::Lmp => "lmp",
+            Technique::Lmr => "lmr",
+            Technique::QsearchSee => "qsee",
+            Technique::Aspiration => "aspiration",
+            Technique::Pvs => "pvs",
+            Technique::Killers => "killers",
+            Technique::CheckExtension => "checkext",
+            Technique::Iir => "iir",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    pub nodes: u64,
+    pub qnodes: u64,
+    /// Static evaluations made (the thesis's NBP when leaves are evaluated statically).
+    pub evals: u64,
+    pub tried: [u64; Technique::ALL.len()],
+    pub cut: [u64; Technique::ALL.len()],
+}
+
+impl SearchStats {
+    #[inline]
+    pub fn tried(&mut self, t: Technique) {
+        self.tried[t as usize] += 1;
+    }
+    #[inline]
+    pub fn cut(&mut self, t: Technique) {
+        self.cut[t as usize] += 1;
+    }
+}
+
+impl fmt::Display for SearchStats {
+    /// `nodes=N qnodes=N evals=N tt=tried/cut nmp=tried/cut ...`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "nodes={} qnodes={} evals={}",
+            self.nodes, self.qnodes, self.evals
+        )?;
+        for t in Technique::ALL {
+            write!(
+                f,
+                " {}={}/{}",
+                t.tag(),
+                self.tried[t as usize],
+                self.cut[t as usize]
+            )?;
+        }
+        Ok(())
+    }
+}

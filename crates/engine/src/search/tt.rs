@@ -1,0 +1,199 @@
+//! [tt] Transposition table: lock-free, shared by reference between threads.
+//! Each slot is two atomics, the key stored xor-ed with the data so that a torn write
+//! (key from one store, data from another) fails verification instead of returning garbage.
+
+use cozy_chess::{Move, Piece, Square};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    age: AtomicU8,
+}
+
+pub fn pack_move(mv: Option<Move>) -> u16 {
+    match mv {
+        None => 0,
+        Some(m) => {
+            let promo = m.promotion.map_or(0, |p| p as u16);
+            m.from as u16 | (m.to as u16) << 6 | promo << 12
+        }
+    }
+}
+
+pub fn unpack_move(bits: u16) -> Option<Move> {
+    if bits == 0 {
+        return None;
+    }
+    let promo = match bits >> 12 {
+        0 => None,
+        p => Piece::try_index(p as usize),
+    };
+    Some(Move {
+        from: Square::index((bits & 63) as usize),
+        to: Square::index(((bits >> 6) & 63) as usize),
+        promotion: promo,
+    })
+}
+
+impl TranspositionTable {
+    pub fn new(mib: usize) -> Self {
+        let bytes = mib.max(1) * 1024 * 1024;
+        let n = bytes / std::mem::size_of::<Slot>();
+        let mut slots = Vec::with_capacity(n);
+        slots.resize_with(n, Slot::default);
+        TranspositionTable {
+            slots,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per `go`, so entries from earlier searches are replaced first.
+    pub fn new_search(&self) {
+        let a = self.age.load(Ordering::Relaxed);
+        self.age.store((a + 1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = &self.slots[self.index(key)];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if data == 0 || check ^ data != key {
+            return None;
+        }
+        let bound = match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        Some(Entry {
+            mv: unpack_move(data as u16),
+            score: (data >> 16) as u16 as i16 as i32,
+            eval: (data >> 32) as u16 as i16 as i32,
+            depth: ((data >> 48) & 0xff) as i32,
+            bound,
+        })
+    }
+
+    /// Stores unless the slot holds a deeper result for the same position from this search.
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let slot = &self.slots[self.index(key)];
+        let age = self.age.load(Ordering::Relaxed) as u64;
+        let old = slot.data.load(Ordering::Relaxed);
+        let old_key = slot.check.load(Ordering::Relaxed) ^ old;
+        let depth = depth.clamp(0, 255);
+        let mut mv_bits = pack_move(mv);
+        if old != 0 && old_key == key {
+            let old_depth = ((old >> 48) & 0xff) as i32;
+            let old_age = old >> 58;
+            if bound != Bound::Exact && old_age == age && depth + 2 < old_depth {
+                return;
+            }
+            if mv_bits == 0 {
+                mv_bits = old as u16;
+            }
+        }
+        let data = mv_bits as u64
+            | (score as i16 as u16 as u64) << 16
+            | (eval as i16 as u16 as u64) << 32
+            | (depth as u64) << 48
+            | (bound as u64) << 56
+            | age << 58;
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled slots written by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) as u64;
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && d >> 58 == age
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_probe_round_trip_and_replacement() {
+        let tt = TranspositionTable::new(1);
+        let mv: Move = "e7e8q".parse().unwrap();
+        tt.store(0xdead_beef, Some(mv), -31000, 25, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef).unwrap();
+        assert_eq!(
+            e,
+            Entry {
+                mv: Some(mv),
+                score: -31000,
+                eval: 25,
+                depth: 7,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(0xdead_bef0).is_none());
+        // A much shallower non-exact result does not overwrite, but keeps the slot usable.
+        tt.store(0xdead_beef, None, 5, 25, 1, Bound::Upper);
+        assert_eq!(tt.probe(0xdead_beef).unwrap().depth, 7);
+        tt.new_search();
+        tt.store(0xdead_beef, None, 5, 25, 1, Bound::Upper);
+        let e = tt.probe(0xdead_beef).unwrap();
+        assert_eq!((e.depth, e.mv), (1, Some(mv)));
+        for m in ["a1h8", "h7h8n", "b2b1r", "g7g8b"] {
+            let mv: Move = m.parse().unwrap();
+            assert_eq!(unpack_move(pack_move(Some(mv))), Some(mv));
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! The UCI protocol: reads commands, keeps the engine state, runs searches on a worker
+//! thread so that `isready`, `stop` and `ponderhit` are answered while it thinks.
+//! Anything malformed is answered with `info string error: ...` and changes nothing.
+
+pub mod options;
+
+use crate::perft;
+use crate::position::Position;
+use crate::search::config::SearchConfig;
+use crate::search::limits::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Control, Searcher};
+use options::Value;
+use std::io::BufRead;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+use thiserror::Error;
+
+pub const ENGINE_NAME: &str = concat!("Augur ", env!("CARGO_PKG_VERSION"));
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum CommandError {
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    #[error("{0}")]
+    Position(String),
+    #[error("go: {0}")]
+    Go(String),
+    #[error(transparent)]
+    Option(#[from] options::OptionError),
+    #[error("setoption: expected 'setoption name <id> [value <x>]'")]
+    SetOptionSyntax,
+}
+
+pub struct Engine {
+    pos: Position,
+    config: SearchConfig,
+    chess960: bool,
+    hash_mib: usize,
+    move_overhead: u64,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    /// The searcher lives here between searches and on the worker thread during one.
+    searcher: Option<Searcher>,
+    worker: Option<JoinHandle<Searcher>>,
+    /// The running search only ends on `stop`/`ponderhit` (go infinite or go ponder).
+    open_ended: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Splits `setoption name <id with spaces> value <x>` into its parts.
+fn parse_setoption(rest: &str) -> Result<(String, Option<String>), CommandError> {
+    let rest = rest.trim();
+    let rest = rest
+        .strip_prefix("name")
+        .ok_or(CommandError::SetOptionSyntax)?
+        .trim();
+    let tokens: Vec<&str> = rest.split_whitespace().collect();
+    let at = tokens.iter().position(|t| *t == "value");
+    let (name, value) = match at {
+        Some(i) => (tokens[..i].join(" "), Some(tokens[i + 1..].join(" "))),
+        None => (tokens.join(" "), None),
+    };
+    if name.is_empty() {
+        return Err(CommandError::SetOptionSyntax);
+    }
+    Ok((name, value))
+}
+
+/// Parses the tokens after `go`.
+pub fn parse_go(tokens: &[&str]) -> Result<Limits, CommandError> {
+    let mut l = Limits::default();
+    let mut i = 0;
+    fn num<T: std::str::FromStr>(tokens: &[&str], i: usize, what: &str) -> Result<T, CommandError> {
+        let t = tokens
+            .get(i + 1)
+            .ok_or_else(|| CommandError::Go(format!("'{what}' needs a number")))?;
+        t.parse()
+            .map_err(|_| CommandError::Go(format!("'{t}' is not a valid value for '{what}'")))
+    }
+    while i < tokens.len() {
+        let t = tokens[i];
+        let mut step = 2;
+        match t {
+            "depth" => l.depth = Some(num::<i32>(tokens, i, t)?.max(1)),
+            "nodes" => l.nodes = Some(num(tokens, i, t)?),
+            "movetime" => l.movetime = Some(num(tokens, i, t)?),
+            "mate" => l.mate = Some(num(tokens, i, t)?),
+            "wtime" => l.wtime = Some(num(tokens, i, t)?),
+            "btime" => l.btime = Some(num(tokens, i, t)?),
+            "winc" => l.winc = Some(num(tokens, i, t)?),
+            "binc" => l.binc = Some(num(tokens, i, t)?),
+            "movestogo" => l.movestogo = Some(num(tokens, i, t)?),
+            "infinite" => {
+                l.infinite = true;
+                step = 1;
+            }
+            "ponder" => {
+                l.ponder = true;
+                step = 1;
+            }
+            "searchmoves" => {
+                let keywords = [
+                    "depth",
+                    "nodes",
+                    "movetime",
+                    "mate",
+                    "wtime",
+                    "btime",
+                    "winc",
+                    "binc",
+                    "movestogo",
+                    "infinite",
+                    "ponder",
+                ];
+                let mut j = i + 1;
+                while j < tokens.len() && !keywords.contains(&tokens[j]) {
+                    l.searchmoves.push(tokens[j].to_string());
+                    j += 1;
+                }
+                step = j - i;
+            }
+            other => return Err(CommandError::Go(format!("unknown parameter '{other}'"))),
+        }
+        i += step;
+    }
+    Ok(l)
+}
+
+/// Builds the position of a `position` command; nothing is changed on error.
+pub fn parse_position(rest: &str, chess960: bool) -> Result<Position, CommandError> {
+    let tokens: Vec<&str> = rest.split_whitespace().collect();
+    let moves_at = tokens.iter().position(|t| *t == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&tokens[..i], &tokens[i + 1..]),
+        None => (&tokens[..], &[][..]),
+    };
+    let mut pos =
+        match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => {
+                let mut p = Position::startpos();
+                p.set_chess960(chess960);
+                p
+            }
+            Some(&"fen") => Position::from_fen(&setup[1..].join(" "), chess960)
+                .map_err(|e| CommandError::Position(format!("position: bad FEN: {e}")))?,
+            _ => return Err(CommandError::Position(
+                "position: expected 'startpos' or 'fen <FEN>', optionally followed by 'moves ...'"
+                    .into(),
+            )),
+        };
+    for (n, m) in moves.iter().enumerate() {
+        pos.play_uci(m)
+            .map_err(|e| CommandError::Position(format!("position: move {} {e}", n + 1)))?;
+    }
+    Ok(pos)
+}
+
+impl Engine {
+    pub fn new() -> Self {
+        let hash_mib = 16;
+        let tt = Arc::new(TranspositionTable::new(hash_mib));
+        let control = Arc::new(Control::default());
+        let config = SearchConfig::default();
+        let searcher = Searcher::new(config.clone(), tt.clone(), control.clone());
+        Engine {
+            pos: Position::startpos(),
+            config,
+            chess960: false,
+            hash_mib,
+            move_overhead: 30,
+            tt,
+            control,
+            searcher: Some(searcher),
+            worker: None,
+            open_ended: false,
+        }
+    }
+
+    /// Reads commands until `quit` or end of input. At end of input a search with a limit
+    /// is allowed to finish (so piped scripts get their answer); an open-ended one is stopped.
+    pub fn run(&mut self, input: impl BufRead) {
+        let mut quit = false;
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if !self.handle(&line) {
+                quit = true;
+                break;
+            }
+        }
+        if !quit && !self.open_ended {
+            if let Some(w) = self.worker.take() {
+                if let Ok(s) = w.join() {
+                    self.searcher = Some(s);
+                }
+            }
+        }
+        self.stop_and_join();
+    }
+
+    fn searching(&self) -> bool {
+        self.worker.is_some()
+    }
+
+    /// Waits for a running search (after telling it to stop) and takes the searcher back.
+    fn stop_and_join(&mut self) {
+        if let Some(w) = self.worker.take() {
+            self.control.stop.store(true, Ordering::SeqCst);
+            self.control.pondering.store(false, Ordering::SeqCst);
+            match w.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    println!("info string error: search thread failed; state was reset");
+                    self.searcher = Some(Searcher::new(
+                        self.config.clone(),
+                        self.tt.clone(),
+                        self.control.clone(),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Joins a search that has already finished by itself, so its state is reusable.
+    fn reap_finished(&mut self) {
+        if self.worker.as_ref().is_some_and(|w| w.is_finished()) {
+            self.stop_and_join();
+        }
+    }
+
+    /// Handles one line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        if line.is_empty() {
+            return true;
+        }
+        self.reap_finished();
+        let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let result = match cmd {
+            "quit" => return false,
+            "uci" => {
+                println!("id name {ENGINE_NAME}");
+                println!("id author the Augur developers");
+                for d in options::declarations() {
+                    println!("{d}");
+                }
+                println!("uciok");
+                Ok(())
+            }
+            "isready" => {
+                println!("readyok");
+                Ok(())
+            }
+            "stop" => {
+                self.stop_and_join();
+                Ok(())
+            }
+            "ponderhit" => {
+                self.control.pondering.store(false, Ordering::SeqCst);
+                Ok(())
+            }
+            "debug" => Ok(()),
+            "ucinewgame" => {
+                self.stop_and_join();
+                self.pos = Position::startpos();
+                self.pos.set_chess960(self.chess960);
+                if let Some(s) = self.searcher.as_mut() {
+                    s.new_game();
+                }
+                Ok(())
+            }
+            "setoption" => {
+                self.stop_and_join();
+                self.setoption(rest)
+            }
+            "position" => {
+                self.stop_and_join();
+                parse_position(rest, self.chess960).map(|p| self.pos = p)
+            }
+            "go" => {
+                self.stop_and_join();
+                self.go(rest)
+            }
+            "d" => {
+                println!("{}", self.pos);
+                Ok(())
+            }
+            "eval" => {
+                let v = crate::eval::evaluate(&self.pos, self.config.eval);
+                println!("info string eval {} {v} (side to move)", self.config.eval);
+                Ok(())
+            }
+            _ => Err(CommandError::Unknown(cmd.to_string())),
+        };
+        if let Err(e) = result {
+            println!("info string error: {e}");
+        }
+        true
+    }
+
+    fn setoption(&mut self, rest: &str) -> Result<(), CommandError> {
+        let (name, value) = parse_setoption(rest)?;
+        let (spec, v) = options::parse(&name, value.as_deref())?;
+        let searcher = self.searcher.as_mut().expect("searcher present when idle");
+        match (spec.name, &v) {
+            ("Hash", Value::Int(n)) => {
+                self.hash_mib = *n as usize;
+                self.tt = Arc::new(TranspositionTable::new(self.hash_mib));
+                searcher.tt = self.tt.clone();
+            }
+            ("Clear Hash", _) => self.tt.clear(),
+            ("UCI_Chess960", Value::Bool(b)) => {
+                self.chess960 = *b;
+                self.pos.set_chess960(*b);
+            }
+            ("MoveOverhead", Value::Int(n)) => {
+                self.move_overhead = *n as u64;
+                searcher.move_overhead_ms = self.move_overhead;
+            }
+            ("Threads", Value::Int(n)) if *n > 1 => {
+                println!("info string Threads {n} accepted; this version searches with one thread");
+            }
+            ("Threads" | "Ponder", _) => {}
+            (name, v) => {
+                options::apply_to_config(&mut self.config, name, v);
+                searcher.config = self.config.clone();
+                searcher.rebuild_lmr_table();
+            }
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, rest: &str) -> Result<(), CommandError> {
+        let tokens: Vec<&str> = rest.split_whitespace().collect();
+        if tokens.first() == Some(&"perft") {
+            let depth: u32 = tokens
+                .get(1)
+                .and_then(|d| d.parse().ok())
+                .ok_or_else(|| CommandError::Go("perft needs a depth".into()))?;
+            let mut total = 0;
+            for (mv, n) in perft::divide(&self.pos, depth.max(1), perft::default_threads()) {
+                println!("{mv}: {n}");
+                total += n;
+            }
+            println!("\nNodes searched: {total}\n");
+            return Ok(());
+        }
+        let limits = match parse_go(&tokens) {
+            Ok(l) => l,
+            Err(e) => {
+                // Still answer with a move: a GUI waits for `bestmove` after every `go`.
+                println!("info string error: {e}; searching to depth 1 instead");
+                Limits {
+                    depth: Some(1),
+                    ..Default::default()
+                }
+            }
+        };
+        let mut searcher = self.searcher.take().expect("searcher present when idle");
+        searcher.verbose = true;
+        let pos = self.pos.clone();
+        let control = self.control.clone();
+        control.stop.store(false, Ordering::SeqCst);
+        control.pondering.store(limits.ponder, Ordering::SeqCst);
+        self.open_ended = limits.infinite || limits.ponder;
+        self.worker = Some(std::thread::spawn(move || {
+            let result = searcher.search(&pos, &limits);
+            // In infinite and ponder mode the GUI must see bestmove only after stop/ponderhit.
+            while (limits.infinite || control.pondering.load(Ordering::SeqCst))
+                && !control.stop.load(Ordering::SeqCst)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            match result.best {
+                Some(b) => {
+                    let mut text = format!("bestmove {}", pos.uci(b));
+                    if let Some(p) = result.ponder {
+                        let mut after = pos.clone();
+                        after.make(b);
+                        if after.board().is_legal(p) {
+                            text.push_str(&format!(" ponder {}", after.uci(p)));
+                        }
+                    }
+                    println!("{text}");
+                }
+                None => println!("bestmove 0000"),
+            }
+            searcher
+        }));
+        Ok(())
+    }
+
+    /// True while a search runs (for tests and the binary's shutdown).
+    pub fn is_searching(&self) -> bool {
+        self.searching()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_parsing() {
+        let l = parse_go(&[
+            "wtime",
+            "1000",
+            "btime",
+            "900",
+            "winc",
+            "10",
+            "movestogo",
+            "5",
+        ])
+        .unwrap();
+        assert_eq!(
+            (l.wtime, l.btime, l.winc, l.movestogo),
+            (Some(1000), Some(900), Some(10), Some(5))
+        );
+        let l = parse_go(&["searchmoves", "e2e4", "d2d4", "depth", "3"]).unwrap();
+        assert_eq!(l.searchmoves, vec!["e2e4", "d2d4"]);
+        assert_eq!(l.depth, Some(3));
+        assert!(parse_go(&["depth"]).is_err());
+        assert!(parse_go(&["depth", "x"]).is_err());
+        assert!(parse_go(&["sideways"]).is_err());
+    }
+
+    #[test]
+    fn position_parsing_rejects_illegal_moves_and_bad_fens() {
+        let p = parse_position("startpos moves e2e4 e7e5", false).unwrap();
+        assert_eq!(
+            p.fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        let e = parse_position("startpos moves e2e4 e2e4", false).unwrap_err();
+        assert!(e.to_string().contains("move 2"), "{e}");
+        assert!(parse_position("fen 8/8 w - - 0 1", false).is_err());
+        assert!(parse_position("startfoo", false).is_err());
+        assert_eq!(
+            parse_setoption("name Clear Hash").unwrap(),
+            ("Clear Hash".to_string(), None)
+        );
+        assert_eq!(
+            parse_setoption("name Move Overhead value 10").unwrap(),
+            ("Move Overhead".to_string(), Some("10".to_string()))
+        );
+    }
+}

@@ -176,6 +176,105 @@ fn corner_distance(sq: Square, dark: bool) -> i32 {
     }
 }
 
+/// An upper bound on how much one quiet move (no capture, promotion or castling) of the side
+/// to move can raise this evaluation, seen from that side: the sound per-node bound of
+/// `spp-exact`. It is the maximum over the quiet moves of a term-by-term bound:
+/// - our attack terms can only gain on squares newly attacked by the moved man from its new
+///   square, or by our sliders seeing through the square it left;
+/// - the opponent's attack terms can only lose squares behind the square it blocks, plus the
+///   1 for attacking the man that left, or (king moves) the squares around our old king square;
+/// - the piece terms the moved man can switch on (passed 10, castled 10, early queen 30 either
+///   way, knight 5 + 2, rook 10 + 10), bishop range 2 for every bishop on the board, and a bare
+///   king's step can lower the opponent's mating term by at most 16.
+pub fn quiet_gain_bound(board: &Board) -> i32 {
+    let us = board.side_to_move();
+    let them = !us;
+    let occ = board.occupied();
+    let att_us = attacks_by(board, us, occ);
+    let att_them = attacks_by(board, them, occ);
+    let kings = board.pieces(Piece::King);
+    let enemy_men = board.colors(them) & !kings;
+    let our_men = board.colors(us) & !kings;
+    let enemy_zone = cozy_chess::get_king_moves(board.king(them));
+    let our_zone = cozy_chess::get_king_moves(board.king(us));
+    let weight = |set: BitBoard, zone: BitBoard, men: BitBoard| {
+        SQUARE_ATTACK * set.len() as i32
+            + CENTER_ATTACK * (set & CENTER).len() as i32
+            + KING_ZONE_ATTACK * (set & zone).len() as i32
+            + PIECE_ATTACK * (set & men).len() as i32
+    };
+    let diag =
+        |c: Color| board.colored_pieces(c, Piece::Bishop) | board.colored_pieces(c, Piece::Queen);
+    let orth =
+        |c: Color| board.colored_pieces(c, Piece::Rook) | board.colored_pieces(c, Piece::Queen);
+    let bishop_range_all = BISHOP_RANGE * board.pieces(Piece::Bishop).len() as i32;
+    let bare_king = board.colors(us).len() == 1;
+
+    let mut best = 0;
+    board.generate_moves(|pm| {
+        for mv in pm {
+            let (s, t) = (mv.from, mv.to);
+            if mv.promotion.is_some()
+                || board.occupied().has(t)
+                || (pm.piece == Piece::Pawn && s.file() != t.file())
+            {
+                continue; // captures (including en passant, castling onto the rook) and promotions
+            }
+            let occ2 = occ ^ s.bitboard() ^ t.bitboard();
+            let new_att = match pm.piece {
+                Piece::Pawn => cozy_chess::get_pawn_attacks(t, us),
+                Piece::Knight => cozy_chess::get_knight_moves(t),
+                Piece::Bishop => cozy_chess::get_bishop_moves(t, occ2),
+                Piece::Rook => cozy_chess::get_rook_moves(t, occ2),
+                Piece::Queen => {
+                    cozy_chess::get_bishop_moves(t, occ2) | cozy_chess::get_rook_moves(t, occ2)
+                }
+                Piece::King => cozy_chess::get_king_moves(t),
+            };
+            let mut seen = BitBoard::EMPTY;
+            for sq in diag(us) & !s.bitboard() {
+                seen |=
+                    cozy_chess::get_bishop_moves(sq, occ2) & !cozy_chess::get_bishop_moves(sq, occ);
+            }
+            for sq in orth(us) & !s.bitboard() {
+                seen |= cozy_chess::get_rook_moves(sq, occ2) & !cozy_chess::get_rook_moves(sq, occ);
+            }
+            let mut g = weight((new_att | seen) & !att_us, enemy_zone, enemy_men);
+
+            let mut lost = BitBoard::EMPTY;
+            for sq in diag(them) {
+                lost |=
+                    cozy_chess::get_bishop_moves(sq, occ) & !cozy_chess::get_bishop_moves(sq, occ2);
+            }
+            for sq in orth(them) {
+                lost |= cozy_chess::get_rook_moves(sq, occ) & !cozy_chess::get_rook_moves(sq, occ2);
+            }
+            g += weight(lost, our_zone, our_men);
+
+            g += match pm.piece {
+                Piece::King => {
+                    KING_ZONE_ATTACK * (att_them & our_zone).len() as i32
+                        + CASTLED_KING
+                        + if bare_king { 16 } else { 0 }
+                }
+                _ => PIECE_ATTACK * att_them.has(s) as i32,
+            };
+            g += match pm.piece {
+                Piece::Pawn => PASSED_PAWN,
+                Piece::Knight => CENTRAL_KNIGHT + DEVELOPED_KNIGHT - EARLY_QUEEN,
+                Piece::Bishop => -EARLY_QUEEN,
+                Piece::Queen => -EARLY_QUEEN,
+                Piece::Rook => ROOK_SEVENTH + ROOK_OPEN_FILE,
+                Piece::King => 0,
+            };
+            g += bishop_range_all;
+            best = best.max(g);
+        }
+        false
+    });
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +296,62 @@ mod tests {
         assert!(mating_terms(&near, Color::White) == KBNK_MAX);
         assert!(mating_terms(&far, Color::White) == KBNK_MAX);
         assert_eq!(mating_terms(&wrong, Color::White), 0);
+    }
+
+    /// Property: over many positions from real games, no quiet move raises the evaluation
+    /// (for the mover) by more than `quiet_gain_bound`.
+    #[test]
+    fn quiet_gain_bound_is_never_exceeded() {
+        let fens = include_str!("../bench_positions.txt");
+        let mut checked = 0;
+        let mut slack_total = 0i64;
+        for fen in fens
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let root: Board = fen.parse().unwrap();
+            // Walk a few plies down the first moves to get more varied positions.
+            let mut boards = vec![root.clone()];
+            root.generate_moves(|pm| {
+                for mv in pm.into_iter().take(3) {
+                    let mut b = root.clone();
+                    b.play_unchecked(mv);
+                    boards.push(b);
+                }
+                boards.len() > 20
+            });
+            for b in boards {
+                let bound = quiet_gain_bound(&b);
+                let sign = if b.side_to_move() == Color::White {
+                    1
+                } else {
+                    -1
+                };
+                let before = sign * evaluate_white(&b);
+                b.generate_moves(|pm| {
+                    for mv in pm {
+                        let quiet = mv.promotion.is_none()
+                            && !b.occupied().has(mv.to)
+                            && !(pm.piece == Piece::Pawn && mv.from.file() != mv.to.file());
+                        if !quiet {
+                            continue;
+                        }
+                        let mut c = b.clone();
+                        c.play_unchecked(mv);
+                        let gain = sign * evaluate_white(&c) - before;
+                        assert!(gain <= bound, "{mv} gains {gain} > bound {bound} in {b}");
+                        slack_total += (bound - gain) as i64;
+                        checked += 1;
+                    }
+                    false
+                });
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        eprintln!(
+            "{checked} quiet moves checked, mean slack {}",
+            slack_total / checked as i64
+        );
     }
 
     #[test]

@@ -2,11 +2,18 @@
 //! thread and set through UCI options. The option table in `uci::options` maps names to fields.
 
 use crate::eval::EvalKind;
+use crate::search::textbook::Algorithm;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
     pub eval: EvalKind,
     pub multipv: usize,
+    /// `engine` is the full search below; the others are the fixed-depth textbook algorithms.
+    pub algorithm: Algorithm,
+    /// [spp] Maximum positional difference for `spp`/`sppt`.
+    pub spp_mpd: i32,
+    /// Quiescence at the textbook algorithms' leaves (off: static evaluation, as the thesis).
+    pub textbook_qsearch: bool,
 
     pub tt_enabled: bool,
     pub qsearch_enabled: bool,
@@ -47,6 +54,9 @@ impl Default for SearchConfig {
         SearchConfig {
             eval: EvalKind::Default,
             multipv: 1,
+            algorithm: Algorithm::Engine,
+            spp_mpd: 70,
+            textbook_qsearch: false,
             tt_enabled: true,
             qsearch_enabled: true,
             qsearch_see_enabled: true,

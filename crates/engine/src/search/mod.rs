@@ -6,6 +6,7 @@ pub mod config;
 pub mod limits;
 pub mod ordering;
 pub mod stats;
+pub mod textbook;
 pub mod tt;
 
 use crate::eval::{self, EvalKind};
@@ -22,6 +23,8 @@ use tt::{Bound, TranspositionTable};
 
 pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: i32 = 100;
+/// Depth for a textbook algorithm when `go` names none.
+pub const TEXTBOOK_DEFAULT_DEPTH: i32 = 5;
 pub const INF: i32 = 32001;
 pub const MATE: i32 = 32000;
 /// Scores beyond this are mates (in at most MAX_PLY plies).
@@ -42,6 +45,18 @@ pub struct SearchResult {
     pub score: i32,
     pub depth: i32,
     pub pv: Vec<Move>,
+    /// One entry per completed iteration: what the search knew after each depth.
+    pub iterations: Vec<Iteration>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub depth: i32,
+    pub score: i32,
+    pub best: Move,
+    /// Nodes searched so far in this `go`, and milliseconds elapsed.
+    pub nodes: u64,
+    pub ms: u64,
 }
 
 /// UCI score text: `cp N` or `mate N` (moves, negative when we are mated).
@@ -176,7 +191,11 @@ impl Searcher {
     }
 
     /// Runs a whole `go`: iterative deepening until a limit, printing `info` lines if verbose.
+    /// With a textbook `Algorithm` selected, runs that algorithm to the requested depth instead.
     pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        if self.config.algorithm != textbook::Algorithm::Engine {
+            return self.search_textbook(pos, limits);
+        }
         self.start = Instant::now();
         self.stats = SearchStats::default();
         self.stopped = false;
@@ -208,7 +227,9 @@ impl Searcher {
             score: 0,
             depth: 0,
             pv: Vec::new(),
+            iterations: Vec::new(),
         };
+        self.seldepth = 0;
         if candidates == 0 {
             result.best = None;
             result.score = if pos.in_check() { -MATE } else { 0 };
@@ -246,12 +267,21 @@ impl Searcher {
                 break;
             };
             prev_score = score;
+            let mut iterations = std::mem::take(&mut result.iterations);
+            iterations.push(Iteration {
+                depth,
+                score,
+                best: line[0],
+                nodes: self.stats.nodes,
+                ms: self.start.elapsed().as_millis() as u64,
+            });
             result = SearchResult {
                 best: line.first().copied(),
                 ponder: line.get(1).copied(),
                 score,
                 depth,
                 pv: line,
+                iterations,
             };
             if let Some(n) = limits.mate {
                 if score >= MATE_BOUND && (MATE - score + 1) / 2 <= n {
@@ -269,6 +299,56 @@ impl Searcher {
             println!("info string stats {}", self.stats);
         }
         result
+    }
+
+    fn search_textbook(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        self.start = Instant::now();
+        self.stats = SearchStats::default();
+        let depth = limits.depth.unwrap_or(TEXTBOOK_DEFAULT_DEPTH);
+        let cfg = textbook::TextbookConfig {
+            eval: self.config.eval,
+            qsearch: self.config.textbook_qsearch,
+            mpd: self.config.spp_mpd,
+            ..Default::default()
+        };
+        let algorithm = self.config.algorithm;
+        let r = match textbook::run_with_stop(pos, algorithm, depth, &cfg, Some(&self.control.stop))
+        {
+            Ok(r) => r,
+            Err(e) => {
+                if self.verbose {
+                    println!("info string error: {e}");
+                }
+                textbook::TextbookResult::default()
+            }
+        };
+        self.stats.nodes = r.nodes;
+        self.stats.evals = r.leaves;
+        let best = r.best.or_else(|| pos.legal_moves().first().copied());
+        if self.verbose {
+            let ms = self.start.elapsed().as_millis();
+            let nps = r.nodes as u128 * 1000 / ms.max(1);
+            let pv = best.map(|m| pos.uci(m)).unwrap_or_default();
+            if !r.aborted {
+                println!(
+                    "info depth {depth} score {} nodes {} nps {nps} time {ms} pv {pv}",
+                    score_text(r.score),
+                    r.nodes
+                );
+            }
+            println!(
+                "info string stats algorithm={algorithm} leaves={} nodes={} spp_cuts={} spp_pruned={} aborted={}",
+                r.leaves, r.nodes, r.spp_cuts, r.spp_pruned, r.aborted
+            );
+        }
+        SearchResult {
+            best,
+            ponder: None,
+            score: r.score,
+            depth,
+            pv: best.into_iter().collect(),
+            iterations: Vec::new(),
+        }
     }
 
     /// [aspiration] Aspiration windows: search a narrow window around the previous score
@@ -427,12 +507,19 @@ impl Searcher {
             depth += 1;
         }
         if depth <= 0 {
-            return if self.config.qsearch_enabled {
-                self.qsearch::<PV>(ply, alpha, beta)
-            } else {
-                self.stats.nodes += 1;
-                self.evaluate()
-            };
+            if self.config.qsearch_enabled {
+                return self.qsearch::<PV>(ply, alpha, beta);
+            }
+            // Without quiescence a leaf is scored as the textbook algorithms score it:
+            // draw by rule, mate or stalemate, else the static evaluation.
+            self.stats.nodes += 1;
+            if ply > 0 && self.pos.is_draw(self.root_ply) {
+                return 0;
+            }
+            if !self.pos.has_legal_move() {
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            return self.evaluate();
         }
         self.stats.nodes += 1;
         if self.should_stop() {
@@ -892,5 +979,134 @@ impl Searcher {
             );
         }
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::textbook::{self, Algorithm, TextbookConfig};
+    use super::*;
+
+    const FENS: [&str; 6] = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/8/4k3/8/3K4/3P4/8/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    ];
+
+    fn searcher(cfg: SearchConfig) -> Searcher {
+        Searcher::new(
+            cfg,
+            Arc::new(TranspositionTable::new(4)),
+            Arc::new(Control::default()),
+        )
+    }
+
+    /// With every selective technique off (and the TT, whose deeper entries would mix depths,
+    /// and quiescence, which the textbook leaves do not have), the engine's PVS with aspiration
+    /// windows must return exactly the minimax value.
+    #[test]
+    fn without_selectivity_the_search_is_minimax() {
+        for kind in [EvalKind::Classic, EvalKind::Default] {
+            let mut cfg = SearchConfig::default().without_selectivity();
+            cfg.eval = kind;
+            cfg.tt_enabled = false;
+            cfg.qsearch_enabled = false;
+            cfg.check_extension_enabled = false;
+            cfg.iir_enabled = false;
+            let tb = TextbookConfig {
+                eval: kind,
+                ..Default::default()
+            };
+            for fen in FENS {
+                let pos = Position::from_fen(fen, false).unwrap();
+                // Depth 4 minimax on the wide middle-game positions would take too long here.
+                let max_depth = if pos.legal_moves().len() > 30 { 3 } else { 4 };
+                for depth in 1..=max_depth {
+                    let mm = textbook::run(&pos, Algorithm::Minimax, depth, &tb).unwrap();
+                    let r = searcher(cfg.clone()).search(
+                        &pos,
+                        &Limits {
+                            depth: Some(depth),
+                            ..Default::default()
+                        },
+                    );
+                    assert_eq!(r.score, mm.score, "{kind} depth {depth} {fen}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn repeated_node_limited_searches_are_identical() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Default::default()
+        };
+        let mut a = searcher(SearchConfig::default());
+        let ra = a.search(&pos, &limits);
+        let mut b = searcher(SearchConfig::default());
+        let rb = b.search(&pos, &limits);
+        assert_eq!(a.stats, b.stats);
+        assert_eq!(
+            (ra.best, ra.score, ra.depth, &ra.pv),
+            (rb.best, rb.score, rb.depth, &rb.pv)
+        );
+        let nodes = |r: &SearchResult| r.iterations.iter().map(|i| i.nodes).collect::<Vec<_>>();
+        assert_eq!(nodes(&ra), nodes(&rb));
+        assert_eq!(a.stats.nodes, 20_000);
+    }
+
+    #[test]
+    fn finds_mates_with_the_right_distance() {
+        // Mate in 1 (back rank, rook ladder, smothered-style knight), and mated in 1.
+        let cases = [
+            ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", MATE - 1),
+            ("k7/8/1K6/8/8/8/8/6R1 w - - 0 1", MATE - 1),
+            ("7k/8/8/8/8/1r6/r7/7K w - - 0 1", -MATE + 2),
+            ("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", MATE - 1),
+        ];
+        for (fen, want) in cases {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let r = searcher(SearchConfig::default()).search(
+                &pos,
+                &Limits {
+                    depth: Some(6),
+                    ..Default::default()
+                },
+            );
+            assert_eq!(r.score, want, "{fen}: {}", score_text(r.score));
+        }
+        assert_eq!(score_text(MATE - 1), "mate 1");
+        assert_eq!(score_text(MATE - 3), "mate 2");
+        assert_eq!(score_text(-MATE + 2), "mate -1");
+    }
+
+    #[test]
+    fn draws_by_repetition_and_fifty_moves_are_seen() {
+        // White is two rooks down and facing Rb1 mate, but has perpetual check:
+        // Qe8+ Kh7 Qh5+ Kg8 Qe8+ ... (each reply forced).
+        let pos = Position::from_fen("6k1/6p1/8/7Q/8/8/rr6/7K w - - 0 1", false).unwrap();
+        let r = searcher(SearchConfig::default()).search(
+            &pos,
+            &Limits {
+                depth: Some(10),
+                ..Default::default()
+            },
+        );
+        assert_eq!(r.score, 0, "perpetual: {}", score_text(r.score));
+        // Fifty-move rule: a won KRK with the clock at 99 half-moves is a draw if no mate now.
+        let pos = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 99 80", false).unwrap();
+        let r = searcher(SearchConfig::default()).search(
+            &pos,
+            &Limits {
+                depth: Some(5),
+                ..Default::default()
+            },
+        );
+        assert_eq!(r.score, 0, "{}", score_text(r.score));
     }
 }

@@ -195,12 +195,8 @@ impl Engine {
                 break;
             }
         }
-        if !quit && !self.open_ended {
-            if let Some(w) = self.worker.take() {
-                if let Ok(s) = w.join() {
-                    self.searcher = Some(s);
-                }
-            }
+        if !quit {
+            self.finish_search();
         }
         self.stop_and_join();
     }
@@ -214,6 +210,26 @@ impl Engine {
         if let Some(w) = self.worker.take() {
             self.control.stop.store(true, Ordering::SeqCst);
             self.control.pondering.store(false, Ordering::SeqCst);
+            match w.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    println!("info string error: search thread failed; state was reset");
+                    self.searcher = Some(Searcher::new(
+                        self.config.clone(),
+                        self.tt.clone(),
+                        self.control.clone(),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Before a command that changes state: a search with a limit is allowed to finish (its
+    /// answer still goes out), an open-ended one is stopped.
+    fn finish_search(&mut self) {
+        if self.open_ended {
+            self.stop_and_join();
+        } else if let Some(w) = self.worker.take() {
             match w.join() {
                 Ok(s) => self.searcher = Some(s),
                 Err(_) => {
@@ -268,7 +284,7 @@ impl Engine {
             }
             "debug" => Ok(()),
             "ucinewgame" => {
-                self.stop_and_join();
+                self.finish_search();
                 self.pos = Position::startpos();
                 self.pos.set_chess960(self.chess960);
                 if let Some(s) = self.searcher.as_mut() {
@@ -277,15 +293,15 @@ impl Engine {
                 Ok(())
             }
             "setoption" => {
-                self.stop_and_join();
+                self.finish_search();
                 self.setoption(rest)
             }
             "position" => {
-                self.stop_and_join();
+                self.finish_search();
                 parse_position(rest, self.chess960).map(|p| self.pos = p)
             }
             "go" => {
-                self.stop_and_join();
+                self.finish_search();
                 self.go(rest)
             }
             "d" => {
@@ -437,7 +453,7 @@ mod tests {
         let p = parse_position("startpos moves e2e4 e7e5", false).unwrap();
         assert_eq!(
             p.fen(),
-            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
         );
         let e = parse_position("startpos moves e2e4 e2e4", false).unwrap_err();
         assert!(e.to_string().contains("move 2"), "{e}");

@@ -3,6 +3,7 @@
 
 use crate::eval::EvalKind;
 use crate::search::config::SearchConfig;
+use crate::search::textbook::Algorithm;
 use thiserror::Error;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +50,12 @@ pub const SPECS: &[Spec] = &[
         name: "Eval",
         kind: Kind::Combo("default", &EvalKind::NAMES),
     },
+    Spec {
+        name: "Algorithm",
+        kind: Kind::Combo("engine", &Algorithm::NAMES),
+    },
+    spin("SppMpd", 70, 0, 10000),
+    check("TextbookQsearch", false),
     check("TT", true),
     check("Qsearch", true),
     check("QsearchSEE", true),
@@ -173,6 +180,13 @@ pub fn apply_to_config(cfg: &mut SearchConfig, name: &str, v: &Value) -> bool {
                 cfg.eval = t.parse().unwrap_or_default();
             }
         }
+        "Algorithm" => {
+            if let Value::Text(t) = v {
+                cfg.algorithm = t.parse().unwrap_or(Algorithm::Engine);
+            }
+        }
+        "SppMpd" => cfg.spp_mpd = i,
+        "TextbookQsearch" => cfg.textbook_qsearch = b,
         "TT" => cfg.tt_enabled = b,
         "Qsearch" => cfg.qsearch_enabled = b,
         "QsearchSEE" => cfg.qsearch_see_enabled = b,

@@ -1,0 +1,676 @@
+//! The textbook algorithms of the SPP thesis (sections 2-3), each selectable by name, run to a
+//! fixed depth with the thesis's conventions so their trees are comparable: leaves evaluated
+//! statically (quiescence switchable), one static move ordering shared by all (captures,
+//! promotions, and at the last ply checks, first), terminal positions scored as mate/draw.
+//! NBP counts leaf evaluations, NC every node entered.
+
+use crate::eval::{self, classic, EvalKind};
+use crate::position::Position;
+use crate::search::ordering::{captured_piece, is_castle, SEE_VALUE};
+use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::{INF, MATE, MATE_BOUND};
+use cozy_chess::Move;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    Minimax,
+    AlphaBeta,
+    AlphaBetaSoft,
+    Abt,
+    Pvs,
+    Aspiration,
+    Mtdf,
+    Sss,
+    Spp,
+    Sppt,
+    SppExact,
+    SpptExact,
+    Engine,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 13] = [
+        Algorithm::Engine,
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::AlphaBetaSoft,
+        Algorithm::Abt,
+        Algorithm::Pvs,
+        Algorithm::Aspiration,
+        Algorithm::Mtdf,
+        Algorithm::Sss,
+        Algorithm::Spp,
+        Algorithm::Sppt,
+        Algorithm::SppExact,
+        Algorithm::SpptExact,
+    ];
+    pub const NAMES: [&'static str; 13] = [
+        "engine",
+        "minimax",
+        "alphabeta",
+        "alphabeta-soft",
+        "abt",
+        "pvs",
+        "aspiration",
+        "mtdf",
+        "sss",
+        "spp",
+        "sppt",
+        "spp-exact",
+        "sppt-exact",
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|&a| a == self).expect("listed")]
+    }
+
+    fn uses_tt(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Abt
+                | Algorithm::Aspiration
+                | Algorithm::Mtdf
+                | Algorithm::Sss
+                | Algorithm::Sppt
+                | Algorithm::SpptExact
+        )
+    }
+
+    fn spp(self) -> Option<SppBound> {
+        match self {
+            Algorithm::Spp | Algorithm::Sppt => Some(SppBound::FixedMpd),
+            Algorithm::SppExact | Algorithm::SpptExact => Some(SppBound::Exact),
+            _ => None,
+        }
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let lower = s.to_ascii_lowercase();
+        Self::NAMES
+            .iter()
+            .position(|n| *n == lower)
+            .map(|i| Self::ALL[i])
+            .ok_or_else(|| {
+                format!(
+                    "unknown algorithm '{s}' (expected one of: {})",
+                    Self::NAMES.join(", ")
+                )
+            })
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SppBound {
+    /// The thesis: a fixed maximum positional difference between quiet siblings.
+    FixedMpd,
+    /// Sound: per node, the most one quiet move can raise the classic evaluation.
+    Exact,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextbookConfig {
+    pub eval: EvalKind,
+    pub qsearch: bool,
+    /// [spp] The maximum positional difference used by `spp`/`sppt`.
+    pub mpd: i32,
+    pub aspiration_window: i32,
+    pub tt_mib: usize,
+}
+
+impl Default for TextbookConfig {
+    fn default() -> Self {
+        TextbookConfig {
+            eval: EvalKind::Classic,
+            qsearch: false,
+            mpd: 70,
+            aspiration_window: 50,
+            tt_mib: 32,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextbookResult {
+    pub best: Option<Move>,
+    pub score: i32,
+    /// NBP: leaf evaluations (the thesis's node bottom positions).
+    pub leaves: u64,
+    /// NC: nodes entered, interior and leaf.
+    pub nodes: u64,
+    /// [spp] Depth-1 nodes where SPP cut the remaining siblings, and siblings so pruned.
+    pub spp_cuts: u64,
+    pub spp_pruned: u64,
+    /// Stopped before completing; score and move are then not the algorithm's answer.
+    pub aborted: bool,
+}
+
+/// Runs `algorithm` to `depth` plies from `pos`. `Engine` is not a textbook algorithm; the
+/// caller runs the engine search for it.
+pub fn run(
+    pos: &Position,
+    algorithm: Algorithm,
+    depth: i32,
+    cfg: &TextbookConfig,
+) -> Result<TextbookResult, String> {
+    run_with_stop(pos, algorithm, depth, cfg, None)
+}
+
+/// As `run`, abandoning the search when `stop` is raised (the result is then marked aborted).
+pub fn run_with_stop(
+    pos: &Position,
+    algorithm: Algorithm,
+    depth: i32,
+    cfg: &TextbookConfig,
+    stop: Option<&AtomicBool>,
+) -> Result<TextbookResult, String> {
+    if algorithm == Algorithm::Engine {
+        return Err("the engine search is not a textbook algorithm".into());
+    }
+    if algorithm.spp() == Some(SppBound::Exact) && cfg.eval != EvalKind::Classic {
+        return Err(format!("{algorithm} needs the classic evaluation (its bound is derived from that evaluation's terms)"));
+    }
+    let depth = depth.max(1);
+    let mut t = Tree {
+        pos: pos.clone(),
+        root_ply: pos.ply_count(),
+        cfg: cfg.clone(),
+        tt: algorithm
+            .uses_tt()
+            .then(|| TranspositionTable::new(cfg.tt_mib)),
+        spp: algorithm.spp(),
+        result: TextbookResult::default(),
+        root_best: None,
+        stop,
+    };
+    let score = match algorithm {
+        Algorithm::Minimax => t.root(depth, -INF, INF, Kind::Minimax),
+        Algorithm::AlphaBeta => t.root(depth, -INF, INF, Kind::FailHard),
+        Algorithm::AlphaBetaSoft
+        | Algorithm::Abt
+        | Algorithm::Spp
+        | Algorithm::Sppt
+        | Algorithm::SppExact
+        | Algorithm::SpptExact => t.root(depth, -INF, INF, Kind::FailSoft),
+        Algorithm::Pvs => t.root(depth, -INF, INF, Kind::Pvs),
+        Algorithm::Aspiration => {
+            let mut guess = 0;
+            for d in 1..=depth {
+                guess = t.aspiration(d, guess);
+            }
+            guess
+        }
+        Algorithm::Mtdf => {
+            let mut guess = 0;
+            for d in 1..=depth {
+                guess = t.mtdf(d, guess);
+            }
+            guess
+        }
+        Algorithm::Sss => t.sss(depth),
+        Algorithm::Engine => unreachable!("rejected above"),
+    };
+    t.result.score = score;
+    t.result.best = t.root_best;
+    Ok(t.result)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Minimax,
+    FailHard,
+    FailSoft,
+    Pvs,
+}
+
+struct Tree<'a> {
+    stop: Option<&'a AtomicBool>,
+    pos: Position,
+    root_ply: usize,
+    cfg: TextbookConfig,
+    tt: Option<TranspositionTable>,
+    spp: Option<SppBound>,
+    result: TextbookResult,
+    root_best: Option<Move>,
+}
+
+/// MVV-LVA value of a capture or promotion, for the static ordering.
+fn noisy_rank(pos: &Position, mv: Move) -> Option<i32> {
+    let b = pos.board();
+    let victim = captured_piece(b, mv).map(|p| SEE_VALUE[p as usize]);
+    let promo = mv.promotion.map(|p| SEE_VALUE[p as usize]);
+    if victim.is_none() && promo.is_none() {
+        return None;
+    }
+    let attacker = b.piece_on(mv.from).map_or(0, |p| p as i32);
+    Some(10 * (victim.unwrap_or(0) + promo.unwrap_or(0)) - attacker)
+}
+
+impl Tree<'_> {
+    /// The shared static ordering: captures and promotions by MVV-LVA, then (at the last ply)
+    /// checking moves, then the rest in generation order. A TT move, if any, goes first.
+    /// Each entry says whether the move is active (capture, promotion or check at the last ply).
+    fn ordered(&mut self, last_ply: bool, tt_move: Option<Move>) -> Vec<(Move, bool)> {
+        let moves = self.pos.legal_moves();
+        let mut noisy: Vec<(Move, i32)> = Vec::new();
+        let mut checks = Vec::new();
+        let mut quiet = Vec::new();
+        for mv in moves {
+            if let Some(r) = noisy_rank(&self.pos, mv) {
+                noisy.push((mv, r));
+            } else if last_ply && self.gives_check(mv) {
+                checks.push(mv);
+            } else {
+                quiet.push(mv);
+            }
+        }
+        noisy.sort_by_key(|&(_, r)| -r); // stable: ties keep generation order
+        let mut out: Vec<(Move, bool)> =
+            Vec::with_capacity(noisy.len() + checks.len() + quiet.len());
+        out.extend(noisy.into_iter().map(|(m, _)| (m, true)));
+        out.extend(checks.into_iter().map(|m| (m, true)));
+        out.extend(quiet.into_iter().map(|m| (m, false)));
+        if let Some(t) = tt_move {
+            if let Some(i) = out.iter().position(|&(m, _)| m == t) {
+                let e = out.remove(i);
+                out.insert(0, e);
+            }
+        }
+        out
+    }
+
+    fn gives_check(&self, mv: Move) -> bool {
+        let mut b = self.pos.board().clone();
+        b.play_unchecked(mv);
+        !b.checkers().is_empty()
+    }
+
+    fn ply(&self) -> usize {
+        self.pos.ply_count() - self.root_ply
+    }
+
+    /// Score of a terminal position (mate, stalemate, draw by rule) or None.
+    fn terminal(&self) -> Option<i32> {
+        let ply = self.ply();
+        if ply > 0 && self.pos.is_draw(self.root_ply) {
+            return Some(0);
+        }
+        if !self.pos.has_legal_move() {
+            return Some(if self.pos.in_check() {
+                -MATE + ply as i32
+            } else {
+                0
+            });
+        }
+        None
+    }
+
+    /// A leaf: terminal score or static evaluation (or quiescence if enabled). Counted as NBP.
+    fn leaf(&mut self, alpha: i32, beta: i32) -> i32 {
+        if let Some(t) = self.terminal() {
+            self.result.leaves += 1;
+            return t;
+        }
+        if self.cfg.qsearch {
+            return self.quiesce(alpha, beta);
+        }
+        self.result.leaves += 1;
+        eval::evaluate(&self.pos, self.cfg.eval)
+    }
+
+    /// Captures-only quiescence, stand pat on the static evaluation; every stand pat is a leaf.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32) -> i32 {
+        self.result.leaves += 1;
+        let stand = eval::evaluate(&self.pos, self.cfg.eval);
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut caps: Vec<(Move, i32)> = self
+            .pos
+            .legal_moves()
+            .into_iter()
+            .filter_map(|m| noisy_rank(&self.pos, m).map(|r| (m, r)))
+            .collect();
+        caps.sort_by_key(|&(_, r)| -r);
+        for (mv, _) in caps {
+            self.result.nodes += 1;
+            self.pos.make(mv);
+            let v = -self.quiesce(-beta, -alpha);
+            self.pos.unmake();
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn probe(&self, depth: i32, alpha: i32, beta: i32) -> (Option<i32>, Option<Move>) {
+        let Some(tt) = &self.tt else {
+            return (None, None);
+        };
+        let Some(e) = tt.probe(self.pos.hash()) else {
+            return (None, None);
+        };
+        let ply = self.ply() as i32;
+        let s = if e.score >= MATE_BOUND {
+            e.score - ply
+        } else if e.score <= -MATE_BOUND {
+            e.score + ply
+        } else {
+            e.score
+        };
+        let hit = e.depth >= depth
+            && match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+        (hit.then_some(s), e.mv)
+    }
+
+    fn store(&self, depth: i32, best: i32, alpha0: i32, beta: i32, mv: Option<Move>) {
+        let Some(tt) = &self.tt else { return };
+        let ply = self.ply() as i32;
+        let s = if best >= MATE_BOUND {
+            best + ply
+        } else if best <= -MATE_BOUND {
+            best - ply
+        } else {
+            best
+        };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        tt.store(self.pos.hash(), mv, s, 0, depth, bound);
+    }
+
+    /// The root: like an interior node but remembers the best move.
+    fn root(&mut self, depth: i32, alpha: i32, beta: i32, kind: Kind) -> i32 {
+        self.node(depth, alpha, beta, kind, true)
+    }
+
+    /// One negamax node of the chosen kind. Minimax ignores the window; fail-hard returns
+    /// values clamped to it; fail-soft and PVS return the best value found.
+    fn node(&mut self, depth: i32, mut alpha: i32, beta: i32, kind: Kind, is_root: bool) -> i32 {
+        self.result.nodes += 1;
+        if self.result.aborted
+            || (self.result.nodes & 4095 == 0
+                && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+        {
+            self.result.aborted = true;
+            return 0;
+        }
+        if depth <= 0 {
+            return self.leaf(alpha, beta);
+        }
+        if !is_root {
+            if let Some(t) = self.terminal() {
+                self.result.leaves += 1;
+                return t;
+            }
+        }
+        let alpha0 = alpha;
+        let (hit, tt_move) = self.probe(depth, alpha, beta);
+        if let (Some(s), false) = (hit, is_root) {
+            return s;
+        }
+        let moves = self.ordered(depth == 1, tt_move);
+        if moves.is_empty() {
+            // Only reachable at the root (interior terminals return above).
+            self.result.leaves += 1;
+            return if self.pos.in_check() { -MATE } else { 0 };
+        }
+        let spp_ceiling = if depth == 1 { self.spp_ceiling() } else { None };
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut skipping_quiets = false;
+        for (i, &(mv, active)) in moves.iter().enumerate() {
+            if skipping_quiets && !active && !is_castle(self.pos.board(), mv) {
+                self.result.spp_pruned += 1;
+                continue;
+            }
+            self.pos.make(mv);
+            let value = match kind {
+                Kind::Minimax => -self.node(depth - 1, -INF, INF, kind, false),
+                Kind::Pvs if i > 0 => {
+                    let v = -self.node(depth - 1, -alpha - 1, -alpha, kind, false);
+                    if v > alpha && v < beta {
+                        -self.node(depth - 1, -beta, -alpha, kind, false)
+                    } else {
+                        v
+                    }
+                }
+                _ => -self.node(depth - 1, -beta, -alpha, kind, false),
+            };
+            self.pos.unmake();
+            if self.result.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(mv);
+            } else if depth == 1 && !active {
+                // [spp] Sibling prediction pruning: a quiet sibling that did not improve best
+                // predicts its remaining quiet siblings, which differ from it by at most the MPD.
+                if !skipping_quiets && self.spp_prune(best, alpha, value, spp_ceiling) == Some(true)
+                {
+                    self.result.spp_cuts += 1;
+                    if self.spp == Some(SppBound::Exact) {
+                        // The exact bound does not cover castling (two men move): keep those.
+                        skipping_quiets = true;
+                    } else {
+                        self.result.spp_pruned += (moves.len() - i - 1) as u64;
+                        break;
+                    }
+                }
+            }
+            if kind == Kind::Minimax {
+                continue;
+            }
+            if best > alpha {
+                alpha = best;
+            }
+            if best >= beta {
+                break;
+            }
+        }
+        if is_root && !self.result.aborted {
+            self.root_best = best_move;
+        }
+        let result = if kind == Kind::FailHard {
+            best.clamp(alpha0, beta)
+        } else {
+            best
+        };
+        if kind != Kind::Minimax {
+            self.store(depth, best, alpha0, beta, best_move);
+        }
+        result
+    }
+
+    /// For `spp-exact`: the highest value any quiet move can reach at this depth-1 node.
+    fn spp_ceiling(&mut self) -> Option<i32> {
+        if self.spp != Some(SppBound::Exact) {
+            return None;
+        }
+        let here = classic::evaluate_white(self.pos.board());
+        let mover = if self.pos.side() == cozy_chess::Color::White {
+            here
+        } else {
+            -here
+        };
+        Some(mover + classic::quiet_gain_bound(self.pos.board()))
+    }
+
+    /// Whether the remaining quiet siblings can be skipped; `None` when SPP is off.
+    fn spp_prune(&self, best: i32, alpha: i32, value: i32, ceiling: Option<i32>) -> Option<bool> {
+        match self.spp? {
+            SppBound::FixedMpd => {
+                let mpd = self.cfg.mpd;
+                Some(best > value + mpd || alpha > value + mpd)
+            }
+            SppBound::Exact => {
+                let c = ceiling?;
+                Some(best >= c || alpha >= c)
+            }
+        }
+    }
+
+    /// [aspiration] One iteration with a window around the previous score (fail-soft + TT).
+    fn aspiration(&mut self, depth: i32, guess: i32) -> i32 {
+        let w = self.cfg.aspiration_window.max(1);
+        let (alpha, beta) = (guess - w, guess + w);
+        let v = self.root(depth, alpha, beta, Kind::FailSoft);
+        if v <= alpha {
+            self.root(depth, -INF, v + 1, Kind::FailSoft).min(v)
+        } else if v >= beta {
+            self.root(depth, v - 1, INF, Kind::FailSoft).max(v)
+        } else {
+            v
+        }
+    }
+
+    /// [mtdf] MTD(f): a sequence of null-window searches converging on the minimax value,
+    /// starting from a first guess; the TT makes the repeated searches cheap.
+    fn mtdf(&mut self, depth: i32, first: i32) -> i32 {
+        let (mut lower, mut upper) = (-INF, INF);
+        let mut g = first;
+        let mut proven = None;
+        while lower < upper {
+            let beta = g.max(lower + 1);
+            g = self.root(depth, beta - 1, beta, Kind::FailSoft);
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+                proven = self.root_best;
+            }
+        }
+        self.root_best = proven.or(self.root_best);
+        g
+    }
+
+    /// [sss] SSS* as alpha-beta + TT: null-window searches from +infinity downwards, each
+    /// returning a tighter upper bound, until a search proves its bound.
+    fn sss(&mut self, depth: i32) -> i32 {
+        let mut g = INF;
+        loop {
+            let gamma = g;
+            g = self.root(depth, gamma - 1, gamma, Kind::FailSoft);
+            if g >= gamma || g <= -INF {
+                return g;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POSITIONS: [&str; 5] = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/8/4k3/8/3K4/3P4/8/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    ];
+
+    fn score(fen: &str, a: Algorithm, d: i32) -> TextbookResult {
+        let pos = Position::from_fen(fen, false).unwrap();
+        run(&pos, a, d, &TextbookConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn all_exact_algorithms_agree_with_minimax() {
+        for fen in POSITIONS {
+            for d in 1..=3 {
+                let mm = score(fen, Algorithm::Minimax, d);
+                for a in [
+                    Algorithm::AlphaBeta,
+                    Algorithm::AlphaBetaSoft,
+                    Algorithm::Abt,
+                    Algorithm::Pvs,
+                    Algorithm::Aspiration,
+                    Algorithm::Mtdf,
+                    Algorithm::Sss,
+                    Algorithm::SppExact,
+                    Algorithm::SpptExact,
+                ] {
+                    let r = score(fen, a, d);
+                    assert_eq!(r.score, mm.score, "{a} depth {d} {fen}");
+                }
+                let ab = score(fen, Algorithm::AlphaBeta, d);
+                assert!(ab.leaves <= mm.leaves);
+            }
+        }
+    }
+
+    #[test]
+    fn spp_matches_alphabeta_move_and_score_with_fewer_leaves() {
+        for fen in POSITIONS {
+            for d in 3..=4 {
+                let ab = score(fen, Algorithm::AlphaBeta, d);
+                let spp = score(fen, Algorithm::Spp, d);
+                assert_eq!(
+                    (spp.best, spp.score),
+                    (ab.best, ab.score),
+                    "depth {d} {fen}"
+                );
+                assert!(spp.leaves <= ab.leaves, "depth {d} {fen}");
+                let exact = score(fen, Algorithm::SppExact, d);
+                assert_eq!(
+                    (exact.best, exact.score),
+                    (ab.best, ab.score),
+                    "exact depth {d} {fen}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mate_in_one_is_found_by_all() {
+        let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+        for a in [
+            Algorithm::Minimax,
+            Algorithm::AlphaBeta,
+            Algorithm::Spp,
+            Algorithm::Mtdf,
+            Algorithm::Sss,
+        ] {
+            let r = score(fen, a, 3);
+            assert_eq!(r.score, MATE - 1, "{a}");
+            assert_eq!(r.best.unwrap().to_string(), "d1d8", "{a}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip_and_unknown_names_are_reported() {
+        for a in Algorithm::ALL {
+            assert_eq!(a.name().parse::<Algorithm>().unwrap(), a);
+        }
+        let e = "alphabet".parse::<Algorithm>().unwrap_err();
+        assert!(e.contains("unknown algorithm 'alphabet'"), "{e}");
+    }
+}

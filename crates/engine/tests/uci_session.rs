@@ -275,3 +275,51 @@ fn multipv_reports_distinct_lines() {
         .collect();
     assert_eq!(firsts.len(), 3);
 }
+
+#[test]
+fn a_bad_probcut_parameter_file_keeps_the_previous_parameters() {
+    let dir = std::env::temp_dir().join(format!("augur-params-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.toml");
+    std::fs::write(
+        &good,
+        "[[pair]]\nstage = \"middlegame\"\nshallow = 2\ndeep = 4\na = 1.0\nb = 0\nsigma = 50\n",
+    )
+    .unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[[pair]]\nstage = \"middlegame\"\nshallow = two\n").unwrap();
+    let mut s = Session::start();
+    s.send(&format!(
+        "setoption name ProbCutParams value {}",
+        good.display()
+    ));
+    s.send("isready");
+    let lines = s.until("readyok", LONG);
+    assert!(
+        lines.iter().any(|l| l.contains("1 depth pairs")),
+        "{lines:?}"
+    );
+    s.send(&format!(
+        "setoption name ProbCutParams value {}",
+        bad.display()
+    ));
+    s.send("isready");
+    let lines = s.until("readyok", LONG);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ProbCutParams")
+                && l.contains("previous parameters kept")),
+        "{lines:?}"
+    );
+    // The good file's (2,4) pair is still the one in force: MPC uses it at height 4.
+    s.send("setoption name MultiProbCut value true");
+    s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    s.send("go depth 8");
+    let (_, lines) = s.bestmove(LONG);
+    let stats = lines
+        .iter()
+        .find(|l| l.starts_with("info string stats"))
+        .unwrap();
+    assert!(stats.contains("pc_mid_2_4="), "{stats}");
+}

@@ -2,7 +2,9 @@
 //! thread and set through UCI options. The option table in `uci::options` maps names to fields.
 
 use crate::eval::EvalKind;
+use crate::search::probcut::{DepthRule, ProbCutParams};
 use crate::search::textbook::Algorithm;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -47,6 +49,26 @@ pub struct SearchConfig {
     pub lmr_divisor: f64,
 
     pub iir_enabled: bool,
+
+    /// [probcut] Buro's ProbCut: one depth pair (shallow, height) per stage.
+    pub probcut_enabled: bool,
+    pub probcut_height: i32,
+    pub probcut_shallow: i32,
+    pub probcut_threshold: f64,
+    /// [mpc] Multi-ProbCut: every fitted pair whose deep depth is the node's depth.
+    pub mpc_enabled: bool,
+    pub mpc_tries: usize,
+    pub mpc_max_height: i32,
+    pub mpc_threshold_mid: f64,
+    pub mpc_threshold_end: f64,
+    /// The fitted models both use (`ProbCutParams` option).
+    pub probcut_params: Arc<ProbCutParams>,
+    /// [sfpc] Stockfish-style ProbCut: captures verified by qsearch, then a reduced search.
+    pub sfpc_enabled: bool,
+    pub sfpc_margin: i32,
+    pub sfpc_improving: i32,
+    pub sfpc_min_depth: i32,
+    pub sfpc_depth_rule: DepthRule,
 }
 
 impl Default for SearchConfig {
@@ -83,6 +105,21 @@ impl Default for SearchConfig {
             lmr_base: 0.75,
             lmr_divisor: 2.25,
             iir_enabled: true,
+            probcut_enabled: false,
+            probcut_height: 8,
+            probcut_shallow: 4,
+            probcut_threshold: 1.0,
+            mpc_enabled: false,
+            mpc_tries: 2,
+            mpc_max_height: 10,
+            mpc_threshold_mid: 1.2,
+            mpc_threshold_end: 1.0,
+            probcut_params: Arc::new(ProbCutParams::builtin()),
+            sfpc_enabled: false,
+            sfpc_margin: 215,
+            sfpc_improving: 60,
+            sfpc_min_depth: 3,
+            sfpc_depth_rule: DepthRule::Fixed,
         }
     }
 }

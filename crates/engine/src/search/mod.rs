@@ -5,6 +5,7 @@
 pub mod config;
 pub mod limits;
 pub mod ordering;
+pub mod probcut;
 pub mod stats;
 pub mod textbook;
 pub mod tt;
@@ -15,6 +16,7 @@ use config::SearchConfig;
 use cozy_chess::{Move, Piece};
 use limits::{Limits, TimePlan};
 use ordering::{is_noisy, see_ge, History, Killers, MoveBuffers, MovePicker, PickerOptions};
+use probcut::{Pair, Stage};
 use stats::{SearchStats, Technique};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -119,6 +121,8 @@ pub struct Searcher {
     seldepth: usize,
     root_skip: Vec<Move>,
     root_only: Vec<Move>,
+    /// Inside a ProbCut/MPC shallow search, where those are not applied again.
+    probcut_nesting: u32,
 }
 
 impl Searcher {
@@ -148,6 +152,7 @@ impl Searcher {
             seldepth: 0,
             root_skip: Vec::new(),
             root_only: Vec::new(),
+            probcut_nesting: 0,
         };
         s.rebuild_lmr_table();
         s
@@ -579,6 +584,10 @@ impl Searcher {
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
 
         if !PV && !in_check && ply > 0 {
+            if let Some(score) = self.probcut(depth, ply, alpha, beta, cut_node) {
+                return score;
+            }
+
             // [rfp] Reverse futility pruning: at shallow depth a static eval far above beta
             // will almost surely hold, so return it without searching.
             if self.config.rfp_enabled
@@ -627,6 +636,22 @@ impl Searcher {
                         self.stats.cut(Technique::NullMove);
                         return score;
                     }
+                }
+            }
+
+            if self.config.sfpc_enabled {
+                let tt_score = entry.map(|e| (e.depth, score_from_tt(e.score, ply)));
+                if let Some(score) = self.stockfish_probcut(
+                    depth,
+                    ply,
+                    beta,
+                    static_eval,
+                    improving,
+                    cut_node,
+                    tt_move,
+                    tt_score,
+                ) {
+                    return score;
                 }
             }
         }
@@ -829,6 +854,180 @@ impl Searcher {
             );
         }
         best_score
+    }
+
+    /// [probcut] ProbCut (Buro; Jiang & Buro in Crafty, Figure 2): at the check height, a shallow
+    /// null-window search at a bound from the fitted model v = a·v' + b + e predicts whether the
+    /// deep search would fail high (or low) with confidence T·σ, and cuts if so.
+    /// [mpc] Multi-ProbCut (Figure 3): several depth pairs, stage-specific thresholds, never
+    /// applied inside its own shallow searches. Both run before null move, as in Crafty.
+    fn probcut(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let cfg = &self.config;
+        if !(cfg.probcut_enabled || cfg.mpc_enabled)
+            || self.probcut_nesting > 0
+            || beta.abs() >= MATE_BOUND
+            || alpha.abs() >= MATE_BOUND
+        {
+            return None;
+        }
+        let stage = if eval::is_endgame_stage(self.pos.board()) {
+            Stage::Endgame
+        } else {
+            Stage::Middlegame
+        };
+        let params = cfg.probcut_params.clone();
+        let (technique, threshold, pairs): (Technique, f64, Vec<&Pair>) = if cfg.mpc_enabled {
+            if depth > cfg.mpc_max_height {
+                return None;
+            }
+            let t = if stage == Stage::Endgame {
+                cfg.mpc_threshold_end
+            } else {
+                cfg.mpc_threshold_mid
+            };
+            (
+                Technique::Mpc,
+                t,
+                params
+                    .for_height(stage, depth)
+                    .take(cfg.mpc_tries)
+                    .collect(),
+            )
+        } else {
+            if depth != cfg.probcut_height {
+                return None;
+            }
+            let pair = params.find(stage, cfg.probcut_shallow, cfg.probcut_height);
+            (
+                Technique::ProbCut,
+                cfg.probcut_threshold,
+                pair.into_iter().collect(),
+            )
+        };
+        for pair in pairs {
+            let key = (stage, pair.shallow, pair.deep);
+            // Is v >= beta likely?
+            let bound = pair.high_bound(threshold, beta);
+            if pair.in_range(bound) {
+                self.stats.tried(technique);
+                self.probcut_nesting += 1;
+                let v = self.negamax::<false>(pair.shallow, ply, bound - 1, bound, cut_node);
+                self.probcut_nesting -= 1;
+                if self.stopped {
+                    return Some(0);
+                }
+                self.stats.pair(key, v >= bound);
+                if v >= bound {
+                    self.stats.cut(technique);
+                    return Some(beta);
+                }
+            }
+            // Is v <= alpha likely?
+            let bound = pair.low_bound(threshold, alpha);
+            if pair.in_range(bound) {
+                self.stats.tried(technique);
+                self.probcut_nesting += 1;
+                let v = self.negamax::<false>(pair.shallow, ply, bound, bound + 1, !cut_node);
+                self.probcut_nesting -= 1;
+                if self.stopped {
+                    return Some(0);
+                }
+                self.stats.pair(key, v <= bound);
+                if v <= bound {
+                    self.stats.cut(technique);
+                    return Some(alpha);
+                }
+            }
+        }
+        None
+    }
+
+    /// [sfpc] Stockfish-style ProbCut: if a good capture beats beta by a margin in qsearch and
+    /// then in a reduced null-window search, the node will almost surely fail high. The
+    /// verification depth follows `ProbCutDepthRule` (fixed, the seed patch, or clamped).
+    #[allow(clippy::too_many_arguments)]
+    fn stockfish_probcut(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        static_eval: i32,
+        improving: bool,
+        cut_node: bool,
+        tt_move: Option<Move>,
+        tt_score: Option<(i32, i32)>,
+    ) -> Option<i32> {
+        let cfg = &self.config;
+        if depth < cfg.sfpc_min_depth || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let pc_beta = beta + cfg.sfpc_margin - improving as i32 * cfg.sfpc_improving;
+        if tt_score.is_some_and(|(d, s)| d >= depth - 3 && s < pc_beta) {
+            return None;
+        }
+        let rule = cfg.sfpc_depth_rule;
+        let pc_depth = rule.verification_depth(depth, static_eval, beta);
+        self.stats.tried(Technique::SfProbCutExtend);
+        if pc_depth > (depth - 5).max(0) {
+            self.stats.cut(Technique::SfProbCutExtend);
+        }
+        self.stats.tried(Technique::SfProbCut);
+        let board = self.pos.board().clone();
+        let tt_capture = tt_move.filter(|&m| is_noisy(&board, m));
+        let mut picker = MovePicker::new(
+            tt_capture,
+            [None; 2],
+            PickerOptions {
+                noisy_only: true,
+                use_see: false,
+            },
+            self.buffers.take(ply),
+        );
+        let key = self.pos.hash();
+        let mut result = None;
+        while let Some(mv) = picker.next(&board, None) {
+            if mv.promotion.is_some_and(|p| p != Piece::Queen)
+                || !see_ge(&board, mv, pc_beta - static_eval)
+            {
+                continue;
+            }
+            self.move_stack[ply + 1] = Some(mv);
+            self.pos.make(mv);
+            let mut v = -self.qsearch::<false>(ply + 1, -pc_beta, -pc_beta + 1);
+            if v >= pc_beta && pc_depth > 0 && !self.stopped {
+                v = -self.negamax::<false>(pc_depth, ply + 1, -pc_beta, -pc_beta + 1, !cut_node);
+            }
+            self.pos.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= pc_beta {
+                if self.config.tt_enabled {
+                    self.tt.store(
+                        key,
+                        Some(mv),
+                        score_to_tt(v, ply),
+                        static_eval,
+                        pc_depth + 1,
+                        Bound::Lower,
+                    );
+                }
+                if v.abs() < MATE_BOUND {
+                    self.stats.cut(Technique::SfProbCut);
+                    result = Some(v - (pc_beta - beta));
+                    break;
+                }
+            }
+        }
+        self.buffers.give_back(ply, picker.into_buffer());
+        result
     }
 
     /// [killers] [history] A quiet move that caused a cutoff becomes a killer for this ply and
@@ -1108,5 +1307,52 @@ mod tests {
             },
         );
         assert_eq!(r.score, 0, "{}", score_text(r.score));
+    }
+
+    /// Switched off, the ProbCut family leaves the search node-for-node as it was, whatever
+    /// its parameters; switched on, each one changes the tree.
+    #[test]
+    fn probcut_family_off_is_the_baseline() {
+        let pos = Position::from_fen(FENS[5], false).unwrap();
+        let limits = Limits {
+            depth: Some(9),
+            ..Default::default()
+        };
+        let run = |cfg: SearchConfig| {
+            let mut s = searcher(cfg);
+            s.search(&pos, &limits);
+            s.stats
+        };
+        let base = run(SearchConfig::default());
+        let tweaked = SearchConfig {
+            probcut_threshold: 0.3,
+            mpc_threshold_mid: 0.1,
+            sfpc_margin: 10,
+            probcut_params: Arc::new(probcut::ProbCutParams::default()),
+            ..Default::default()
+        };
+        assert_eq!(run(tweaked).nodes, base.nodes);
+        for enable in [
+            |c: &mut SearchConfig| c.probcut_enabled = true,
+            |c: &mut SearchConfig| {
+                c.mpc_enabled = true;
+                c.probcut_height = 5;
+            },
+            |c: &mut SearchConfig| c.sfpc_enabled = true,
+        ] {
+            let mut cfg = SearchConfig {
+                probcut_height: 5,
+                probcut_shallow: 3,
+                ..Default::default()
+            };
+            enable(&mut cfg);
+            let stats = run(cfg);
+            assert_ne!(stats.nodes, base.nodes);
+            let tried: u64 = [Technique::ProbCut, Technique::Mpc, Technique::SfProbCut]
+                .iter()
+                .map(|&t| stats.tried[t as usize])
+                .sum();
+            assert!(tried > 0, "{stats}");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Per-thread counters: nodes, and for each technique how often it was tried and how often it
 //! cut (pruned, produced a cutoff, or for re-search techniques: had to re-search).
 
+use crate::search::probcut::Stage;
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,10 +18,15 @@ pub enum Technique {
     Killers,
     CheckExtension,
     Iir,
+    ProbCut,
+    Mpc,
+    SfProbCut,
+    /// Tried: verification depths computed; cut: those deeper than depth − 5 (an extension).
+    SfProbCutExtend,
 }
 
 impl Technique {
-    pub const ALL: [Technique; 12] = [
+    pub const ALL: [Technique; 16] = [
         Technique::Tt,
         Technique::NullMove,
         Technique::Rfp,
@@ -33,6 +39,10 @@ impl Technique {
         Technique::Killers,
         Technique::CheckExtension,
         Technique::Iir,
+        Technique::ProbCut,
+        Technique::Mpc,
+        Technique::SfProbCut,
+        Technique::SfProbCutExtend,
     ];
 
     /// Short name used in `info string stats` and the lab.
@@ -50,6 +60,10 @@ impl Technique {
             Technique::Killers => "killers",
             Technique::CheckExtension => "checkext",
             Technique::Iir => "iir",
+            Technique::ProbCut => "probcut",
+            Technique::Mpc => "mpc",
+            Technique::SfProbCut => "sfpc",
+            Technique::SfProbCutExtend => "sfpc_extend",
         }
     }
 }
@@ -62,6 +76,8 @@ pub struct SearchStats {
     pub evals: u64,
     pub tried: [u64; Technique::ALL.len()],
     pub cut: [u64; Technique::ALL.len()],
+    /// ProbCut/MPC shallow searches per (stage, shallow, deep): tried, cut.
+    pub pairs: Vec<((Stage, i32, i32), u64, u64)>,
 }
 
 impl SearchStats {
@@ -72,6 +88,22 @@ impl SearchStats {
     #[inline]
     pub fn cut(&mut self, t: Technique) {
         self.cut[t as usize] += 1;
+    }
+
+    pub fn pair(&mut self, key: (Stage, i32, i32), cut: bool) {
+        let i = match self.pairs.iter().position(|p| p.0 == key) {
+            Some(i) => i,
+            None => {
+                self.pairs.push((key, 0, 0));
+                self.pairs.sort_by_key(|p| p.0);
+                self.pairs
+                    .iter()
+                    .position(|p| p.0 == key)
+                    .expect("just added")
+            }
+        };
+        self.pairs[i].1 += 1;
+        self.pairs[i].2 += cut as u64;
     }
 }
 
@@ -91,6 +123,9 @@ impl fmt::Display for SearchStats {
                 self.tried[t as usize],
                 self.cut[t as usize]
             )?;
+        }
+        for ((stage, shallow, deep), tried, cut) in &self.pairs {
+            write!(f, " pc_{}_{shallow}_{deep}={tried}/{cut}", stage.short())?;
         }
         Ok(())
     }

@@ -8,6 +8,7 @@ use crate::perft;
 use crate::position::Position;
 use crate::search::config::SearchConfig;
 use crate::search::limits::Limits;
+use crate::search::probcut::ProbCutParams;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Searcher};
 use options::Value;
@@ -32,6 +33,8 @@ pub enum CommandError {
     Option(#[from] options::OptionError),
     #[error("setoption: expected 'setoption name <id> [value <x>]'")]
     SetOptionSyntax,
+    #[error("ProbCutParams: {0}; previous parameters kept")]
+    Params(String),
 }
 
 pub struct Engine {
@@ -344,6 +347,20 @@ impl Engine {
                 println!("info string Threads {n} accepted; this version searches with one thread");
             }
             ("Threads" | "Ponder", _) => {}
+            ("ProbCutParams", Value::Text(path)) => {
+                // A bad file leaves the previous parameters in force.
+                let params = if path == options::BUILTIN_PARAMS {
+                    ProbCutParams::builtin()
+                } else {
+                    ProbCutParams::load(path).map_err(|e| CommandError::Params(e.to_string()))?
+                };
+                self.config.probcut_params = Arc::new(params);
+                searcher.config = self.config.clone();
+                println!(
+                    "info string ProbCutParams: {} depth pairs from {path}",
+                    self.config.probcut_params.pairs.len()
+                );
+            }
             (name, v) => {
                 options::apply_to_config(&mut self.config, name, v);
                 searcher.config = self.config.clone();

@@ -3,6 +3,7 @@
 
 use crate::eval::EvalKind;
 use crate::search::config::SearchConfig;
+use crate::search::probcut::DepthRule;
 use crate::search::textbook::Algorithm;
 use thiserror::Error;
 
@@ -12,6 +13,7 @@ pub enum Kind {
     Spin { default: i64, min: i64, max: i64 },
     Combo(&'static str, &'static [&'static str]),
     Button,
+    Text(&'static str),
 }
 
 pub struct Spec {
@@ -82,7 +84,31 @@ pub const SPECS: &[Spec] = &[
     spin("LmrBase", 75, 0, 300),
     spin("LmrDivisor", 225, 50, 1000),
     check("IIR", true),
+    check("ProbCut", false),
+    spin("ProbCutHeight", 8, 2, 64),
+    spin("ProbCutShallow", 4, 1, 63),
+    spin("ProbCutThreshold", 100, 0, 1000),
+    check("MultiProbCut", false),
+    spin("MpcTries", 2, 1, 8),
+    spin("MpcMaxHeight", 10, 2, 64),
+    spin("MpcThresholdMid", 120, 0, 1000),
+    spin("MpcThresholdEnd", 100, 0, 1000),
+    Spec {
+        name: "ProbCutParams",
+        kind: Kind::Text(BUILTIN_PARAMS),
+    },
+    check("StockfishProbCut", false),
+    spin("SfProbCutMargin", 215, 0, 2000),
+    spin("SfProbCutImproving", 60, 0, 1000),
+    spin("SfProbCutMinDepth", 3, 1, 64),
+    Spec {
+        name: "ProbCutDepthRule",
+        kind: Kind::Combo("fixed", &DepthRule::NAMES),
+    },
 ];
+
+/// The `ProbCutParams` value that selects the compiled-in parameter file.
+pub const BUILTIN_PARAMS: &str = "<builtin>";
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum OptionError {
@@ -134,6 +160,10 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<(&'static Spec, Value), 
                 _ => return Err(bad(format!("an integer from {min} to {max}"))),
             }
         }
+        Kind::Text(default) => Value::Text(match value.map(str::trim) {
+            None | Some("") | Some("<empty>") => default.to_string(),
+            Some(v) => v.to_string(),
+        }),
         Kind::Combo(_, vars) => {
             let text = value.ok_or(OptionError::Missing { name: spec.name })?;
             match vars.iter().find(|v| v.eq_ignore_ascii_case(text)) {
@@ -162,6 +192,7 @@ pub fn declarations() -> Vec<String> {
                 format!("option name {} type combo default {d}{vars}", s.name)
             }
             Kind::Button => format!("option name {} type button", s.name),
+            Kind::Text(d) => format!("option name {} type string default {d}", s.name),
         })
         .collect()
 }
@@ -213,6 +244,24 @@ pub fn apply_to_config(cfg: &mut SearchConfig, name: &str, v: &Value) -> bool {
         "LmrBase" => cfg.lmr_base = i as f64 / 100.0,
         "LmrDivisor" => cfg.lmr_divisor = i as f64 / 100.0,
         "IIR" => cfg.iir_enabled = b,
+        "ProbCut" => cfg.probcut_enabled = b,
+        "ProbCutHeight" => cfg.probcut_height = i,
+        "ProbCutShallow" => cfg.probcut_shallow = i,
+        "ProbCutThreshold" => cfg.probcut_threshold = i as f64 / 100.0,
+        "MultiProbCut" => cfg.mpc_enabled = b,
+        "MpcTries" => cfg.mpc_tries = i as usize,
+        "MpcMaxHeight" => cfg.mpc_max_height = i,
+        "MpcThresholdMid" => cfg.mpc_threshold_mid = i as f64 / 100.0,
+        "MpcThresholdEnd" => cfg.mpc_threshold_end = i as f64 / 100.0,
+        "StockfishProbCut" => cfg.sfpc_enabled = b,
+        "SfProbCutMargin" => cfg.sfpc_margin = i,
+        "SfProbCutImproving" => cfg.sfpc_improving = i,
+        "SfProbCutMinDepth" => cfg.sfpc_min_depth = i,
+        "ProbCutDepthRule" => {
+            if let Value::Text(t) = v {
+                cfg.sfpc_depth_rule = t.parse().unwrap_or_default();
+            }
+        }
         _ => return false,
     }
     true
@@ -231,7 +280,7 @@ mod tests {
                 Kind::Check(d) => Value::Bool(d),
                 Kind::Spin { default, .. } => Value::Int(default),
                 Kind::Combo(d, _) => Value::Text(d.into()),
-                Kind::Button => continue,
+                Kind::Button | Kind::Text(_) => continue,
             };
             apply_to_config(&mut cfg, s.name, &v);
         }

@@ -1,0 +1,324 @@
+//! The ProbCut family's data: the fitted linear models v = a·v' + b + e per depth pair and game
+//! stage, read from a small TOML file (written by `augur-lab fit`), and the cut bounds.
+//! The cuts themselves are in `search/mod.rs` under `[probcut]`, `[mpc]` and `[sfpc]`.
+
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    Middlegame,
+    Endgame,
+}
+
+impl Stage {
+    pub fn short(self) -> &'static str {
+        match self {
+            Stage::Middlegame => "mid",
+            Stage::Endgame => "end",
+        }
+    }
+}
+
+/// One fitted depth pair: the deep search of depth `deep` predicted from a shallow one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pair {
+    pub stage: Stage,
+    pub shallow: i32,
+    pub deep: i32,
+    pub a: f64,
+    pub b: f64,
+    pub sigma: f64,
+    pub r: f64,
+    pub n: u64,
+    /// The range of v' the model was fitted on; a bound outside it is not trusted.
+    pub min: i32,
+    pub max: i32,
+}
+
+impl Pair {
+    /// Shallow-search bound above which v ≥ beta holds with the threshold's confidence:
+    /// round((t·σ + β − b) / a), as in Figure 2.
+    pub fn high_bound(&self, t: f64, beta: i32) -> i32 {
+        ((t * self.sigma + beta as f64 - self.b) / self.a).round() as i32
+    }
+
+    /// Shallow-search bound below which v ≤ alpha is likely: round((−t·σ + α − b) / a).
+    pub fn low_bound(&self, t: f64, alpha: i32) -> i32 {
+        ((-t * self.sigma + alpha as f64 - self.b) / self.a).round() as i32
+    }
+
+    pub fn in_range(&self, bound: i32) -> bool {
+        (self.min..=self.max).contains(&bound)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ProbCutParams {
+    pub pairs: Vec<Pair>,
+}
+
+#[derive(Debug, Error, PartialEq)]
+pub enum ParamsError {
+    #[error("line {line}: {what}")]
+    Syntax { line: usize, what: String },
+    #[error("pair {index} (ending line {line}): {what}")]
+    Pair {
+        index: usize,
+        line: usize,
+        what: String,
+    },
+    #[error("cannot read {path}: {error}")]
+    Io { path: String, error: String },
+}
+
+const BUILTIN: &str = include_str!("probcut_params.toml");
+
+impl ProbCutParams {
+    pub fn builtin() -> Self {
+        BUILTIN
+            .parse()
+            .expect("the compiled-in parameter file is valid")
+    }
+
+    pub fn load(path: &str) -> Result<Self, ParamsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ParamsError::Io {
+            path: path.to_string(),
+            error: e.to_string(),
+        })?;
+        text.parse()
+    }
+
+    /// Pairs for this stage and deep depth, in file order.
+    pub fn for_height(&self, stage: Stage, deep: i32) -> impl Iterator<Item = &Pair> {
+        self.pairs
+            .iter()
+            .filter(move |p| p.stage == stage && p.deep == deep)
+    }
+
+    pub fn find(&self, stage: Stage, shallow: i32, deep: i32) -> Option<&Pair> {
+        self.pairs
+            .iter()
+            .find(|p| p.stage == stage && p.shallow == shallow && p.deep == deep)
+    }
+}
+
+impl FromStr for ProbCutParams {
+    type Err = ParamsError;
+
+    /// Reads the subset of TOML the lab writes: `#` comments, `[[pair]]` headers and
+    /// `key = number` / `key = "text"` lines.
+    fn from_str(text: &str) -> Result<Self, ParamsError> {
+        let mut raw: Vec<(usize, Vec<(String, String)>)> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = match line.find('#') {
+                Some(h) if !line[..h].contains('"') => &line[..h],
+                _ => line,
+            }
+            .trim();
+            if line.is_empty() {
+                continue;
+            }
+            if line == "[[pair]]" {
+                raw.push((n, Vec::new()));
+                continue;
+            }
+            if line.starts_with('[') {
+                return Err(ParamsError::Syntax {
+                    line: n,
+                    what: format!("unknown table '{line}' (expected [[pair]])"),
+                });
+            }
+            let Some((k, v)) = line.split_once('=') else {
+                return Err(ParamsError::Syntax {
+                    line: n,
+                    what: format!("expected 'key = value', got '{line}'"),
+                });
+            };
+            let Some(current) = raw.last_mut() else {
+                return Err(ParamsError::Syntax {
+                    line: n,
+                    what: "a key before the first [[pair]]".into(),
+                });
+            };
+            current.0 = n;
+            current
+                .1
+                .push((k.trim().to_string(), v.trim().trim_matches('"').to_string()));
+        }
+        let mut pairs = Vec::new();
+        for (index, (line, keys)) in raw.into_iter().enumerate() {
+            let err = |what: String| ParamsError::Pair {
+                index: index + 1,
+                line,
+                what,
+            };
+            let get = |k: &str| {
+                keys.iter()
+                    .rev()
+                    .find(|(key, _)| key == k)
+                    .map(|(_, v)| v.as_str())
+                    .ok_or_else(|| err(format!("missing '{k}'")))
+            };
+            let num = |k: &str| -> Result<f64, ParamsError> {
+                let v = get(k)?;
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| err(format!("'{k}' = '{v}' is not a number")))
+            };
+            let int = |k: &str| -> Result<i32, ParamsError> {
+                let v = get(k)?;
+                v.parse::<i32>()
+                    .map_err(|_| err(format!("'{k}' = '{v}' is not an integer")))
+            };
+            let stage = match get("stage")? {
+                "middlegame" => Stage::Middlegame,
+                "endgame" => Stage::Endgame,
+                s => return Err(err(format!("stage '{s}' is not middlegame or endgame"))),
+            };
+            let p = Pair {
+                stage,
+                shallow: int("shallow")?,
+                deep: int("deep")?,
+                a: num("a")?,
+                b: num("b")?,
+                sigma: num("sigma")?,
+                r: num("r").unwrap_or(0.0),
+                n: int("n").unwrap_or(0).max(0) as u64,
+                min: int("min").unwrap_or(-300),
+                max: int("max").unwrap_or(300),
+            };
+            if p.shallow < 1 || p.deep <= p.shallow || p.deep > 64 {
+                return Err(err(format!(
+                    "depths ({}, {}) must satisfy 1 <= shallow < deep <= 64",
+                    p.shallow, p.deep
+                )));
+            }
+            if p.a <= 0.0 || p.sigma < 0.0 {
+                return Err(err("a must be positive and sigma non-negative".into()));
+            }
+            if p.min > p.max {
+                return Err(err("min is above max".into()));
+            }
+            pairs.push(p);
+        }
+        Ok(ProbCutParams { pairs })
+    }
+}
+
+/// How the Stockfish-style ProbCut chooses its verification depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DepthRule {
+    /// depth − 5 (Stockfish).
+    #[default]
+    Fixed,
+    /// depth − 5 − (staticEval − beta)/300, the seed patch: extends when staticEval < beta.
+    Dynamic,
+    /// The patch's term clamped to [0, depth], so it can only reduce.
+    DynamicClamped,
+}
+
+impl DepthRule {
+    pub const NAMES: [&'static str; 3] = ["fixed", "dynamic", "dynamic-clamped"];
+
+    /// Verification depth (before the `> 0` check) for a node of `depth`.
+    pub fn verification_depth(self, depth: i32, static_eval: i32, beta: i32) -> i32 {
+        let term = (static_eval - beta) / 300;
+        match self {
+            DepthRule::Fixed => (depth - 5).max(0),
+            DepthRule::Dynamic => (depth - 5 - term).max(0),
+            DepthRule::DynamicClamped => (depth - 5 - term.clamp(0, depth)).max(0),
+        }
+    }
+}
+
+impl FromStr for DepthRule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "fixed" => Ok(DepthRule::Fixed),
+            "dynamic" => Ok(DepthRule::Dynamic),
+            "dynamic-clamped" => Ok(DepthRule::DynamicClamped),
+            _ => Err(format!(
+                "unknown depth rule '{s}' (expected {})",
+                Self::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
+impl fmt::Display for DepthRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(Self::NAMES[*self as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_parses_and_bounds_follow_the_formula() {
+        let p = ProbCutParams::builtin();
+        let mid = p
+            .find(Stage::Middlegame, 4, 8)
+            .expect("(4,8) middle game present");
+        // round((T·σ + β − b)/a) with T=1: (82 + 50 - 2.36)/1.02 = 127.1 -> 127
+        let crafty = Pair {
+            a: 1.02,
+            b: 2.36,
+            sigma: 82.0,
+            ..mid.clone()
+        };
+        assert_eq!(crafty.high_bound(1.0, 50), 127);
+        // (−82 + 49 − 2.36)/1.02 = −34.67 -> −35
+        assert_eq!(crafty.low_bound(1.0, 49), -35);
+        assert_eq!(
+            crafty.high_bound(1.5, 0),
+            ((1.5 * 82.0 - 2.36) / 1.02_f64).round() as i32
+        );
+        assert!(crafty.in_range(300) && !crafty.in_range(301));
+    }
+
+    #[test]
+    fn bad_files_say_where() {
+        let e = "a = 1".parse::<ProbCutParams>().unwrap_err();
+        assert!(matches!(e, ParamsError::Syntax { line: 1, .. }), "{e}");
+        let e = "[[pair]]\nstage = \"middlegame\"\nshallow = 4\ndeep = 8\na = x\nb = 0\nsigma = 1"
+            .parse::<ProbCutParams>()
+            .unwrap_err();
+        assert!(e.to_string().contains("'a' = 'x' is not a number"), "{e}");
+        let e = "[[pair]]\nstage = \"opening\""
+            .parse::<ProbCutParams>()
+            .unwrap_err();
+        assert!(e.to_string().contains("stage 'opening'"), "{e}");
+        let e = "[[pair]]\nstage = \"endgame\"\nshallow = 8\ndeep = 4\na = 1\nb = 0\nsigma = 1"
+            .parse::<ProbCutParams>()
+            .unwrap_err();
+        assert!(e.to_string().contains("shallow < deep"), "{e}");
+        assert!(matches!(
+            ProbCutParams::load("/nonexistent/x.toml"),
+            Err(ParamsError::Io { .. })
+        ));
+    }
+
+    #[test]
+    fn depth_rules() {
+        // staticEval 600 above beta: the patch reduces 2 more plies.
+        assert_eq!(DepthRule::Fixed.verification_depth(10, 700, 100), 5);
+        assert_eq!(DepthRule::Dynamic.verification_depth(10, 700, 100), 3);
+        assert_eq!(
+            DepthRule::DynamicClamped.verification_depth(10, 700, 100),
+            3
+        );
+        // staticEval 900 below beta: the unclamped patch extends by 3, the clamped one does not.
+        assert_eq!(DepthRule::Dynamic.verification_depth(10, -800, 100), 8);
+        assert_eq!(
+            DepthRule::DynamicClamped.verification_depth(10, -800, 100),
+            5
+        );
+    }
+}

@@ -176,6 +176,7 @@ enum Stage {
     TtMove,
     Generate,
     Rest,
+    Sorted,
 }
 
 /// Score bands: the picker returns moves in descending score, so bands give the stages.
@@ -274,6 +275,19 @@ impl MovePicker {
                     self.generate(board, history);
                     self.stage = Stage::Rest;
                 }
+                Stage::Sorted => {
+                    if self.skip_quiets {
+                        // Sorted descending: the bad captures are the tail.
+                        while self.next < self.moves.len()
+                            && !is_noisy_score(self.moves[self.next].1)
+                        {
+                            self.next += 1;
+                        }
+                    }
+                    let mv = self.moves.get(self.next)?.0;
+                    self.next += 1;
+                    return Some(mv);
+                }
                 Stage::Rest => {
                     if self.next >= self.moves.len() {
                         return None;
@@ -298,6 +312,13 @@ impl MovePicker {
                                 return None;
                             }
                         }
+                    }
+                    if self.moves[best].1 < KILLER {
+                        // Only quiets and bad captures remain: most of them will be searched
+                        // (or pruned in order), so one sort beats a selection per move.
+                        self.moves[self.next..].sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+                        self.stage = Stage::Sorted;
+                        continue;
                     }
                     self.moves.swap(self.next, best);
                     let mv = self.moves[self.next].0;

@@ -59,14 +59,23 @@ pub fn unpack_move(bits: u16) -> Option<Move> {
 
 impl TranspositionTable {
     pub fn new(mib: usize) -> Self {
-        let bytes = mib.max(1) * 1024 * 1024;
+        Self::try_new(mib).expect("memory for the transposition table")
+    }
+
+    /// Like `new`, but reports a failed allocation (a `Hash` value larger than the machine's
+    /// memory) instead of aborting.
+    pub fn try_new(mib: usize) -> Result<Self, String> {
+        let bytes = mib.max(1).saturating_mul(1024 * 1024);
         let n = bytes / std::mem::size_of::<Slot>();
-        let mut slots = Vec::with_capacity(n);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
         slots.resize_with(n, Slot::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             slots,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     pub fn clear(&self) {

@@ -35,6 +35,8 @@ pub enum CommandError {
     SetOptionSyntax,
     #[error("ProbCutParams: {0}; previous parameters kept")]
     Params(String),
+    #[error("Hash: {0}; keeping {1} MiB")]
+    Hash(String, usize),
 }
 
 pub struct Engine {
@@ -330,9 +332,22 @@ impl Engine {
         let searcher = self.searcher.as_mut().expect("searcher present when idle");
         match (spec.name, &v) {
             ("Hash", Value::Int(n)) => {
-                self.hash_mib = *n as usize;
-                self.tt = Arc::new(TranspositionTable::new(self.hash_mib));
+                // Free the old table first so that resizing does not need both at once.
+                searcher.tt = Arc::new(TranspositionTable::new(1));
+                self.tt = searcher.tt.clone();
+                let (tt, result) = match TranspositionTable::try_new(*n as usize) {
+                    Ok(tt) => {
+                        self.hash_mib = *n as usize;
+                        (tt, Ok(()))
+                    }
+                    Err(e) => (
+                        TranspositionTable::new(self.hash_mib),
+                        Err(CommandError::Hash(e, self.hash_mib)),
+                    ),
+                };
+                self.tt = Arc::new(tt);
                 searcher.tt = self.tt.clone();
+                return result;
             }
             ("Clear Hash", _) => self.tt.clear(),
             ("UCI_Chess960", Value::Bool(b)) => {

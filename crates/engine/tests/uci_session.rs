@@ -324,3 +324,23 @@ fn a_bad_probcut_parameter_file_keeps_the_previous_parameters() {
         .unwrap();
     assert!(stats.contains("pc_mid_2_4="), "{stats}");
 }
+
+#[test]
+fn go_mate_stops_at_the_mate_and_movetime_is_kept() {
+    let mut s = Session::start();
+    s.send("position fen 6k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1");
+    s.send("go mate 2");
+    let (mv, lines) = s.bestmove(LONG);
+    assert_eq!(mv, "b2b8", "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("score mate ")), "{lines:?}");
+    s.send("position startpos");
+    let t = Instant::now();
+    s.send("go movetime 300");
+    s.bestmove(LONG);
+    let took = t.elapsed();
+    // The whole movetime (less the 30 ms move overhead) is used, and not much more.
+    assert!(
+        took >= Duration::from_millis(260) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+}

@@ -23,6 +23,8 @@ pub struct Limits {
 pub struct TimePlan {
     pub soft: Duration,
     pub hard: Duration,
+    /// `movetime`: use all of it (no early stop between iterations).
+    pub exact: bool,
 }
 
 impl Limits {
@@ -30,7 +32,11 @@ impl Limits {
     pub fn plan(&self, white_to_move: bool, overhead_ms: u64) -> Option<TimePlan> {
         if let Some(mt) = self.movetime {
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
-            return Some(TimePlan { soft: t, hard: t });
+            return Some(TimePlan {
+                soft: t,
+                hard: t,
+                exact: true,
+            });
         }
         let (time, inc) = if white_to_move {
             (self.wtime?, self.winc.unwrap_or(0))
@@ -50,6 +56,7 @@ impl Limits {
         Some(TimePlan {
             soft: Duration::from_millis(soft),
             hard: Duration::from_millis(hard),
+            exact: false,
         })
     }
 }

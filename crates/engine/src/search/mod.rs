@@ -295,7 +295,12 @@ impl Searcher {
             }
             if let Some(plan) = self.plan {
                 let pondering = self.control.pondering.load(Ordering::Relaxed);
-                if !pondering && !limits.infinite && self.start.elapsed() >= plan.soft * 6 / 10 {
+                // An iteration takes longer than the last, so stop well before the soft limit.
+                if !pondering
+                    && !limits.infinite
+                    && !plan.exact
+                    && self.start.elapsed() >= plan.soft * 6 / 10
+                {
                     break;
                 }
             }

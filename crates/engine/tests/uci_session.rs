@@ -344,3 +344,24 @@ fn go_mate_stops_at_the_mate_and_movetime_is_kept() {
         "{took:?}"
     );
 }
+
+#[test]
+fn several_threads_search_and_stop_together() {
+    let mut s = Session::start();
+    s.send("setoption name Threads value 3");
+    s.send("position startpos moves d2d4");
+    s.send("go depth 9");
+    let (mv, lines) = s.bestmove(LONG);
+    assert_ne!(mv, "0000");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 9 ")),
+        "{lines:?}"
+    );
+    s.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("stop");
+    s.bestmove(Duration::from_secs(5));
+    s.send("setoption name Threads value 1");
+    s.send("go depth 4");
+    s.bestmove(LONG);
+}

@@ -8,6 +8,7 @@ pub mod ordering;
 pub mod probcut;
 pub mod stats;
 pub mod textbook;
+pub mod threads;
 pub mod tt;
 
 use crate::eval::{self, EvalKind};
@@ -123,6 +124,10 @@ pub struct Searcher {
     root_only: Vec<Move>,
     /// Inside a ProbCut/MPC shallow search, where those are not applied again.
     probcut_nesting: u32,
+    /// A Lazy SMP helper: silent, and does not age the shared table.
+    pub helper: bool,
+    /// Node total of all threads of a team, added to every 1024 nodes.
+    pub shared_nodes: Option<Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl Searcher {
@@ -153,6 +158,8 @@ impl Searcher {
             root_skip: Vec::new(),
             root_only: Vec::new(),
             probcut_nesting: 0,
+            helper: false,
+            shared_nodes: None,
         };
         s.rebuild_lmr_table();
         s
@@ -212,7 +219,9 @@ impl Searcher {
         );
         self.node_limit = limits.nodes;
         self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
-        self.tt.new_search();
+        if !self.helper {
+            self.tt.new_search();
+        }
         self.killers.clear();
 
         let legal = pos.legal_moves();
@@ -423,7 +432,12 @@ impl Searcher {
     ) {
         let elapsed = self.start.elapsed();
         let ms = elapsed.as_millis() as u64;
-        let nps = (self.stats.nodes as u128 * 1000 / (elapsed.as_millis().max(1))) as u64;
+        // With helper threads, report the team's nodes (counted in chunks of 1024).
+        let nodes = match &self.shared_nodes {
+            Some(t) => t.load(Ordering::Relaxed).max(self.stats.nodes),
+            None => self.stats.nodes,
+        };
+        let nps = (nodes as u128 * 1000 / (elapsed.as_millis().max(1))) as u64;
         let mut text = format!(
             "info depth {depth} seldepth {} multipv {multipv} score {}",
             self.seldepth.max(depth as usize),
@@ -434,8 +448,7 @@ impl Searcher {
             text.push_str(b);
         }
         text.push_str(&format!(
-            " nodes {} nps {nps} hashfull {} time {ms} pv",
-            self.stats.nodes,
+            " nodes {nodes} nps {nps} hashfull {} time {ms} pv",
             self.tt.hashfull()
         ));
         let mut p = self.pos.clone();
@@ -463,6 +476,9 @@ impl Searcher {
             }
         }
         if self.stats.nodes & 1023 == 0 {
+            if let Some(total) = &self.shared_nodes {
+                total.fetch_add(1024, Ordering::Relaxed);
+            }
             if self.control.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
                 return true;

@@ -9,8 +9,9 @@ use crate::position::Position;
 use crate::search::config::SearchConfig;
 use crate::search::limits::Limits;
 use crate::search::probcut::ProbCutParams;
+use crate::search::threads::SearchTeam;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Searcher};
+use crate::search::Control;
 use options::Value;
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
@@ -45,11 +46,12 @@ pub struct Engine {
     chess960: bool,
     hash_mib: usize,
     move_overhead: u64,
+    threads: usize,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
-    /// The searcher lives here between searches and on the worker thread during one.
-    searcher: Option<Searcher>,
-    worker: Option<JoinHandle<Searcher>>,
+    /// The search threads live here between searches and on the worker thread during one.
+    team: Option<SearchTeam>,
+    worker: Option<JoinHandle<SearchTeam>>,
     /// The running search only ends on `stop`/`ponderhit` (go infinite or go ponder).
     open_ended: bool,
 }
@@ -174,16 +176,17 @@ impl Engine {
         let tt = Arc::new(TranspositionTable::new(hash_mib));
         let control = Arc::new(Control::default());
         let config = SearchConfig::default();
-        let searcher = Searcher::new(config.clone(), tt.clone(), control.clone());
+        let team = SearchTeam::new(config.clone(), tt.clone(), control.clone());
         Engine {
             pos: Position::startpos(),
             config,
             chess960: false,
             hash_mib,
             move_overhead: 30,
+            threads: 1,
             tt,
             control,
-            searcher: Some(searcher),
+            team: Some(team),
             worker: None,
             open_ended: false,
         }
@@ -210,22 +213,12 @@ impl Engine {
         self.worker.is_some()
     }
 
-    /// Waits for a running search (after telling it to stop) and takes the searcher back.
+    /// Waits for a running search (after telling it to stop) and takes the threads back.
     fn stop_and_join(&mut self) {
-        if let Some(w) = self.worker.take() {
+        if self.worker.is_some() {
             self.control.stop.store(true, Ordering::SeqCst);
             self.control.pondering.store(false, Ordering::SeqCst);
-            match w.join() {
-                Ok(s) => self.searcher = Some(s),
-                Err(_) => {
-                    println!("info string error: search thread failed; state was reset");
-                    self.searcher = Some(Searcher::new(
-                        self.config.clone(),
-                        self.tt.clone(),
-                        self.control.clone(),
-                    ));
-                }
-            }
+            self.join();
         }
     }
 
@@ -234,16 +227,21 @@ impl Engine {
     fn finish_search(&mut self) {
         if self.open_ended {
             self.stop_and_join();
-        } else if let Some(w) = self.worker.take() {
+        } else {
+            self.join();
+        }
+    }
+
+    fn join(&mut self) {
+        if let Some(w) = self.worker.take() {
             match w.join() {
-                Ok(s) => self.searcher = Some(s),
+                Ok(team) => self.team = Some(team),
                 Err(_) => {
                     println!("info string error: search thread failed; state was reset");
-                    self.searcher = Some(Searcher::new(
-                        self.config.clone(),
-                        self.tt.clone(),
-                        self.control.clone(),
-                    ));
+                    let mut team =
+                        SearchTeam::new(self.config.clone(), self.tt.clone(), self.control.clone());
+                    team.set_threads(self.threads);
+                    self.team = Some(team);
                 }
             }
         }
@@ -292,8 +290,8 @@ impl Engine {
                 self.finish_search();
                 self.pos = Position::startpos();
                 self.pos.set_chess960(self.chess960);
-                if let Some(s) = self.searcher.as_mut() {
-                    s.new_game();
+                if let Some(t) = self.team.as_mut() {
+                    t.for_each(|s| s.new_game());
                 }
                 Ok(())
             }
@@ -329,12 +327,15 @@ impl Engine {
     fn setoption(&mut self, rest: &str) -> Result<(), CommandError> {
         let (name, value) = parse_setoption(rest)?;
         let (spec, v) = options::parse(&name, value.as_deref())?;
-        let searcher = self.searcher.as_mut().expect("searcher present when idle");
+        let team = self
+            .team
+            .as_mut()
+            .expect("search threads present when idle");
         match (spec.name, &v) {
             ("Hash", Value::Int(n)) => {
                 // Free the old table first so that resizing does not need both at once.
-                searcher.tt = Arc::new(TranspositionTable::new(1));
-                self.tt = searcher.tt.clone();
+                self.tt = Arc::new(TranspositionTable::new(1));
+                team.for_each(|s| s.tt = Arc::new(TranspositionTable::new(1)));
                 let (tt, result) = match TranspositionTable::try_new(*n as usize) {
                     Ok(tt) => {
                         self.hash_mib = *n as usize;
@@ -346,7 +347,8 @@ impl Engine {
                     ),
                 };
                 self.tt = Arc::new(tt);
-                searcher.tt = self.tt.clone();
+                let shared = self.tt.clone();
+                team.for_each(|s| s.tt = shared.clone());
                 return result;
             }
             ("Clear Hash", _) => self.tt.clear(),
@@ -356,12 +358,13 @@ impl Engine {
             }
             ("MoveOverhead", Value::Int(n)) => {
                 self.move_overhead = *n as u64;
-                searcher.move_overhead_ms = self.move_overhead;
+                team.main.move_overhead_ms = self.move_overhead;
             }
-            ("Threads", Value::Int(n)) if *n > 1 => {
-                println!("info string Threads {n} accepted; this version searches with one thread");
+            ("Threads", Value::Int(n)) => {
+                self.threads = *n as usize;
+                team.set_threads(self.threads);
             }
-            ("Threads" | "Ponder", _) => {}
+            ("Ponder", _) => {}
             ("ProbCutParams", Value::Text(path)) => {
                 // A bad file leaves the previous parameters in force.
                 let params = if path == options::BUILTIN_PARAMS {
@@ -370,7 +373,8 @@ impl Engine {
                     ProbCutParams::load(path).map_err(|e| CommandError::Params(e.to_string()))?
                 };
                 self.config.probcut_params = Arc::new(params);
-                searcher.config = self.config.clone();
+                let cfg = self.config.clone();
+                team.for_each(|s| s.config = cfg.clone());
                 println!(
                     "info string ProbCutParams: {} depth pairs from {path}",
                     self.config.probcut_params.pairs.len()
@@ -378,8 +382,11 @@ impl Engine {
             }
             (name, v) => {
                 options::apply_to_config(&mut self.config, name, v);
-                searcher.config = self.config.clone();
-                searcher.rebuild_lmr_table();
+                let cfg = self.config.clone();
+                team.for_each(|s| {
+                    s.config = cfg.clone();
+                    s.rebuild_lmr_table();
+                });
             }
         }
         Ok(())
@@ -411,21 +418,22 @@ impl Engine {
                 }
             }
         };
-        let mut searcher = self.searcher.take().expect("searcher present when idle");
-        searcher.verbose = true;
+        let mut team = self.team.take().expect("search threads present when idle");
+        team.main.verbose = true;
         let pos = self.pos.clone();
         let control = self.control.clone();
         control.stop.store(false, Ordering::SeqCst);
         control.pondering.store(limits.ponder, Ordering::SeqCst);
         self.open_ended = limits.infinite || limits.ponder;
         self.worker = Some(std::thread::spawn(move || {
-            let result = searcher.search(&pos, &limits);
-            // In infinite and ponder mode the GUI must see bestmove only after stop/ponderhit.
-            while (limits.infinite || control.pondering.load(Ordering::SeqCst))
-                && !control.stop.load(Ordering::SeqCst)
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            let result = team.search(&pos, &limits, || {
+                // In infinite and ponder mode the GUI must see bestmove only after stop/ponderhit.
+                while (limits.infinite || control.pondering.load(Ordering::SeqCst))
+                    && !control.stop.load(Ordering::SeqCst)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
             match result.best {
                 Some(b) => {
                     let mut text = format!("bestmove {}", pos.uci(b));
@@ -440,7 +448,7 @@ impl Engine {
                 }
                 None => println!("bestmove 0000"),
             }
-            searcher
+            team
         }));
         Ok(())
     }

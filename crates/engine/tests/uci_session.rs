@@ -365,3 +365,90 @@ fn several_threads_search_and_stop_together() {
     s.send("go depth 4");
     s.bestmove(LONG);
 }
+
+/// Random sequences of UCI words (a seeded generator, so failures reproduce): the engine must
+/// answer `isready` after each and exit cleanly on `quit`, whatever it was sent.
+#[test]
+fn random_garbage_never_kills_the_engine() {
+    const WORDS: &[&str] = &[
+        "uci",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "winc",
+        "movestogo",
+        "infinite",
+        "ponder",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Eval",
+        "classic",
+        "Algorithm",
+        "spp",
+        "mtdf",
+        "searchmoves",
+        "e2e4",
+        "e7e5",
+        "e1g1",
+        "a7a8q",
+        "0",
+        "-1",
+        "99999999999999999999",
+        "2",
+        "x",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "8/8/8/8/8/8/8/8",
+        "ucinewgame",
+        "UCI_Chess960",
+        "true",
+        "ProbCutParams",
+        "/",
+        "MultiProbCut",
+        "mate",
+        "ponderhit",
+        "stop",
+        "\u{1F600}",
+    ];
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut s = Session::start();
+    for _ in 0..300 {
+        let len = next(7);
+        let mut line: Vec<&str> = (0..len).map(|_| WORDS[next(WORDS.len())]).collect();
+        if line.first() == Some(&"go") {
+            // Keep searches short; an open-ended one is stopped below.
+            line.truncate(1);
+            line.extend(["depth", "2"]);
+        }
+        if line.first() == Some(&"quit") {
+            continue;
+        }
+        s.send(&line.join(" "));
+        s.send("stop");
+        s.send("isready");
+        s.until("readyok", LONG);
+    }
+    s.send("quit");
+    let status = s.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}

@@ -2,6 +2,7 @@
 //! `shakmaty` (independently of the engine's rules code) and computes match
 //! statistics. Other lab commands reuse [`uci_client`] to drive engines.
 
+pub mod chart;
 pub mod engine_spec;
 pub mod game;
 pub mod openings;

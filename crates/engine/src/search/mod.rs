@@ -73,8 +73,10 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// Mate scores are stored relative to the node (distance to mate from here), so a TT entry
+/// is right at whatever ply the position recurs.
 #[inline]
-fn score_to_tt(score: i32, ply: usize) -> i32 {
+pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
     } else if score <= -MATE_BOUND {
@@ -85,7 +87,7 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 #[inline]
-fn score_from_tt(score: i32, ply: usize) -> i32 {
+pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
     } else if score <= -MATE_BOUND {
@@ -858,13 +860,7 @@ impl Searcher {
         }
 
         if self.config.tt_enabled {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if alpha > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::classify(best_score, original_alpha, beta);
             self.tt.store(
                 key,
                 best_move,
@@ -1224,6 +1220,15 @@ mod tests {
         )
     }
 
+    fn search_fen(fen: &str, depth: i32) -> SearchResult {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        searcher(SearchConfig::default()).search(&pos, &limits)
+    }
+
     /// With every selective technique off (and the TT, whose deeper entries would mix depths,
     /// and quiescence, which the textbook leaves do not have), the engine's PVS with aspiration
     /// windows must return exactly the minimax value.
@@ -1290,14 +1295,7 @@ mod tests {
             ("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", MATE - 1),
         ];
         for (fen, want) in cases {
-            let pos = Position::from_fen(fen, false).unwrap();
-            let r = searcher(SearchConfig::default()).search(
-                &pos,
-                &Limits {
-                    depth: Some(6),
-                    ..Default::default()
-                },
-            );
+            let r = search_fen(fen, 6);
             assert_eq!(r.score, want, "{fen}: {}", score_text(r.score));
         }
         assert_eq!(score_text(MATE - 1), "mate 1");
@@ -1309,24 +1307,10 @@ mod tests {
     fn draws_by_repetition_and_fifty_moves_are_seen() {
         // White is two rooks down and facing Rb1 mate, but has perpetual check:
         // Qe8+ Kh7 Qh5+ Kg8 Qe8+ ... (each reply forced).
-        let pos = Position::from_fen("6k1/6p1/8/7Q/8/8/rr6/7K w - - 0 1", false).unwrap();
-        let r = searcher(SearchConfig::default()).search(
-            &pos,
-            &Limits {
-                depth: Some(10),
-                ..Default::default()
-            },
-        );
+        let r = search_fen("6k1/6p1/8/7Q/8/8/rr6/7K w - - 0 1", 10);
         assert_eq!(r.score, 0, "perpetual: {}", score_text(r.score));
         // Fifty-move rule: a won KRK with the clock at 99 half-moves is a draw if no mate now.
-        let pos = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 99 80", false).unwrap();
-        let r = searcher(SearchConfig::default()).search(
-            &pos,
-            &Limits {
-                depth: Some(5),
-                ..Default::default()
-            },
-        );
+        let r = search_fen("8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 5);
         assert_eq!(r.score, 0, "{}", score_text(r.score));
     }
 

@@ -8,7 +8,7 @@ use crate::eval::{self, classic, EvalKind};
 use crate::position::Position;
 use crate::search::ordering::{captured_piece, is_castle, SEE_VALUE};
 use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{INF, MATE, MATE_BOUND};
+use crate::search::{score_from_tt, score_to_tt, INF, MATE};
 use cozy_chess::Move;
 use std::fmt;
 use std::str::FromStr;
@@ -368,14 +368,7 @@ impl Tree<'_> {
         let Some(e) = tt.probe(self.pos.hash()) else {
             return (None, None);
         };
-        let ply = self.ply() as i32;
-        let s = if e.score >= MATE_BOUND {
-            e.score - ply
-        } else if e.score <= -MATE_BOUND {
-            e.score + ply
-        } else {
-            e.score
-        };
+        let s = score_from_tt(e.score, self.ply());
         let hit = e.depth >= depth
             && match e.bound {
                 Bound::Exact => true,
@@ -387,22 +380,15 @@ impl Tree<'_> {
 
     fn store(&self, depth: i32, best: i32, alpha0: i32, beta: i32, mv: Option<Move>) {
         let Some(tt) = &self.tt else { return };
-        let ply = self.ply() as i32;
-        let s = if best >= MATE_BOUND {
-            best + ply
-        } else if best <= -MATE_BOUND {
-            best - ply
-        } else {
-            best
-        };
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        tt.store(self.pos.hash(), mv, s, 0, depth, bound);
+        let s = score_to_tt(best, self.ply());
+        tt.store(
+            self.pos.hash(),
+            mv,
+            s,
+            0,
+            depth,
+            Bound::classify(best, alpha0, beta),
+        );
     }
 
     /// The root: like an interior node but remembers the best move.

@@ -12,6 +12,20 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a search result means for the window it was searched with.
+    #[inline]
+    pub fn classify(best: i32, original_alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub mv: Option<Move>,

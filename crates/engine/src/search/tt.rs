@@ -71,6 +71,22 @@ pub fn unpack_move(bits: u16) -> Option<Move> {
     })
 }
 
+/// `n` empty slots from zeroed memory. Large zeroed allocations come straight from the OS as
+/// untouched pages, so a big table costs nothing until it is used (no memset of the whole
+/// table on every `Hash` change or bench position).
+fn zeroed_slots(n: usize) -> Option<Vec<Slot>> {
+    let n = n.max(1);
+    let layout = std::alloc::Layout::array::<Slot>(n).ok()?;
+    // SAFETY: the layout is non-zero-sized; a null result is handled.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Slot;
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated with the layout of `n` Slots, which is exactly what a Vec of
+    // capacity `n` deallocates with; all-zero bytes are a valid Slot (two AtomicU64 zeros).
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
 impl TranspositionTable {
     pub fn new(mib: usize) -> Self {
         Self::try_new(mib).expect("memory for the transposition table")
@@ -81,11 +97,8 @@ impl TranspositionTable {
     pub fn try_new(mib: usize) -> Result<Self, String> {
         let bytes = mib.max(1).saturating_mul(1024 * 1024);
         let n = bytes / std::mem::size_of::<Slot>();
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(n)
-            .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
-        slots.resize_with(n, Slot::default);
+        let slots = zeroed_slots(n)
+            .ok_or_else(|| format!("cannot allocate {mib} MiB for the hash table"))?;
         Ok(TranspositionTable {
             slots,
             age: AtomicU8::new(0),

@@ -251,7 +251,12 @@ impl Searcher {
             result.score = if pos.in_check() { -MATE } else { 0 };
             return result;
         }
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        if candidates == 1 && self.plan.is_some() && !limits.infinite && !limits.ponder {
+            // A forced move on the clock: play it after a short look (for a ponder move),
+            // keeping the time for later.
+            max_depth = max_depth.min(4);
+        }
         let multipv = self.config.multipv.clamp(1, candidates);
         let mut prev_score = 0;
 

@@ -68,6 +68,8 @@ pub struct Overhead {
     pub total: Duration,
     pub max: Duration,
     pub count: u32,
+    /// Moves whose overhead exceeded one millisecond.
+    pub over_1ms: u32,
 }
 
 impl Overhead {
@@ -75,12 +77,20 @@ impl Overhead {
         self.total += d;
         self.max = self.max.max(d);
         self.count += 1;
+        if d > Duration::from_millis(1) {
+            self.over_1ms += 1;
+        }
     }
 
     pub fn merge(&mut self, other: &Overhead) {
         self.total += other.total;
         self.max = self.max.max(other.max);
         self.count += other.count;
+        self.over_1ms += other.over_1ms;
+    }
+
+    pub fn mean(&self) -> Duration {
+        self.total.checked_div(self.count).unwrap_or_default()
     }
 }
 

@@ -420,9 +420,10 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
     );
     if state.overhead.count > 0 {
         report.push_str(&format!(
-            "Runner overhead (bestmove read -> next go written): mean {:.3} ms, max {:.3} ms over {} moves\n",
-            state.overhead.total.as_secs_f64() * 1000.0 / state.overhead.count as f64,
+            "Runner overhead (bestmove read -> next go written): mean {:.3} ms, max {:.3} ms, {} of {} moves over 1 ms\n",
+            state.overhead.mean().as_secs_f64() * 1000.0,
             state.overhead.max.as_secs_f64() * 1000.0,
+            state.overhead.over_1ms,
             state.overhead.count
         ));
     }
@@ -576,20 +577,15 @@ fn worker(
                 }
             }
         }
-        let rec = if let Some(side) = missing {
-            Ok(game::forfeit_before_start(
+        let rec = match two_mut(&mut engines, slot.white, slot.black) {
+            (Some(w), Some(b)) if missing.is_none() => game::play(i + 1, [w, b], fen, settings),
+            _ => Ok(game::forfeit_before_start(
                 i + 1,
                 &specs[slot.white].name,
                 &specs[slot.black].name,
                 fen,
-                side,
-            ))
-        } else {
-            let (w, b) = two_mut(&mut engines, slot.white, slot.black);
-            match (w, b) {
-                (Some(w), Some(b)) => game::play(i + 1, [w, b], fen, settings),
-                _ => unreachable!("both engines were started above"),
-            }
+                missing.unwrap_or(Color::White),
+            )),
         };
         if let Ok(r) = &rec {
             if let Some(side) = r.faulty_side() {

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use augur_lab::pgn_stats::{self, StatsArgs};
 use augur_lab::sprt::SprtState;
 use augur_lab::tournament::{self, MatchArgs, MatchSummary};
 use clap::Parser;
@@ -13,6 +14,22 @@ use clap::Parser;
 struct Wrapper {
     #[command(flatten)]
     args: MatchArgs,
+}
+
+#[derive(Parser)]
+struct StatsWrapper {
+    #[command(flatten)]
+    args: StatsArgs,
+}
+
+fn stats_report(argv: &[&str]) -> anyhow::Result<String> {
+    let mut all = vec!["stats"];
+    all.extend_from_slice(argv);
+    pgn_stats::report(
+        &StatsWrapper::try_parse_from(all)
+            .expect("arguments parse")
+            .args,
+    )
 }
 
 fn engines_dir() -> PathBuf {
@@ -81,6 +98,83 @@ fn crashing_engine_loses_and_the_match_goes_on() {
     // The crash comes on crashy's third move: 4 plies as White, 5 as Black.
     assert_eq!(text.matches("[PlyCount \"4\"]").count(), 2, "{text}");
     assert_eq!(text.matches("[PlyCount \"5\"]").count(), 2, "{text}");
+    // `stats` recovers the same figures from the PGN alone.
+    let r = stats_report(&[
+        pgn.to_str().unwrap(),
+        "--engine",
+        "crashy",
+        "--sprt",
+        "0,10",
+    ])
+    .unwrap();
+    assert!(r.contains("W/D/L: 0/0/4"), "{r}");
+    assert!(r.contains("over 2 pairs: [2, 0, 0, 0, 0]"), "{r}");
+    assert!(r.contains("Faults of crashy: crash 4"), "{r}");
+    assert!(r.contains("SPRT elo0=0 elo1=10"), "{r}");
+    let r = stats_report(&[pgn.to_str().unwrap(), "--engine", "shuffler"]).unwrap();
+    assert!(r.contains("W/D/L: 4/0/0"), "{r}");
+    assert!(stats_report(&[pgn.to_str().unwrap(), "--engine", "nobody"]).is_err());
+    let missing = dir.join("missing.pgn");
+    let err = format!(
+        "{:#}",
+        stats_report(&[missing.to_str().unwrap()]).unwrap_err()
+    );
+    assert!(err.contains("missing.pgn"), "{err}");
+}
+
+#[test]
+fn round_robin_crosstable_and_ratings() {
+    let dir = scratch("rr");
+    let pgn = dir.join("m.pgn");
+    let (a, b, c) = (
+        script("crash", "crashy"),
+        script("shuffle", "s1"),
+        script("shuffle", "s2"),
+    );
+    let s = run_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--engine",
+        &c,
+        "--format",
+        "round-robin",
+        "--anchor",
+        "s1",
+        "--openings",
+        &startpos_epd(),
+        "--tc",
+        "nodes=10",
+        "--games",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert_eq!(s.games_total, 6);
+    assert_eq!(s.games_played, 6);
+    assert!(s.report.contains("s1 = 0"), "{}", s.report);
+    // s1 and s2 draw each other and beat crashy: equal ratings, crashy far below.
+    let line = |name: &str| {
+        s.report
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("{}", s.report))
+            .to_string()
+    };
+    let elo = |name: &str| -> f64 {
+        line(name)
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(elo("s2").abs() < 0.1, "{}", s.report);
+    assert!(elo("crashy") < -200.0, "{}", s.report);
+    assert!(line("s2").contains("3.0/4"), "{}", s.report);
+    assert!(line("crashy").contains("0.0/4"), "{}", s.report);
 }
 
 #[test]
@@ -144,6 +238,97 @@ fn two_shufflers_draw_by_repetition() {
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("threefold repetition\"]").count(), 2, "{text}");
     assert!(text.contains("[TimeControl \"*0.5\"]"));
+}
+
+#[test]
+fn resign_and_draw_adjudication() {
+    let dir = scratch("adjudication");
+    let pgn = dir.join("resign.pgn");
+    let loser = format!("{},arg=-700", script("shuffle", "loser"));
+    let winner = format!("{},arg=700", script("shuffle", "winner"));
+    let s = run_match(&[
+        "--engine",
+        &loser,
+        "--engine",
+        &winner,
+        "--openings",
+        &startpos_epd(),
+        "--tc",
+        "nodes=10",
+        "--games",
+        "2",
+        "--resign-score",
+        "600",
+        "--resign-moves",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert!(s.report.contains("W/D/L: 0/0/2"), "{}", s.report);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[TerminationDetail \"resign adjudication\"]")
+            .count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.matches("[PlyCount \"4\"]").count(), 2, "{text}");
+    // A one-sided opinion is not enough: both engines must agree.
+    let pgn = dir.join("one-sided.pgn");
+    let calm = script("shuffle", "calm");
+    run_match(&[
+        "--engine",
+        &loser,
+        "--engine",
+        &calm,
+        "--openings",
+        &startpos_epd(),
+        "--tc",
+        "nodes=10",
+        "--games",
+        "2",
+        "--resign-score",
+        "600",
+        "--resign-moves",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("threefold repetition\"]").count(), 2, "{text}");
+    let pgn = dir.join("draw.pgn");
+    let (a, b) = (script("shuffle", "a"), script("shuffle", "b"));
+    let s = run_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--openings",
+        &startpos_epd(),
+        "--tc",
+        "nodes=10",
+        "--games",
+        "2",
+        "--draw-score",
+        "10",
+        "--draw-moves",
+        "2",
+        "--draw-after",
+        "1",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert!(s.report.contains("W/D/L: 0/2/0"), "{}", s.report);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[TerminationDetail \"draw adjudication\"]")
+            .count(),
+        2,
+        "{text}"
+    );
 }
 
 #[test]

@@ -7,7 +7,9 @@
 #   crash    exit without a reply
 #   stall    never answer `go` (and ignore `stop`)
 #   illegal  answer an illegal move
+# The second argument is the score it reports (centipawns, default 0).
 mode="${1:-shuffle}"
+score="${2:-0}"
 pos=""
 while IFS= read -r line; do
     case "$line" in
@@ -33,7 +35,7 @@ while IFS= read -r line; do
             else
                 if (( own % 2 == 0 )); then mv=g8f6; else mv=f6g8; fi
             fi
-            echo "info depth 1 score cp 0 nodes 1 pv $mv"
+            echo "info depth 1 score cp $score nodes 1 pv $mv"
             echo "bestmove $mv"
             ;;
         quit) exit 0 ;;

@@ -8,6 +8,7 @@ pub mod game;
 pub mod openings;
 pub mod pgn;
 pub mod pgn_stats;
+pub mod probcut;
 pub mod progress;
 pub mod ratings;
 pub mod referee;

@@ -21,6 +21,14 @@ enum Command {
     Match(Box<augur_lab::tournament::MatchArgs>),
     /// Statistics of the games in a PGN file (W/D/L, pentanomial, Elo, LOS, SPRT, ratings).
     Stats(augur_lab::pgn_stats::StatsArgs),
+    /// ProbCut data: search positions to every depth 1..D and record the scores (CSV, resumable).
+    Collect(augur_lab::probcut::collect::CollectArgs),
+    /// ProbCut regression per depth pair and stage (Table 1, Figure 4) and the parameter file.
+    Fit(augur_lab::probcut::fit::FitArgs),
+    /// Fixed time per position for several engine variants: average depth reached, cut rates.
+    Depth(augur_lab::probcut::depth::DepthArgs),
+    /// Test-suite positions (WAC) solved per engine variant at fixed time.
+    Solve(augur_lab::probcut::solve::SolveArgs),
 }
 
 fn main() -> Result<()> {
@@ -28,5 +36,9 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Match(args) => augur_lab::tournament::run(&args).map(|_| ()),
         Command::Stats(args) => augur_lab::pgn_stats::run(&args),
+        Command::Collect(args) => augur_lab::probcut::collect::run(&args),
+        Command::Fit(args) => augur_lab::probcut::fit::run(&args),
+        Command::Depth(args) => augur_lab::probcut::depth::run(&args),
+        Command::Solve(args) => augur_lab::probcut::solve::run(&args),
     }
 }

@@ -1,0 +1,411 @@
+//! `augur-lab collect`: the regression data for ProbCut. Every position is searched once by
+//! the engine's normal iterative deepening (null move on, as Crafty's data was) to depth D,
+//! and the score of each completed depth 1..D is one CSV line:
+//!
+//! ```text
+//! id,depth,score,mate,stage,nodes,depths,fen
+//! 17,4,35,0,middlegame,5021,8,r1b2rk1/4b1pp/p1pppn2/4q3/3BP3/1RN5/P1PQB1PP/5RK1 b - -
+//! ```
+//!
+//! `id` is the position's line number in the EPD; `score` is centipawns for the side to
+//! move (`mate` = 1 when it is a mate score); `nodes` is cumulative up to that depth;
+//! `depths` is how many lines the position has (fewer than D when the search ended early,
+//! e.g. with only one legal move), which makes an incomplete block detectable.
+//!
+//! A position's lines are written together and flushed, so an interrupted run loses at most
+//! the positions in flight: on restart the file is read, a torn or incomplete last block is
+//! dropped, and finished positions are skipped. Each position gets a fresh searcher and
+//! transposition table, so its values do not depend on thread count or order.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use augur::position::Position;
+use augur::search::config::SearchConfig;
+use augur::search::limits::Limits;
+use augur::search::tt::TranspositionTable;
+use augur::search::{Control, Searcher, MATE_BOUND};
+use clap::Args;
+
+use super::{load_epd, EpdLine};
+use crate::progress::Progress;
+
+pub const HEADER: &str = "id,depth,score,mate,stage,nodes,depths,fen";
+
+#[derive(Args, Debug, Clone)]
+pub struct CollectArgs {
+    /// Positions (EPD); default: the bundled 300-position TCEC sample.
+    #[arg(long)]
+    pub epd: Option<PathBuf>,
+    /// Output CSV; appended to and resumed if it exists.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Deepest search (plies); every depth 1..=D is recorded.
+    #[arg(long, short, default_value_t = 8)]
+    pub depth: i32,
+    /// Use only the first N positions of the EPD.
+    #[arg(long)]
+    pub positions: Option<usize>,
+    /// Worker threads (one searcher each); default: all cores.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table per thread, MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// No progress line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Game stage as Crafty defines it (see `augur::eval::is_endgame_stage`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    Middlegame,
+    Endgame,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Middlegame => "middlegame",
+            Stage::Endgame => "endgame",
+        }
+    }
+
+    pub fn short(self) -> &'static str {
+        match self {
+            Stage::Middlegame => "mid",
+            Stage::Endgame => "end",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Stage> {
+        match text {
+            "middlegame" | "mid" => Some(Stage::Middlegame),
+            "endgame" | "end" => Some(Stage::Endgame),
+            _ => None,
+        }
+    }
+
+    pub fn of(pos: &Position) -> Stage {
+        if augur::eval::is_endgame_stage(pos.board()) {
+            Stage::Endgame
+        } else {
+            Stage::Middlegame
+        }
+    }
+}
+
+/// One CSV line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub id: usize,
+    pub depth: i32,
+    pub score: i32,
+    pub mate: bool,
+    pub stage: Stage,
+    pub nodes: u64,
+    pub depths: usize,
+    pub fen: String,
+}
+
+impl Record {
+    pub fn to_csv(&self) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{}",
+            self.id,
+            self.depth,
+            self.score,
+            u8::from(self.mate),
+            self.stage.name(),
+            self.nodes,
+            self.depths,
+            self.fen
+        )
+    }
+
+    pub fn parse(line: &str) -> Result<Record> {
+        let f: Vec<&str> = line.splitn(8, ',').collect();
+        if f.len() != 8 {
+            bail!(
+                "expected 8 comma-separated fields ({HEADER}), found {}",
+                f.len()
+            );
+        }
+        let num = |i: usize, name: &str| -> Result<i64> {
+            f[i].trim()
+                .parse::<i64>()
+                .with_context(|| format!("field {name} is not an integer: '{}'", f[i]))
+        };
+        let mate = match f[3].trim() {
+            "0" => false,
+            "1" => true,
+            other => bail!("field mate must be 0 or 1, found '{other}'"),
+        };
+        let stage = Stage::parse(f[4].trim()).with_context(|| {
+            format!(
+                "field stage must be middlegame or endgame, found '{}'",
+                f[4]
+            )
+        })?;
+        let depth = num(1, "depth")?;
+        if !(1..=augur::search::MAX_DEPTH as i64).contains(&depth) {
+            bail!("field depth out of range: {depth}");
+        }
+        Ok(Record {
+            id: usize::try_from(num(0, "id")?).context("field id is negative")?,
+            depth: depth as i32,
+            score: i32::try_from(num(2, "score")?).context("field score out of range")?,
+            mate,
+            stage,
+            nodes: u64::try_from(num(5, "nodes")?).context("field nodes is negative")?,
+            depths: usize::try_from(num(6, "depths")?).context("field depths is negative")?,
+            fen: f[7].trim().to_string(),
+        })
+    }
+}
+
+/// Reads a collect CSV strictly: every line must parse (the error names the line).
+pub fn read_csv(path: &Path) -> Result<Vec<Record>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    parse_csv(&text, &path.display().to_string())
+}
+
+pub fn parse_csv(text: &str, name: &str) -> Result<Vec<Record>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || (i == 0 && line.trim() == HEADER) {
+            continue;
+        }
+        let r = Record::parse(line)
+            .with_context(|| format!("{name}:{}: bad CSV line '{line}'", i + 1))?;
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// What a resumed run found in an existing CSV.
+#[derive(Debug, Default)]
+pub struct ResumeState {
+    pub done: HashSet<usize>,
+    /// Lines dropped (a torn last line, or lines of a block that was not finished).
+    pub dropped: usize,
+}
+
+/// Prepares `path` for appending: creates it with a header, or reads it, keeps every complete
+/// position block and rewrites the file if anything had to be dropped. Only a torn last line
+/// is tolerated silently; a malformed line elsewhere is an error (it would be data loss to
+/// guess).
+pub fn prepare_output(path: &Path) -> Result<ResumeState> {
+    if !path.exists() {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(path, format!("{HEADER}\n"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        return Ok(ResumeState::default());
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let name = path.display().to_string();
+    let (complete, torn) = match text.rfind('\n') {
+        Some(at) => (&text[..=at], &text[at + 1..]),
+        None => ("", text.as_str()),
+    };
+    let mut state = ResumeState::default();
+    if !torn.is_empty() {
+        state.dropped += 1;
+    }
+    let mut lines: Vec<&str> = complete.lines().collect();
+    if lines.first().map(|l| l.trim()) == Some(HEADER) {
+        lines.remove(0);
+    } else if !lines.is_empty() {
+        bail!("{name}:1: not a collect CSV (expected header '{HEADER}')");
+    }
+    let mut records = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r = Record::parse(line)
+            .with_context(|| format!("{name}:{}: bad CSV line '{line}'", i + 2))?;
+        records.push(r);
+    }
+    let mut count: BTreeMap<usize, usize> = BTreeMap::new();
+    for r in &records {
+        *count.entry(r.id).or_default() += 1;
+    }
+    let complete_ids: HashSet<usize> = records
+        .iter()
+        .filter(|r| count[&r.id] == r.depths)
+        .map(|r| r.id)
+        .collect();
+    let kept: Vec<&Record> = records
+        .iter()
+        .filter(|r| complete_ids.contains(&r.id))
+        .collect();
+    state.dropped += records.len() - kept.len();
+    if state.dropped > 0 || lines.len() != records.len() {
+        // Rewrite atomically: a crash now must not lose the finished lines either.
+        let tmp = path.with_extension("csv.tmp");
+        {
+            let mut w = BufWriter::new(
+                File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?,
+            );
+            writeln!(w, "{HEADER}")?;
+            for r in &kept {
+                writeln!(w, "{}", r.to_csv())?;
+            }
+            w.flush()?;
+            w.get_ref().sync_all()?;
+        }
+        std::fs::rename(&tmp, path)
+            .with_context(|| format!("cannot replace {}", path.display()))?;
+    }
+    state.done = complete_ids;
+    Ok(state)
+}
+
+/// Searches one position to `depth` with a fresh searcher state; one record per completed
+/// iteration.
+pub fn search_position(searcher: &mut Searcher, epd: &EpdLine, depth: i32) -> Result<Vec<Record>> {
+    let pos = Position::from_fen(&epd.fen, false)
+        .map_err(|e| anyhow::anyhow!("line {}: {e}", epd.line))?;
+    searcher.new_game();
+    let result = searcher.search(
+        &pos,
+        &Limits {
+            depth: Some(depth),
+            ..Default::default()
+        },
+    );
+    let stage = Stage::of(&pos);
+    let depths = result.iterations.len();
+    Ok(result
+        .iterations
+        .iter()
+        .map(|it| Record {
+            id: epd.line,
+            depth: it.depth,
+            score: it.score,
+            mate: it.score.abs() >= MATE_BOUND,
+            stage,
+            nodes: it.nodes,
+            depths,
+            fen: epd.fen.clone(),
+        })
+        .collect())
+}
+
+pub fn run(args: &CollectArgs) -> Result<()> {
+    if !(1..=augur::search::MAX_DEPTH).contains(&args.depth) {
+        bail!("--depth must be in 1..={}", augur::search::MAX_DEPTH);
+    }
+    let mut positions = load_epd(args.epd.as_deref())?;
+    if let Some(n) = args.positions {
+        positions.truncate(n);
+    }
+    let resume = prepare_output(&args.out)?;
+    if resume.dropped > 0 && !args.quiet {
+        eprintln!(
+            "collect: dropped {} unfinished line(s) at the end of {}; those positions are redone",
+            resume.dropped,
+            args.out.display()
+        );
+    }
+    let todo: Vec<EpdLine> = positions
+        .iter()
+        .filter(|p| !resume.done.contains(&p.line))
+        .cloned()
+        .collect();
+    let total = positions.len();
+    let initial = total - todo.len();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, 256);
+    let mut out = OpenOptions::new()
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("cannot append to {}", args.out.display()))?;
+    let mut progress = Progress::new(total, initial, !args.quiet);
+    progress.update(initial, "");
+
+    let todo = Arc::new(todo);
+    let next = Arc::new(AtomicUsize::new(0));
+    let failed = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<Result<Vec<Record>>>();
+    let mut handles = Vec::new();
+    for _ in 0..threads.min(todo.len().max(1)) {
+        let (todo, next, failed, tx) = (todo.clone(), next.clone(), failed.clone(), tx.clone());
+        let (depth, hash) = (args.depth, args.hash);
+        handles.push(std::thread::spawn(move || {
+            let mut searcher = Searcher::new(
+                SearchConfig::default(),
+                Arc::new(TranspositionTable::new(hash)),
+                Arc::new(Control::default()),
+            );
+            loop {
+                if failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(epd) = todo.get(i) else { break };
+                if tx.send(search_position(&mut searcher, epd, depth)).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let started = Instant::now();
+    let (mut done, mut nodes) = (initial, 0u64);
+    let mut first_error = None;
+    for result in rx {
+        match result {
+            Ok(records) => {
+                let mut block = String::new();
+                for r in &records {
+                    block.push_str(&r.to_csv());
+                    block.push('\n');
+                }
+                out.write_all(block.as_bytes())
+                    .and_then(|_| out.flush())
+                    .with_context(|| format!("cannot write {}", args.out.display()))?;
+                nodes += records.last().map_or(0, |r| r.nodes);
+                done += 1;
+                let secs = started.elapsed().as_secs_f64().max(1e-3);
+                progress.update(done, &format!("{:.0} knps", nodes as f64 / secs / 1000.0));
+            }
+            Err(e) => {
+                failed.store(true, Ordering::Relaxed);
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    progress.finish();
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    if !args.quiet {
+        eprintln!(
+            "collect: {} positions in {} ({} new, {:.1}s)",
+            total,
+            args.out.display(),
+            total - initial,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}

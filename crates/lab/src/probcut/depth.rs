@@ -1,0 +1,206 @@
+//! `augur-lab depth`: the paper's speed test. Each variant searches the same positions for a
+//! fixed time; a pruning variant that does not reach deeper than the baseline is no good.
+//! Reports the average depth reached, nodes, and the share of ProbCut shallow searches that
+//! cut (from the engine's stats line).
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+
+use super::load_epd;
+use super::variants::{default_engine, run_grid, Budget, Measurement, Variant};
+
+#[derive(Args, Debug, Clone)]
+pub struct DepthArgs {
+    /// Positions (EPD); default: the bundled 300-position TCEC sample.
+    #[arg(long)]
+    pub epd: Option<PathBuf>,
+    /// How many positions (the first N).
+    #[arg(long, default_value_t = 100)]
+    pub positions: usize,
+    /// Time per position and variant, milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Fixed nodes per search instead of fixed time (independent of machine load).
+    #[arg(long, conflicts_with = "movetime")]
+    pub nodes: Option<u64>,
+    /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc.
+    #[arg(long = "variant", short = 'v')]
+    pub variants: Vec<String>,
+    /// The engine binary; default: `augur` next to this program.
+    #[arg(long)]
+    pub engine: Option<PathBuf>,
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Positions searched at once. Fixed-time results are only comparable when the engines do
+    /// not compete for cores, so the default is 1.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Per-position results as CSV.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Counter keys of the ProbCut family in the stats line.
+pub const PROBCUT_KEYS: [&str; 3] = ["probcut", "mpc", "sfpc"];
+
+/// Summary of one variant over all positions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub positions: usize,
+    pub avg_depth: f64,
+    pub avg_nodes: f64,
+    pub knps: f64,
+    pub pc_tried: u64,
+    pub pc_cut: u64,
+    pub nmp_tried: u64,
+    pub nmp_cut: u64,
+    /// Positions where this variant went deeper / same / shallower than the first variant.
+    pub deeper: usize,
+    pub same: usize,
+    pub shallower: usize,
+}
+
+pub fn summarize(results: &[Vec<Measurement>], variant: usize) -> Summary {
+    let mut s = Summary {
+        positions: results.len(),
+        ..Default::default()
+    };
+    if results.is_empty() {
+        return s;
+    }
+    let (mut depth, mut nodes, mut ms) = (0u64, 0u64, 0u64);
+    for row in results {
+        let m = &row[variant];
+        depth += u64::from(m.depth);
+        nodes += m.nodes;
+        ms += m.ms;
+        for k in PROBCUT_KEYS {
+            if let Some(&(t, c)) = m.counters.get(k) {
+                s.pc_tried += t;
+                s.pc_cut += c;
+            }
+        }
+        if let Some(&(t, c)) = m.counters.get("nmp") {
+            s.nmp_tried += t;
+            s.nmp_cut += c;
+        }
+        match m.depth.cmp(&row[0].depth) {
+            std::cmp::Ordering::Greater => s.deeper += 1,
+            std::cmp::Ordering::Equal => s.same += 1,
+            std::cmp::Ordering::Less => s.shallower += 1,
+        }
+    }
+    let n = results.len() as f64;
+    s.avg_depth = depth as f64 / n;
+    s.avg_nodes = nodes as f64 / n;
+    s.knps = nodes as f64 / (ms.max(1) as f64);
+    s
+}
+
+fn pct(cut: u64, tried: u64) -> String {
+    if tried == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", 100.0 * cut as f64 / tried as f64)
+    }
+}
+
+pub fn report(variants: &[Variant], results: &[Vec<Measurement>]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<12} {:>5} {:>9} {:>7} {:>11} {:>7} {:>10} {:>8} {:>8} {:>14}",
+        "variant",
+        "pos",
+        "avg depth",
+        "gain",
+        "avg nodes",
+        "knps",
+        "pc tried",
+        "pc cut",
+        "nmp cut",
+        "deeper/=/less"
+    );
+    let base = summarize(results, 0);
+    for (i, v) in variants.iter().enumerate() {
+        let s = summarize(results, i);
+        let _ = writeln!(
+            out,
+            "{:<12} {:>5} {:>9.2} {:>+7.2} {:>11.0} {:>7.0} {:>10} {:>8} {:>8} {:>14}",
+            v.name,
+            s.positions,
+            s.avg_depth,
+            s.avg_depth - base.avg_depth,
+            s.avg_nodes,
+            s.knps,
+            s.pc_tried,
+            pct(s.pc_cut, s.pc_tried),
+            pct(s.nmp_cut, s.nmp_tried),
+            format!("{}/{}/{}", s.deeper, s.same, s.shallower)
+        );
+    }
+    out
+}
+
+pub fn run(args: &DepthArgs) -> Result<()> {
+    let variants = Variant::parse_all(&args.variants)?;
+    let mut positions = load_epd(args.epd.as_deref())?;
+    positions.truncate(args.positions);
+    if positions.is_empty() {
+        bail!("no positions");
+    }
+    let fens: Vec<String> = positions.iter().map(|p| p.fen.clone()).collect();
+    let engine = args.engine.clone().unwrap_or_else(default_engine);
+    let budget = match args.nodes {
+        Some(n) => Budget::Nodes(n),
+        None => Budget::MoveTime(args.movetime),
+    };
+    let results = run_grid(
+        &fens,
+        &variants,
+        &engine,
+        args.hash,
+        budget,
+        args.concurrency,
+        args.quiet,
+    )?;
+    if let Some(path) = &args.csv {
+        let mut f = std::fs::File::create(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        writeln!(
+            f,
+            "line,variant,depth,nodes,ms,pc_tried,pc_cut,bestmove,fen"
+        )?;
+        for (p, row) in positions.iter().zip(&results) {
+            for (v, m) in variants.iter().zip(row) {
+                let (t, c) = PROBCUT_KEYS
+                    .iter()
+                    .filter_map(|k| m.counters.get(*k))
+                    .fold((0, 0), |a, &(t, c)| (a.0 + t, a.1 + c));
+                writeln!(
+                    f,
+                    "{},{},{},{},{},{},{},{},{}",
+                    p.line, v.name, m.depth, m.nodes, m.ms, t, c, m.bestmove, p.fen
+                )?;
+            }
+        }
+    }
+    let limit = match budget {
+        Budget::MoveTime(ms) => format!("{ms} ms"),
+        Budget::Nodes(n) => format!("{n} nodes"),
+    };
+    println!(
+        "{} positions, {limit} per position and variant, engine {}",
+        fens.len(),
+        engine.display()
+    );
+    print!("{}", report(&variants, &results));
+    println!("gain = average depth minus the first variant's; pc = ProbCut family shallow searches (probcut+mpc+sfpc), cut = share that cut");
+    Ok(())
+}

@@ -1,0 +1,499 @@
+//! `augur-lab fit`: least squares of the deep score v on the shallow score v' per depth pair
+//! (d', d) and game stage, over v' in a range ([-300, 300] as in the paper), mates excluded.
+//! Prints the paper's Table 1 beside Crafty's values, writes the engine's parameter file and
+//! draws Figure 4 (v' against v with the fitted line).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+
+use super::collect::{read_csv, Record, Stage};
+use super::params::{self, PairParams};
+use crate::chart::{Chart, LinearFit, PointSeries, ScatterChart};
+
+#[derive(Args, Debug, Clone)]
+pub struct FitArgs {
+    /// CSV written by `augur-lab collect`.
+    pub csv: PathBuf,
+    /// Depth pairs to fit, `S:D,...`; default: every pair with D-S in 2..=6 in the data.
+    #[arg(long, value_delimiter = ',')]
+    pub pairs: Vec<String>,
+    /// Fit only points with v' >= MIN (centipawns).
+    #[arg(long, default_value_t = -300, allow_negative_numbers = true)]
+    pub min: i32,
+    /// Fit only points with v' <= MAX.
+    #[arg(long, default_value_t = 300, allow_negative_numbers = true)]
+    pub max: i32,
+    /// Pairs written to the parameter file, in this order (those with enough data).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "3:5,2:6,3:7,4:8,3:9,4:10"
+    )]
+    pub file_pairs: Vec<String>,
+    /// Fewest points for a pair to be written to the parameter file.
+    #[arg(long, default_value_t = 100)]
+    pub min_n: usize,
+    /// Where the parameter file and charts go; default: the CSV's directory.
+    #[arg(long)]
+    pub out_dir: Option<PathBuf>,
+    /// Parameter file name inside the output directory.
+    #[arg(long, default_value = "probcut_params.toml")]
+    pub params_name: String,
+    /// Depth pair of the scatter plot (Figure 4).
+    #[arg(long, default_value = "4:8")]
+    pub plot_pair: String,
+    /// Plot points with |v'| and |v| up to this many centipawns.
+    #[arg(long, default_value_t = 1000)]
+    pub plot_limit: i32,
+    /// Write no charts.
+    #[arg(long)]
+    pub no_plot: bool,
+}
+
+/// Least-squares line `v = a*v' + b` with the residual standard deviation (n - 2 degrees of
+/// freedom) and the correlation coefficient.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Regression {
+    pub a: f64,
+    pub b: f64,
+    pub sigma: f64,
+    pub r: f64,
+    pub n: usize,
+}
+
+/// `None` with fewer than three points or no spread in v' (no line, or no residual).
+pub fn regress(points: &[(f64, f64)]) -> Option<Regression> {
+    let n = points.len();
+    if n < 3 {
+        return None;
+    }
+    let nf = n as f64;
+    let mx = points.iter().map(|p| p.0).sum::<f64>() / nf;
+    let my = points.iter().map(|p| p.1).sum::<f64>() / nf;
+    let (mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0);
+    for &(x, y) in points {
+        sxx += (x - mx) * (x - mx);
+        syy += (y - my) * (y - my);
+        sxy += (x - mx) * (y - my);
+    }
+    if sxx <= 0.0 {
+        return None;
+    }
+    let a = sxy / sxx;
+    let b = my - a * mx;
+    let rss: f64 = points.iter().map(|&(x, y)| (y - a * x - b).powi(2)).sum();
+    let r = if syy > 0.0 {
+        sxy / (sxx * syy).sqrt()
+    } else {
+        1.0
+    };
+    Some(Regression {
+        a,
+        b,
+        sigma: (rss / (nf - 2.0)).sqrt(),
+        r,
+        n,
+    })
+}
+
+/// One position's iterative-deepening scores.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub stage: Stage,
+    /// depth -> (score, is mate)
+    pub scores: BTreeMap<i32, (i32, bool)>,
+}
+
+pub fn samples(records: &[Record]) -> BTreeMap<usize, Sample> {
+    let mut out: BTreeMap<usize, Sample> = BTreeMap::new();
+    for r in records {
+        out.entry(r.id)
+            .or_insert_with(|| Sample {
+                stage: r.stage,
+                scores: BTreeMap::new(),
+            })
+            .scores
+            .insert(r.depth, (r.score, r.mate));
+    }
+    out
+}
+
+/// The (v', v) points of one depth pair and stage.
+#[derive(Clone, Debug, Default)]
+pub struct PairPoints {
+    /// Inside the v' range, no mate at either depth.
+    pub fit: Vec<(f64, f64)>,
+    /// No mate, any v' (for the chart).
+    pub all: Vec<(f64, f64)>,
+    /// v' in range but v a mate score: the shallow search missed a mate the deep one saw.
+    pub missed_mates: usize,
+    /// Positions with both depths.
+    pub total: usize,
+}
+
+pub fn pair_points(
+    samples: &BTreeMap<usize, Sample>,
+    stage: Option<Stage>,
+    shallow: i32,
+    deep: i32,
+    range: (i32, i32),
+) -> PairPoints {
+    let mut p = PairPoints::default();
+    for s in samples
+        .values()
+        .filter(|s| stage.is_none_or(|st| s.stage == st))
+    {
+        let (Some(&(vs, ms)), Some(&(vd, md))) = (s.scores.get(&shallow), s.scores.get(&deep))
+        else {
+            continue;
+        };
+        p.total += 1;
+        let in_range = (range.0..=range.1).contains(&vs);
+        if !ms && md && in_range {
+            p.missed_mates += 1;
+        }
+        if ms || md {
+            continue;
+        }
+        p.all.push((vs as f64, vd as f64));
+        if in_range {
+            p.fit.push((vs as f64, vd as f64));
+        }
+    }
+    p
+}
+
+/// Crafty's Table 1 (Jiang & Buro): (shallow, deep, stage, a, b, sigma, r).
+pub const CRAFTY_TABLE1: [(i32, i32, Stage, f64, f64, f64, f64); 4] = [
+    (3, 5, Stage::Middlegame, 0.998, -7.0, 55.8, 0.90),
+    (3, 5, Stage::Endgame, 1.026, -4.1, 51.8, 0.94),
+    (4, 8, Stage::Middlegame, 1.02, 2.36, 82.0, 0.82),
+    (4, 8, Stage::Endgame, 1.11, 1.75, 75.0, 0.90),
+];
+
+pub fn parse_pair(text: &str) -> Result<(i32, i32)> {
+    let parse = || -> Option<(i32, i32)> {
+        let (s, d) = text.trim().split_once([':', '-', '/'])?;
+        Some((s.trim().parse().ok()?, d.trim().parse().ok()?))
+    };
+    match parse() {
+        Some((s, d)) if s >= 1 && d > s => Ok((s, d)),
+        _ => bail!("bad depth pair '{text}' (expected SHALLOW:DEEP with SHALLOW < DEEP)"),
+    }
+}
+
+/// One fitted cell of the table.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    pub shallow: i32,
+    pub deep: i32,
+    pub stage: Option<Stage>,
+    pub fit: Option<Regression>,
+    pub points: PairPoints,
+}
+
+pub fn fit_cells(
+    samples: &BTreeMap<usize, Sample>,
+    pairs: &[(i32, i32)],
+    range: (i32, i32),
+) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for &(shallow, deep) in pairs {
+        for stage in [Some(Stage::Middlegame), Some(Stage::Endgame), None] {
+            let points = pair_points(samples, stage, shallow, deep, range);
+            cells.push(Cell {
+                shallow,
+                deep,
+                stage,
+                fit: regress(&points.fit),
+                points,
+            });
+        }
+    }
+    cells
+}
+
+fn stage_label(stage: Option<Stage>) -> &'static str {
+    stage.map_or("all", Stage::name)
+}
+
+/// Table 1 beside Crafty's values.
+pub fn table1(cells: &[Cell]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<7} {:<11} {:>7} {:>7} {:>7} {:>6} {:>6} | {:>6} {:>6} {:>6} {:>5}",
+        "Pairs", "Stage", "a", "b", "sigma", "r", "n", "Crafty a", "b", "sigma", "r"
+    );
+    for &(sh, dp, stage, ca, cb, cs, cr) in &CRAFTY_TABLE1 {
+        let ours = cells
+            .iter()
+            .find(|c| c.shallow == sh && c.deep == dp && c.stage == Some(stage));
+        let pair = format!("({sh},{dp})");
+        match ours.and_then(|c| c.fit.map(|f| (f, c))) {
+            Some((f, _)) => {
+                let _ =
+                    writeln!(
+                    s,
+                    "{:<7} {:<11} {:>7.3} {:>7.2} {:>7.1} {:>6.3} {:>6} | {:>8} {:>6} {:>6} {:>5}",
+                    pair, stage.name(), f.a, f.b, f.sigma, f.r, f.n, ca, cb, cs, cr
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "{:<7} {:<11} {:>7} {:>7} {:>7} {:>6} {:>6} | {:>8} {:>6} {:>6} {:>5}",
+                    pair,
+                    stage.name(),
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    0,
+                    ca,
+                    cb,
+                    cs,
+                    cr
+                );
+            }
+        }
+    }
+    s
+}
+
+/// Every fitted cell, with the missed-mate count the paper mentions.
+pub fn full_table(cells: &[Cell]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<7} {:<11} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>7}",
+        "Pairs", "Stage", "a", "b", "sigma", "r", "n", "total", "mates"
+    );
+    for c in cells {
+        let pair = format!("({},{})", c.shallow, c.deep);
+        match c.fit {
+            Some(f) => {
+                let _ = writeln!(
+                    s,
+                    "{:<7} {:<11} {:>7.3} {:>7.2} {:>7.1} {:>6.3} {:>6} {:>6} {:>7}",
+                    pair,
+                    stage_label(c.stage),
+                    f.a,
+                    f.b,
+                    f.sigma,
+                    f.r,
+                    f.n,
+                    c.points.total,
+                    c.points.missed_mates
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "{:<7} {:<11} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>7}",
+                    pair,
+                    stage_label(c.stage),
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    c.points.fit.len(),
+                    c.points.total,
+                    c.points.missed_mates
+                );
+            }
+        }
+    }
+    s
+}
+
+/// Default pairs: every (d', d) with d - d' in 2..=6 where both depths occur, plus (3,5) and
+/// (4,8) when the data reach them (they are included by that rule anyway).
+pub fn default_pairs(samples: &BTreeMap<usize, Sample>) -> Vec<(i32, i32)> {
+    let max_depth = samples
+        .values()
+        .filter_map(|s| s.scores.keys().next_back().copied())
+        .max()
+        .unwrap_or(0);
+    let mut pairs = Vec::new();
+    for deep in 3..=max_depth {
+        for shallow in (1..deep).rev() {
+            if (2..=6).contains(&(deep - shallow)) {
+                pairs.push((shallow, deep));
+            }
+        }
+    }
+    pairs.sort_by_key(|&(s, d)| (d - s, s));
+    pairs
+}
+
+fn scatter(cell_points: &[(Stage, Vec<(f64, f64)>)], fit: &Regression, pair: (i32, i32)) -> Chart {
+    let mut chart = ScatterChart::new(format!(
+        "v' versus v for depth pair ({},{}): v = {:.3} v' {:+.2}, sigma {:.1}, r {:.3}, n {}",
+        pair.0, pair.1, fit.a, fit.b, fit.sigma, fit.r, fit.n
+    ))
+    .labels(
+        format!("v' = {}-ply score (centipawns, side to move)", pair.0),
+        format!("v = {}-ply score", pair.1),
+    );
+    for (stage, pts) in cell_points {
+        chart = chart.series(PointSeries::new(stage.name(), pts.clone()));
+    }
+    chart
+        .fit(LinearFit {
+            slope: fit.a,
+            intercept: fit.b,
+            r: fit.r,
+            sigma: fit.sigma,
+            n: fit.n,
+        })
+        .into()
+}
+
+pub fn run(args: &FitArgs) -> Result<()> {
+    if args.min > args.max {
+        bail!("--min {} is above --max {}", args.min, args.max);
+    }
+    let records = read_csv(&args.csv)?;
+    if records.is_empty() {
+        bail!("{}: no data lines", args.csv.display());
+    }
+    let samples = samples(&records);
+    let range = (args.min, args.max);
+    let pairs = if args.pairs.is_empty() {
+        default_pairs(&samples)
+    } else {
+        args.pairs
+            .iter()
+            .map(|p| parse_pair(p))
+            .collect::<Result<_>>()?
+    };
+    let mut wanted = pairs.clone();
+    let file_pairs: Vec<(i32, i32)> = args
+        .file_pairs
+        .iter()
+        .map(|p| parse_pair(p))
+        .collect::<Result<_>>()?;
+    for p in file_pairs.iter().chain([&(3, 5), &(4, 8)]) {
+        if !wanted.contains(p) {
+            wanted.push(*p);
+        }
+    }
+    let cells = fit_cells(&samples, &wanted, range);
+    let stages: BTreeMap<Stage, usize> = samples.values().fold(BTreeMap::new(), |mut m, s| {
+        *m.entry(s.stage).or_default() += 1;
+        m
+    });
+    println!(
+        "{}: {} positions ({} middlegame, {} endgame), v' in [{}, {}], mates excluded",
+        args.csv.display(),
+        samples.len(),
+        stages.get(&Stage::Middlegame).unwrap_or(&0),
+        stages.get(&Stage::Endgame).unwrap_or(&0),
+        args.min,
+        args.max
+    );
+    println!("\nTable 1 (ours | Crafty 18.15, Jiang & Buro):");
+    print!("{}", table1(&cells));
+    println!("\nAll pairs (total = positions with both depths; mates = v' in range, v a mate):");
+    let shown: Vec<Cell> = cells
+        .iter()
+        .filter(|c| pairs.contains(&(c.shallow, c.deep)))
+        .cloned()
+        .collect();
+    print!("{}", full_table(&shown));
+
+    let out_dir = match &args.out_dir {
+        Some(d) => d.clone(),
+        None => args
+            .csv
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+    };
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+
+    let mut written = Vec::new();
+    for &(shallow, deep) in &file_pairs {
+        for stage in [Stage::Middlegame, Stage::Endgame] {
+            let cell = cells
+                .iter()
+                .find(|c| c.shallow == shallow && c.deep == deep && c.stage == Some(stage));
+            if let Some(f) = cell.and_then(|c| c.fit).filter(|f| f.n >= args.min_n) {
+                written.push(PairParams {
+                    stage,
+                    shallow,
+                    deep,
+                    a: f.a,
+                    b: f.b,
+                    sigma: f.sigma,
+                    r: f.r,
+                    n: f.n,
+                    min: args.min,
+                    max: args.max,
+                });
+            }
+        }
+    }
+    let source = args
+        .csv
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let comment = format!(
+        "data: {source}, {} positions (augur-lab collect); v' in [{}, {}], mates excluded",
+        samples.len(),
+        args.min,
+        args.max
+    );
+    let text = params::to_toml(&written, &comment);
+    // The engine must be able to read what we write: check it before it is saved.
+    params::parse(&text, "generated parameter file")?;
+    let params_path = out_dir.join(&args.params_name);
+    std::fs::write(&params_path, &text)
+        .with_context(|| format!("cannot write {}", params_path.display()))?;
+    let names: Vec<String> = written
+        .iter()
+        .map(|p| format!("({},{}) {}", p.shallow, p.deep, p.stage.short()))
+        .collect();
+    println!(
+        "\nparameter file: {} ({} pairs: {})",
+        params_path.display(),
+        written.len(),
+        names.join(", ")
+    );
+
+    if !args.no_plot {
+        let pair = parse_pair(&args.plot_pair)?;
+        let lim = args.plot_limit as f64;
+        let inside = |&(x, y): &(f64, f64)| x.abs() <= lim && y.abs() <= lim;
+        let mut per_stage = Vec::new();
+        for stage in [Stage::Middlegame, Stage::Endgame] {
+            let pts = pair_points(&samples, Some(stage), pair.0, pair.1, range);
+            per_stage.push((
+                stage,
+                pts.all.into_iter().filter(inside).collect::<Vec<_>>(),
+            ));
+        }
+        let all = pair_points(&samples, None, pair.0, pair.1, range);
+        let Some(fit) = regress(&all.fit) else {
+            bail!("no data to plot for pair ({},{})", pair.0, pair.1);
+        };
+        let stem = format!("probcut_scatter_{}_{}", pair.0, pair.1);
+        let (svg, png) = scatter(&per_stage, &fit, pair).save(&out_dir, &stem)?;
+        println!("scatter: {} and {}", svg.display(), png.display());
+        for (stage, pts) in &per_stage {
+            let sp = pair_points(&samples, Some(*stage), pair.0, pair.1, range);
+            if let Some(f) = regress(&sp.fit) {
+                let stem = format!("probcut_scatter_{}_{}_{}", pair.0, pair.1, stage.short());
+                let (svg, _) = scatter(&[(*stage, pts.clone())], &f, pair).save(&out_dir, &stem)?;
+                println!("scatter ({}): {}", stage.name(), svg.display());
+            }
+        }
+    }
+    Ok(())
+}

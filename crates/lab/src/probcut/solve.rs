@@ -1,0 +1,199 @@
+//! `augur-lab solve`: the tactical cost of forward pruning. Each variant searches every
+//! test-suite position for a fixed time; a position is solved when the final best move is one
+//! of the `bm` moves (and none of the `am` moves). SAN is read with shakmaty, independently of
+//! the engine's move code.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess};
+
+use super::variants::{default_engine, run_grid, Budget, Measurement, Variant};
+use super::{parse_epd, EpdLine};
+
+#[derive(Args, Debug, Clone)]
+pub struct SolveArgs {
+    /// Test suite (EPD with `bm`/`am` in SAN).
+    #[arg(long, default_value = "../shared/data/suites/wac.epd")]
+    pub suite: PathBuf,
+    /// Use only the first N positions.
+    #[arg(long)]
+    pub positions: Option<usize>,
+    /// Time per position and variant, milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc.
+    #[arg(long = "variant", short = 'v')]
+    pub variants: Vec<String>,
+    /// The engine binary; default: `augur` next to this program.
+    #[arg(long)]
+    pub engine: Option<PathBuf>,
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Positions searched at once (see `depth --help`).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A suite position with its best/avoid moves in UCI notation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub id: String,
+    pub line: usize,
+    pub fen: String,
+    pub best: Vec<String>,
+    pub avoid: Vec<String>,
+}
+
+impl Problem {
+    pub fn solved_by(&self, uci: &str) -> bool {
+        (self.best.is_empty() || self.best.iter().any(|m| m == uci))
+            && !self.avoid.iter().any(|m| m == uci)
+    }
+}
+
+fn san_list_to_uci(pos: &Chess, list: &str) -> Result<Vec<String>> {
+    list.split_whitespace()
+        .map(|san| {
+            let parsed = SanPlus::from_ascii(san.as_bytes())
+                .map_err(|e| anyhow::anyhow!("'{san}' is not SAN: {e}"))?;
+            let m = parsed
+                .san
+                .to_move(pos)
+                .map_err(|e| anyhow::anyhow!("'{san}' is not a legal move here: {e}"))?;
+            Ok(m.to_uci(CastlingMode::Standard).to_string())
+        })
+        .collect()
+}
+
+pub fn problem(epd: &EpdLine) -> Result<Problem> {
+    let pos: Chess = Fen::from_ascii(epd.fen.as_bytes())
+        .map_err(|e| anyhow::anyhow!("bad FEN: {e}"))?
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| anyhow::anyhow!("illegal position: {e}"))?;
+    let best = san_list_to_uci(&pos, epd.op("bm").unwrap_or(""))?;
+    let avoid = san_list_to_uci(&pos, epd.op("am").unwrap_or(""))?;
+    if best.is_empty() && avoid.is_empty() {
+        bail!("neither bm nor am");
+    }
+    Ok(Problem {
+        id: epd
+            .op("id")
+            .map_or_else(|| format!("line {}", epd.line), str::to_string),
+        line: epd.line,
+        fen: epd.fen.clone(),
+        best,
+        avoid,
+    })
+}
+
+/// Reads a suite; the error names the line of a bad position or move.
+pub fn parse_suite(text: &str, name: &str) -> Result<Vec<Problem>> {
+    parse_epd(text, name)?
+        .iter()
+        .map(|e| problem(e).with_context(|| format!("{name}:{}: bad test position", e.line)))
+        .collect()
+}
+
+pub fn report(variants: &[Variant], problems: &[Problem], results: &[Vec<Measurement>]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<12} {:>8} {:>7} {:>9} {:>11}  lost vs {} / gained",
+        "variant", "solved", "of", "avg depth", "avg nodes", variants[0].name
+    );
+    let solved = |v: usize, p: usize| problems[p].solved_by(&results[p][v].bestmove);
+    for (v, variant) in variants.iter().enumerate() {
+        let n = (0..problems.len()).filter(|&p| solved(v, p)).count();
+        let depth: f64 = results.iter().map(|r| f64::from(r[v].depth)).sum::<f64>()
+            / results.len().max(1) as f64;
+        let nodes: f64 =
+            results.iter().map(|r| r[v].nodes as f64).sum::<f64>() / results.len().max(1) as f64;
+        let lost: Vec<&str> = (0..problems.len())
+            .filter(|&p| solved(0, p) && !solved(v, p))
+            .map(|p| problems[p].id.as_str())
+            .collect();
+        let gained: Vec<&str> = (0..problems.len())
+            .filter(|&p| !solved(0, p) && solved(v, p))
+            .map(|p| problems[p].id.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:<12} {:>8} {:>7} {:>9.2} {:>11.0}  {} [{}] / {} [{}]",
+            variant.name,
+            n,
+            problems.len(),
+            depth,
+            nodes,
+            lost.len(),
+            lost.join(" "),
+            gained.len(),
+            gained.join(" ")
+        );
+    }
+    out
+}
+
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let variants = Variant::parse_all(&args.variants)?;
+    let text = std::fs::read_to_string(&args.suite)
+        .with_context(|| format!("cannot read suite {}", args.suite.display()))?;
+    let mut problems = parse_suite(&text, &args.suite.display().to_string())?;
+    if let Some(n) = args.positions {
+        problems.truncate(n);
+    }
+    if problems.is_empty() {
+        bail!("no positions in {}", args.suite.display());
+    }
+    let fens: Vec<String> = problems.iter().map(|p| p.fen.clone()).collect();
+    let engine = args.engine.clone().unwrap_or_else(default_engine);
+    let results = run_grid(
+        &fens,
+        &variants,
+        &engine,
+        args.hash,
+        Budget::MoveTime(args.movetime),
+        args.concurrency,
+        args.quiet,
+    )?;
+    println!(
+        "{}: {} positions, {} ms per position and variant, engine {}",
+        args.suite.display(),
+        problems.len(),
+        args.movetime,
+        engine.display()
+    );
+    print!("{}", report(&variants, &problems, &results));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_moves_become_uci() {
+        let p = parse_suite(
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n\
+             r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - bm Nxc6 O-O-O?; am Qd2;",
+            "t",
+        );
+        // O-O-O is illegal there: the error must name the line.
+        let msg = format!("{:#}", p.unwrap_err());
+        assert!(msg.contains("t:2"), "{msg}");
+        let p = parse_suite(
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(p[0].id, "WAC.001");
+        assert_eq!(p[0].best, vec!["g3g6"]);
+        assert!(p[0].solved_by("g3g6") && !p[0].solved_by("f1e1"));
+    }
+}

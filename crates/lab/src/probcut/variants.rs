@@ -1,0 +1,273 @@
+//! Engine variants for the fixed-time experiments (`depth`, `solve`): the same `augur` binary
+//! with different UCI options, written `name:Opt=Val,Opt=Val`. Every variant searches every
+//! position back to back, each after `ucinewgame`, so machine load hits all variants alike and
+//! results do not depend on the order positions are searched in.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use crate::engine_spec::EngineSpec;
+use crate::progress::Progress;
+use crate::uci_client::{Score, UciEngine};
+
+pub const DEFAULT_VARIANTS: [&str; 3] =
+    ["baseline", "probcut:ProbCut=true", "mpc:MultiProbCut=true"];
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    pub name: String,
+    pub options: Vec<(String, String)>,
+}
+
+impl Variant {
+    /// `name` or `name:Opt=Val,Opt=Val`.
+    pub fn parse(text: &str) -> Result<Variant> {
+        let (name, rest) = text.split_once(':').unwrap_or((text, ""));
+        let name = name.trim();
+        if name.is_empty() {
+            bail!("bad variant '{text}': empty name (expected name:Opt=Val,Opt=Val)");
+        }
+        let mut options = Vec::new();
+        for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((k, v)) = part.split_once('=') else {
+                bail!("bad variant '{text}': '{part}' is not Opt=Val");
+            };
+            options.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        Ok(Variant {
+            name: name.to_string(),
+            options,
+        })
+    }
+
+    pub fn parse_all(texts: &[String]) -> Result<Vec<Variant>> {
+        let list: Vec<String> = if texts.is_empty() {
+            DEFAULT_VARIANTS.iter().map(|s| s.to_string()).collect()
+        } else {
+            texts.to_vec()
+        };
+        let vs: Vec<Variant> = list
+            .iter()
+            .map(|t| Variant::parse(t))
+            .collect::<Result<_>>()?;
+        for (i, v) in vs.iter().enumerate() {
+            if vs[..i].iter().any(|w| w.name == v.name) {
+                bail!("variant name '{}' is used twice", v.name);
+            }
+        }
+        Ok(vs)
+    }
+
+    pub fn spec(&self, engine: &Path, hash: usize) -> EngineSpec {
+        let mut spec = EngineSpec::new(&self.name, engine);
+        spec.set_option("Hash", &hash.to_string());
+        spec.set_option("Threads", "1");
+        for (k, v) in &self.options {
+            spec.set_option(k, v);
+        }
+        spec
+    }
+}
+
+/// The `augur` binary next to this executable, else `augur` from PATH.
+pub fn default_engine() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|d| d.join("augur")))
+        .filter(|p| p.exists())
+        .unwrap_or_else(|| PathBuf::from("augur"))
+}
+
+/// `tried/cut` counters from the engine's `info string stats k=v ...` line.
+pub fn parse_stats(line: &str) -> BTreeMap<String, (u64, u64)> {
+    let mut out = BTreeMap::new();
+    for word in line.split_whitespace() {
+        let Some((k, v)) = word.split_once('=') else {
+            continue;
+        };
+        let parsed = match v.split_once('/') {
+            Some((t, c)) => t.parse().ok().zip(c.parse().ok()),
+            None => v.parse().ok().map(|n| (n, 0)),
+        };
+        if let Some(tc) = parsed {
+            out.insert(k.to_string(), tc);
+        }
+    }
+    out
+}
+
+/// One search of one position by one variant.
+#[derive(Clone, Debug, Default)]
+pub struct Measurement {
+    pub depth: u32,
+    pub nodes: u64,
+    pub ms: u64,
+    pub bestmove: String,
+    pub score: Option<Score>,
+    pub counters: BTreeMap<String, (u64, u64)>,
+}
+
+/// A UCI `position` command for an EPD/FEN (EPD's four fields get move counters).
+pub fn position_command(fen: &str) -> String {
+    if fen.split_whitespace().count() == 4 {
+        format!("position fen {fen} 0 1")
+    } else {
+        format!("position fen {fen}")
+    }
+}
+
+/// How each search is limited.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    MoveTime(u64),
+    Nodes(u64),
+}
+
+impl Budget {
+    fn go_args(self) -> String {
+        match self {
+            Budget::MoveTime(ms) => format!("movetime {ms}"),
+            Budget::Nodes(n) => format!("nodes {n}"),
+        }
+    }
+    fn deadline(self) -> Duration {
+        match self {
+            Budget::MoveTime(ms) => Duration::from_millis(ms * 3 + 5000),
+            Budget::Nodes(_) => Duration::from_secs(600),
+        }
+    }
+}
+
+fn measure(engine: &mut UciEngine, fen: &str, budget: Budget) -> Result<Measurement> {
+    engine.new_game()?;
+    let report = engine
+        .search(
+            &position_command(fen),
+            &budget.go_args(),
+            budget.deadline(),
+            Duration::from_secs(5),
+        )
+        .map_err(|f| anyhow!("engine '{}' failed on {fen}: {f:?}", engine.spec().name))?;
+    Ok(Measurement {
+        depth: report.depth.unwrap_or(0),
+        nodes: report.nodes.unwrap_or(0),
+        ms: report.elapsed.as_millis() as u64,
+        bestmove: report.bestmove,
+        score: report.score,
+        counters: report.stats.as_deref().map(parse_stats).unwrap_or_default(),
+    })
+}
+
+/// Searches every position with every variant; `result[position][variant]`. `concurrency`
+/// workers each run their own engine process per variant.
+pub fn run_grid(
+    fens: &[String],
+    variants: &[Variant],
+    engine: &Path,
+    hash: usize,
+    budget: Budget,
+    concurrency: usize,
+    quiet: bool,
+) -> Result<Vec<Vec<Measurement>>> {
+    // Fail early and clearly on a typo'd option: start each variant once.
+    for v in variants {
+        UciEngine::start(&v.spec(engine, hash))
+            .with_context(|| format!("variant '{}'", v.name))?
+            .quit();
+    }
+    let fens = Arc::new(fens.to_vec());
+    let variants = Arc::new(variants.to_vec());
+    let next = Arc::new(AtomicUsize::new(0));
+    let failed = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<(usize, Result<Vec<Measurement>>)>();
+    let mut handles = Vec::new();
+    for _ in 0..concurrency.clamp(1, fens.len().max(1)) {
+        let (fens, variants, next, failed, tx) = (
+            fens.clone(),
+            variants.clone(),
+            next.clone(),
+            failed.clone(),
+            tx.clone(),
+        );
+        let engine = engine.to_path_buf();
+        handles.push(std::thread::spawn(move || {
+            let mut engines = Vec::new();
+            for v in variants.iter() {
+                match UciEngine::start(&v.spec(&engine, hash)) {
+                    Ok(e) => engines.push(e),
+                    Err(e) => {
+                        let _ = tx.send((usize::MAX, Err(e)));
+                        return;
+                    }
+                }
+            }
+            while !failed.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(fen) = fens.get(i) else { break };
+                let row: Result<Vec<Measurement>> = engines
+                    .iter_mut()
+                    .map(|e| measure(e, fen, budget))
+                    .collect();
+                if tx.send((i, row)).is_err() {
+                    break;
+                }
+            }
+            for e in engines {
+                e.quit();
+            }
+        }));
+    }
+    drop(tx);
+    let mut results: Vec<Option<Vec<Measurement>>> = vec![None; fens.len()];
+    let mut progress = Progress::new(fens.len(), 0, !quiet);
+    let mut done = 0;
+    let mut error = None;
+    for (i, row) in rx {
+        match row {
+            Ok(row) => {
+                results[i] = Some(row);
+                done += 1;
+                progress.update(done, "");
+            }
+            Err(e) => {
+                failed.store(true, Ordering::Relaxed);
+                error.get_or_insert(e);
+            }
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    progress.finish();
+    if let Some(e) = error {
+        return Err(e);
+    }
+    results
+        .into_iter()
+        .map(|r| r.ok_or_else(|| anyhow!("a position was not searched")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_and_stats() {
+        let v = Variant::parse("mpc:MultiProbCut=true, MpcThresholdMid=100").unwrap();
+        assert_eq!(v.name, "mpc");
+        assert_eq!(v.options[1], ("MpcThresholdMid".into(), "100".into()));
+        assert!(Variant::parse(":ProbCut=true").is_err());
+        assert!(Variant::parse("x:ProbCut").is_err());
+        assert!(Variant::parse_all(&["a".into(), "a:ProbCut=true".into()]).is_err());
+        let s = parse_stats("stats nodes=84424 mpc=5317/4572 pc_mid_4_8=1292/1001 junk");
+        assert_eq!(s["nodes"], (84424, 0));
+        assert_eq!(s["mpc"], (5317, 4572));
+        assert_eq!(s["pc_mid_4_8"], (1292, 1001));
+    }
+}

@@ -3,8 +3,10 @@
 //! statistics. Other lab commands reuse [`uci_client`] to drive engines.
 
 pub mod chart;
+pub mod compare;
 pub mod engine_spec;
 pub mod game;
+pub mod mpd;
 pub mod openings;
 pub mod pgn;
 pub mod pgn_stats;

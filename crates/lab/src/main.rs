@@ -21,6 +21,10 @@ enum Command {
     Match(Box<augur_lab::tournament::MatchArgs>),
     /// Statistics of the games in a PGN file (W/D/L, pentanomial, Elo, LOS, SPRT, ratings).
     Stats(augur_lab::pgn_stats::StatsArgs),
+    /// SPP thesis experiment: NBP/NC of textbook algorithms per position and depth, extra pruning, correctness, charts.
+    Compare(augur_lab::compare::CompareArgs),
+    /// Maximum positional difference of an evaluation: self-play (thesis method), distributions, spp vs spp-exact.
+    Mpd(augur_lab::mpd::MpdArgs),
     /// ProbCut data: search positions to every depth 1..D and record the scores (CSV, resumable).
     Collect(augur_lab::probcut::collect::CollectArgs),
     /// ProbCut regression per depth pair and stage (Table 1, Figure 4) and the parameter file.
@@ -36,6 +40,8 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Match(args) => augur_lab::tournament::run(&args).map(|_| ()),
         Command::Stats(args) => augur_lab::pgn_stats::run(&args),
+        Command::Compare(args) => augur_lab::compare::run(&args),
+        Command::Mpd(args) => augur_lab::mpd::run(&args),
         Command::Collect(args) => augur_lab::probcut::collect::run(&args),
         Command::Fit(args) => augur_lab::probcut::fit::run(&args),
         Command::Depth(args) => augur_lab::probcut::depth::run(&args),

@@ -1,0 +1,230 @@
+//! What the measurements mean: the thesis's extra-pruning percentage, its summaries by depth
+//! and parity, and the correctness check of move-score pairs against a reference algorithm.
+
+use super::Row;
+use augur::search::textbook::Algorithm;
+use std::collections::BTreeMap;
+
+/// The thesis's extra pruning of A1 over A2 (section 5): `100 - 100 * NBP(A1) / NBP(A2)`.
+/// Positive when A1 evaluates fewer leaves; `None` when A2 evaluated none.
+pub fn extra_pruning(nbp_a1: u64, nbp_a2: u64) -> Option<f64> {
+    if nbp_a2 == 0 {
+        return None;
+    }
+    Some(100.0 - 100.0 * nbp_a1 as f64 / nbp_a2 as f64)
+}
+
+/// The comparisons the thesis draws (section 5.2), then each further algorithm against
+/// alpha-beta; only pairs whose two algorithms were both run.
+pub fn pairs(algorithms: &[Algorithm]) -> Vec<(Algorithm, Algorithm)> {
+    use Algorithm::*;
+    let has = |a: Algorithm| algorithms.contains(&a);
+    let mut out: Vec<(Algorithm, Algorithm)> = [
+        (Spp, AlphaBeta),
+        (Abt, AlphaBeta),
+        (Sppt, Spp),
+        (Sppt, Abt),
+        (SppExact, AlphaBeta),
+        (SppExact, Spp),
+        (SpptExact, Abt),
+    ]
+    .into_iter()
+    .filter(|&(a, b)| has(a) && has(b))
+    .collect();
+    for &a in algorithms {
+        if a != AlphaBeta && has(AlphaBeta) && !out.iter().any(|&(x, _)| x == a) {
+            out.push((a, AlphaBeta));
+        }
+    }
+    out
+}
+
+/// The thesis's abbreviations (AB, ABT, SPP, SPPT), other names upper-cased.
+pub fn short_name(a: Algorithm) -> String {
+    match a {
+        Algorithm::AlphaBeta => "AB".to_string(),
+        a => a.name().to_uppercase(),
+    }
+}
+
+pub fn pair_name(a1: Algorithm, a2: Algorithm) -> String {
+    format!("{}/{}", short_name(a1), short_name(a2))
+}
+
+/// Summary of per-position extra-pruning percentages over a set of depths.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PruningSummary {
+    /// Positions (times depths) with both counts.
+    pub n: usize,
+    /// Over the summed counts: `100 - 100 * sum NBP(A1) / sum NBP(A2)`.
+    pub pooled: f64,
+    pub mean: f64,
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    /// Cases where A1 evaluated more leaves than A2.
+    pub worse: usize,
+}
+
+/// Leaves indexed by (position, depth, algorithm).
+pub type LeafIndex = BTreeMap<(usize, i32, usize), u64>;
+
+/// A sortable key for an algorithm (the enum has no `Ord`).
+pub fn akey(a: Algorithm) -> usize {
+    a as usize
+}
+
+pub fn leaf_index(rows: &[Row]) -> LeafIndex {
+    rows.iter()
+        .map(|r| ((r.position, r.depth, akey(r.algorithm)), r.leaves))
+        .collect()
+}
+
+/// Per-position percentages of A1 over A2 at `depth`, in position order (`None`: missing).
+pub fn per_position(
+    idx: &LeafIndex,
+    positions: usize,
+    depth: i32,
+    a1: Algorithm,
+    a2: Algorithm,
+) -> Vec<Option<f64>> {
+    (0..positions)
+        .map(|p| {
+            let l1 = idx.get(&(p, depth, akey(a1)))?;
+            let l2 = idx.get(&(p, depth, akey(a2)))?;
+            extra_pruning(*l1, *l2)
+        })
+        .collect()
+}
+
+pub fn summarize(
+    idx: &LeafIndex,
+    positions: usize,
+    depths: &[i32],
+    a1: Algorithm,
+    a2: Algorithm,
+) -> Option<PruningSummary> {
+    let mut pcts = Vec::new();
+    let (mut s1, mut s2, mut worse) = (0u64, 0u64, 0usize);
+    for &d in depths {
+        for p in 0..positions {
+            let (Some(&l1), Some(&l2)) = (idx.get(&(p, d, akey(a1))), idx.get(&(p, d, akey(a2))))
+            else {
+                continue;
+            };
+            s1 += l1;
+            s2 += l2;
+            if l1 > l2 {
+                worse += 1;
+            }
+            if let Some(x) = extra_pruning(l1, l2) {
+                pcts.push(x);
+            }
+        }
+    }
+    if pcts.is_empty() {
+        return None;
+    }
+    pcts.sort_by(f64::total_cmp);
+    let n = pcts.len();
+    let median = if n % 2 == 1 {
+        pcts[n / 2]
+    } else {
+        (pcts[n / 2 - 1] + pcts[n / 2]) / 2.0
+    };
+    Some(PruningSummary {
+        n,
+        pooled: extra_pruning(s1, s2).unwrap_or(0.0),
+        mean: pcts.iter().sum::<f64>() / n as f64,
+        median,
+        min: pcts[0],
+        max: pcts[n - 1],
+        worse,
+    })
+}
+
+/// A move-score pair that differs from the reference's at the same position and depth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    pub position: usize,
+    pub depth: i32,
+    pub algorithm: Algorithm,
+    pub reference: Algorithm,
+    pub got: (String, i32),
+    pub expected: (String, i32),
+}
+
+/// Which references each algorithm is checked against: every textbook algorithm against
+/// `alphabeta` (same static ordering, so the same tree path and the same answer), and the
+/// transposition-table algorithms also against `abt`. The engine search is not checked (its
+/// own ordering and pruning may choose another move of equal or different value).
+pub fn references(a: Algorithm, run: &[Algorithm]) -> Vec<Algorithm> {
+    use Algorithm::*;
+    let mut refs = Vec::new();
+    if a == Engine {
+        return refs;
+    }
+    if a != AlphaBeta && run.contains(&AlphaBeta) {
+        refs.push(AlphaBeta);
+    }
+    let tt = matches!(a, Sppt | SpptExact | Aspiration | Mtdf | Sss);
+    if tt && run.contains(&Abt) {
+        refs.push(Abt);
+    }
+    refs
+}
+
+pub fn mismatches(rows: &[Row], run: &[Algorithm]) -> Vec<Mismatch> {
+    let by_key: BTreeMap<(usize, i32, usize), &Row> = rows
+        .iter()
+        .map(|r| ((r.position, r.depth, akey(r.algorithm)), r))
+        .collect();
+    let mut out = Vec::new();
+    for r in rows {
+        for reference in references(r.algorithm, run) {
+            let Some(e) = by_key.get(&(r.position, r.depth, akey(reference))) else {
+                continue;
+            };
+            if e.mv != r.mv || e.score != r.score {
+                out.push(Mismatch {
+                    position: r.position,
+                    depth: r.depth,
+                    algorithm: r.algorithm,
+                    reference,
+                    got: (r.mv.clone(), r.score),
+                    expected: (e.mv.clone(), e.score),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// How many comparisons `mismatches` made (for "all N pairs identical").
+pub fn comparisons(rows: &[Row], run: &[Algorithm]) -> usize {
+    let have: std::collections::BTreeSet<(usize, i32, usize)> = rows
+        .iter()
+        .map(|r| (r.position, r.depth, akey(r.algorithm)))
+        .collect();
+    rows.iter()
+        .map(|r| {
+            references(r.algorithm, run)
+                .into_iter()
+                .filter(|&x| have.contains(&(r.position, r.depth, akey(x))))
+                .count()
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thesis_formula() {
+        assert_eq!(extra_pruning(25, 100), Some(75.0));
+        assert_eq!(extra_pruning(100, 100), Some(0.0));
+        assert_eq!(extra_pruning(150, 100), Some(-50.0));
+        assert_eq!(extra_pruning(5, 0), None);
+    }
+}

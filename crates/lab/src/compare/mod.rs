@@ -1,0 +1,376 @@
+//! `augur-lab compare`: the SPP thesis's experiment (sections 4-5). Every (position, depth,
+//! algorithm) of a suite is searched with the engine's textbook algorithms, recording the
+//! best move, score, leaf evaluations (NBP), nodes (NC) and time; then the extra-pruning
+//! percentages, the move-score correctness check, a markdown report and the charts in the
+//! spirit of the thesis's Diagrams 1-14.
+//!
+//! The textbook searches are single-threaded and deterministic, so the counts are the same on
+//! every run whatever the number of worker threads; only the times vary.
+
+pub mod analysis;
+pub mod report;
+pub mod suite;
+
+use crate::progress::Progress;
+use anyhow::{anyhow, bail, Context, Result};
+use augur::eval::EvalKind;
+use augur::position::Position;
+use augur::search::config::SearchConfig;
+use augur::search::limits::Limits;
+use augur::search::textbook::{self, Algorithm, TextbookConfig};
+use augur::search::tt::TranspositionTable;
+use augur::search::{Control, Searcher};
+use clap::Args;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+#[derive(Args, Debug, Clone)]
+pub struct CompareArgs {
+    /// EPD suite (default: the bundled 16-position set of the SPP thesis).
+    #[arg(long)]
+    pub suite: Option<PathBuf>,
+    /// Use only the first N positions of the suite.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Depths: a range "4-7", a list "5,7" or both "3,5-6".
+    #[arg(long, default_value = "4-7")]
+    pub depths: String,
+    /// Comma-separated algorithms (textbook names, or "engine" for Augur's own search).
+    #[arg(long, default_value = "alphabeta,abt,spp,sppt")]
+    pub algorithms: String,
+    /// Static evaluation: classic (the thesis's feature table) or default.
+    #[arg(long, default_value = "classic")]
+    pub eval: String,
+    /// The fixed maximum positional difference of spp/sppt.
+    #[arg(long, default_value_t = 70)]
+    pub mpd: i32,
+    /// Resolve captures at the leaves with a quiescence search (the thesis had none).
+    #[arg(long)]
+    pub qsearch: bool,
+    /// Transposition-table size in MiB for each TT algorithm run.
+    #[arg(long, default_value_t = 32)]
+    pub tt_mib: usize,
+    /// Exit with an error when any move-score pair differs from its reference.
+    #[arg(long)]
+    pub strict: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write results.csv, summary.md and the charts (SVG and PNG) here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Leave the per-position table out of stdout (it still goes to summary.md).
+    #[arg(long)]
+    pub brief: bool,
+}
+
+/// One measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Index into the suite.
+    pub position: usize,
+    pub depth: i32,
+    pub algorithm: Algorithm,
+    /// Best move in UCI notation ("-" if none).
+    pub mv: String,
+    pub score: i32,
+    /// NBP: leaf evaluations.
+    pub leaves: u64,
+    /// NC: nodes entered.
+    pub nodes: u64,
+    pub time_ms: f64,
+    /// [spp] Depth-1 nodes where SPP cut siblings, and siblings pruned.
+    pub spp_cuts: u64,
+    pub spp_pruned: u64,
+}
+
+/// Parses "4-7", "5,7", "3,5-6" into a sorted, deduplicated list of depths in 1..=20.
+pub fn parse_depths(text: &str) -> Result<Vec<i32>> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let bad = || anyhow!("bad depth '{part}' in --depths '{text}' (use e.g. 4-7 or 5,7)");
+        let (lo, hi) = match part.split_once('-') {
+            Some((a, b)) => (
+                a.trim().parse::<i32>().map_err(|_| bad())?,
+                b.trim().parse::<i32>().map_err(|_| bad())?,
+            ),
+            None => {
+                let d = part.parse::<i32>().map_err(|_| bad())?;
+                (d, d)
+            }
+        };
+        if lo < 1 || hi > 20 || lo > hi {
+            bail!("depths must be within 1..=20 and ranges ascending: '{part}'");
+        }
+        out.extend(lo..=hi);
+    }
+    if out.is_empty() {
+        bail!("no depths in '{text}'");
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Parses a comma-separated algorithm list, keeping its order; unknown names are an error
+/// naming them and listing the known ones.
+pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>> {
+    let mut out: Vec<Algorithm> = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let a: Algorithm = name.parse().map_err(|e: String| anyhow!(e))?;
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    if out.is_empty() {
+        bail!("no algorithms in '{text}'");
+    }
+    Ok(out)
+}
+
+/// Everything a run needs, parsed and checked.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub positions: Vec<suite::SuitePosition>,
+    pub depths: Vec<i32>,
+    pub algorithms: Vec<Algorithm>,
+    pub config: TextbookConfig,
+    pub threads: usize,
+    pub suite_name: String,
+}
+
+impl Plan {
+    pub fn from_args(args: &CompareArgs) -> Result<Plan> {
+        let depths = parse_depths(&args.depths)?;
+        let algorithms = parse_algorithms(&args.algorithms)?;
+        let eval: EvalKind = args.eval.parse().map_err(|e: String| anyhow!(e))?;
+        if eval != EvalKind::Classic {
+            if let Some(a) = algorithms
+                .iter()
+                .find(|a| matches!(a, Algorithm::SppExact | Algorithm::SpptExact))
+            {
+                bail!("{a} needs --eval classic (its bound is derived from the classic terms)");
+            }
+        }
+        let mut positions = suite::load(args.suite.as_deref())?;
+        if let Some(n) = args.limit {
+            positions.truncate(n.max(1));
+        }
+        let threads = args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        Ok(Plan {
+            positions,
+            depths,
+            algorithms,
+            config: TextbookConfig {
+                eval,
+                qsearch: args.qsearch,
+                mpd: args.mpd,
+                tt_mib: args.tt_mib.max(1),
+                ..TextbookConfig::default()
+            },
+            threads,
+            suite_name: args.suite.as_ref().map_or_else(
+                || "SPP thesis 16-position set (bundled)".to_string(),
+                |p| p.display().to_string(),
+            ),
+        })
+    }
+}
+
+/// One search of one position; the engine search for `Algorithm::Engine`.
+pub fn measure(
+    pos: &Position,
+    algorithm: Algorithm,
+    depth: i32,
+    cfg: &TextbookConfig,
+) -> Result<Row> {
+    let start = Instant::now();
+    let mut row = Row {
+        position: 0,
+        depth,
+        algorithm,
+        mv: "-".into(),
+        score: 0,
+        leaves: 0,
+        nodes: 0,
+        time_ms: 0.0,
+        spp_cuts: 0,
+        spp_pruned: 0,
+    };
+    if algorithm == Algorithm::Engine {
+        let config = SearchConfig {
+            eval: cfg.eval,
+            ..SearchConfig::default()
+        };
+        let mut s = Searcher::new(
+            config,
+            Arc::new(TranspositionTable::new(cfg.tt_mib)),
+            Arc::new(Control::default()),
+        );
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let r = s.search(pos, &limits);
+        row.mv = r.best.map_or_else(|| "-".into(), |m| pos.uci(m));
+        row.score = r.score;
+        row.leaves = s.stats.evals;
+        row.nodes = s.stats.nodes;
+    } else {
+        let r = textbook::run(pos, algorithm, depth, cfg).map_err(|e| anyhow!(e))?;
+        row.mv = r.best.map_or_else(|| "-".into(), |m| pos.uci(m));
+        row.score = r.score;
+        row.leaves = r.leaves;
+        row.nodes = r.nodes;
+        row.spp_cuts = r.spp_cuts;
+        row.spp_pruned = r.spp_pruned;
+    }
+    row.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    Ok(row)
+}
+
+/// A rough relative cost, to start the largest jobs first (so no long job is left to run
+/// alone at the end): the tree grows about as b^(d/2) for alpha-beta with good ordering.
+fn cost_estimate(pos: &Position, algorithm: Algorithm, depth: i32) -> f64 {
+    let b = pos.legal_moves().len().max(2) as f64;
+    let factor = match algorithm {
+        Algorithm::Minimax => return b.powi(depth),
+        Algorithm::AlphaBeta | Algorithm::AlphaBetaSoft | Algorithm::Pvs => 1.0,
+        Algorithm::Abt | Algorithm::Aspiration | Algorithm::Mtdf | Algorithm::Sss => 0.8,
+        Algorithm::Spp | Algorithm::SppExact => 0.5,
+        Algorithm::Sppt | Algorithm::SpptExact => 0.4,
+        Algorithm::Engine => 0.05,
+    };
+    factor * b.powf(depth as f64 * 0.75)
+}
+
+/// Runs every job of the plan on `plan.threads` workers; rows come back in (position, depth,
+/// algorithm-list) order.
+pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
+    let mut jobs: Vec<(usize, i32, Algorithm)> = Vec::new();
+    for p in 0..plan.positions.len() {
+        for &d in &plan.depths {
+            for &a in &plan.algorithms {
+                jobs.push((p, d, a));
+            }
+        }
+    }
+    let order_key = |&(p, d, a): &(usize, i32, Algorithm)| {
+        let ai = plan.algorithms.iter().position(|&x| x == a).unwrap_or(0);
+        (p, d, ai)
+    };
+    let mut by_cost = jobs.clone();
+    let costs: Vec<f64> = by_cost
+        .iter()
+        .map(|&(p, d, a)| cost_estimate(&plan.positions[p].pos, a, d))
+        .collect();
+    let mut idx: Vec<usize> = (0..by_cost.len()).collect();
+    idx.sort_by(|&i, &j| costs[j].total_cmp(&costs[i]));
+    by_cost = idx.into_iter().map(|i| by_cost[i]).collect();
+
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<Row>>();
+    let total = by_cost.len();
+    let mut rows: Vec<Row> = Vec::with_capacity(total);
+    let mut bar = Progress::new(total, 0, progress);
+    let mut first_error: Option<anyhow::Error> = None;
+    std::thread::scope(|scope| {
+        for _ in 0..plan.threads.min(total) {
+            let tx = tx.clone();
+            let next = &next;
+            let by_cost = &by_cost;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(p, d, a)) = by_cost.get(i) else {
+                    break;
+                };
+                let sp = &plan.positions[p];
+                let r = measure(&sp.pos, a, d, &plan.config)
+                    .map(|mut row| {
+                        row.position = p;
+                        row
+                    })
+                    .with_context(|| format!("{} ({}) depth {d} {a}", sp.id, sp.fen));
+                if tx.send(r).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut leaves = 0u64;
+        for r in rx {
+            match r {
+                Ok(row) => {
+                    leaves += row.leaves;
+                    rows.push(row);
+                }
+                Err(e) => {
+                    // Stop handing out work; the running jobs finish.
+                    next.store(total, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                }
+            }
+            bar.update(rows.len(), &format!("leaves {leaves}"));
+        }
+    });
+    bar.finish();
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    rows.sort_by_key(|r| order_key(&(r.position, r.depth, r.algorithm)));
+    Ok(rows)
+}
+
+/// The subcommand: measure, print the report, write the files, and with `--strict` fail on
+/// any move-score difference.
+pub fn run(args: &CompareArgs) -> Result<()> {
+    let plan = Plan::from_args(args)?;
+    let start = Instant::now();
+    let rows = run_jobs(&plan, !args.quiet)?;
+    let wall = start.elapsed();
+    let rep = report::Report::new(&plan, &rows, wall);
+    print!("{}", rep.markdown(!args.brief));
+    if let Some(dir) = &args.out {
+        rep.write_files(dir)?;
+        eprintln!("wrote {}", dir.display());
+    }
+    let bad = analysis::mismatches(&rows, &plan.algorithms);
+    if !bad.is_empty() {
+        eprintln!(
+            "!!! {} move-score pair(s) differ from their reference (see 'Correctness' above)",
+            bad.len()
+        );
+        if args.strict {
+            bail!("--strict: {} move-score mismatch(es)", bad.len());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_lists() {
+        assert_eq!(parse_depths("4-7").unwrap(), vec![4, 5, 6, 7]);
+        assert_eq!(parse_depths("7,3,5-6").unwrap(), vec![3, 5, 6, 7]);
+        assert!(parse_depths("0-3").is_err());
+        assert!(parse_depths("a").is_err());
+    }
+
+    #[test]
+    fn unknown_algorithm_is_named() {
+        let e = parse_algorithms("alphabeta,spq").unwrap_err().to_string();
+        assert!(e.contains("'spq'"), "{e}");
+        assert!(e.contains("sppt"), "{e}");
+    }
+}

@@ -1,0 +1,507 @@
+//! The compare report: markdown (stdout and summary.md), results.csv and the charts.
+
+use super::analysis::{self, LeafIndex, PruningSummary};
+use super::{Plan, Row};
+use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
+use anyhow::{Context, Result};
+use augur::search::textbook::Algorithm;
+use std::fmt::Write;
+use std::path::Path;
+use std::time::Duration;
+
+pub struct Report<'a> {
+    plan: &'a Plan,
+    rows: &'a [Row],
+    idx: LeafIndex,
+    wall: Duration,
+}
+
+/// The thesis's published ranges (section 5.2), printed beside ours.
+fn thesis_note(a1: Algorithm, a2: Algorithm, odd: Option<bool>) -> &'static str {
+    use Algorithm::*;
+    match (a1, a2, odd) {
+        (Spp, AlphaBeta, Some(true)) => "thesis: 60-85% per position (except 15, 16: 0%)",
+        (Spp, AlphaBeta, Some(false)) => "thesis: lower and more spread than at odd depths",
+        (Abt, AlphaBeta, _) => "thesis: 13% (depth 4) to 98% (depth 9)",
+        (Sppt, Spp, _) => "thesis: like ABT/AB shifted down; ~0 at depth 4",
+        (Sppt, Abt, Some(true)) => "thesis: around 50% for most positions; 14-16 negative",
+        (Sppt, Abt, Some(false)) => "thesis: less stable than odd; 14-16 negative",
+        _ => "",
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+impl<'a> Report<'a> {
+    pub fn new(plan: &'a Plan, rows: &'a [Row], wall: Duration) -> Self {
+        Report {
+            plan,
+            rows,
+            idx: analysis::leaf_index(rows),
+            wall,
+        }
+    }
+
+    fn label(&self, p: usize) -> String {
+        format!("{}:{}", p + 1, self.plan.positions[p].id)
+    }
+
+    fn depth_sets(&self) -> Vec<(String, Vec<i32>, Option<bool>)> {
+        let mut sets: Vec<(String, Vec<i32>, Option<bool>)> = self
+            .plan
+            .depths
+            .iter()
+            .map(|&d| (d.to_string(), vec![d], Some(d % 2 == 1)))
+            .collect();
+        let odd: Vec<i32> = self
+            .plan
+            .depths
+            .iter()
+            .copied()
+            .filter(|d| d % 2 == 1)
+            .collect();
+        let even: Vec<i32> = self
+            .plan
+            .depths
+            .iter()
+            .copied()
+            .filter(|d| d % 2 == 0)
+            .collect();
+        if self.plan.depths.len() > 1 {
+            if !odd.is_empty() {
+                sets.push((format!("odd ({})", join(&odd)), odd, Some(true)));
+            }
+            if !even.is_empty() {
+                sets.push((format!("even ({})", join(&even)), even, Some(false)));
+            }
+        }
+        sets
+    }
+
+    /// The whole report as markdown; `with_positions` includes the per-position tables.
+    pub fn markdown(&self, with_positions: bool) -> String {
+        let plan = self.plan;
+        let mut s = String::new();
+        let algs: Vec<&str> = plan.algorithms.iter().map(|a| a.name()).collect();
+        let _ = writeln!(s, "# augur-lab compare\n");
+        let _ = writeln!(
+            s,
+            "Suite: {} ({} positions); depths {}; algorithms {}; eval {}; MPD {}; qsearch {}; \
+             {} threads; wall time {:.1} s.\n",
+            plan.suite_name,
+            plan.positions.len(),
+            join(&plan.depths),
+            algs.join(", "),
+            plan.config.eval,
+            plan.config.mpd,
+            if plan.config.qsearch { "on" } else { "off" },
+            plan.threads,
+            self.wall.as_secs_f64()
+        );
+
+        // Totals per depth and algorithm.
+        let _ = writeln!(s, "## Totals per depth\n");
+        let _ = write!(s, "| depth |");
+        for a in &algs {
+            let _ = write!(s, " {a} NBP | {a} NC | {a} s |");
+        }
+        let _ = writeln!(s);
+        let _ = writeln!(s, "|---:|{}", "---:|---:|---:|".repeat(algs.len()));
+        for &d in &plan.depths {
+            let _ = write!(s, "| {d} |");
+            for &a in &plan.algorithms {
+                let rs = self
+                    .rows
+                    .iter()
+                    .filter(|r| r.depth == d && r.algorithm == a);
+                let (mut l, mut n, mut t) = (0u64, 0u64, 0.0);
+                for r in rs {
+                    l += r.leaves;
+                    n += r.nodes;
+                    t += r.time_ms;
+                }
+                let _ = write!(s, " {l} | {n} | {:.1} |", t / 1000.0);
+            }
+            let _ = writeln!(s);
+        }
+        let _ = writeln!(s);
+
+        // Extra pruning.
+        let pairs = analysis::pairs(&plan.algorithms);
+        if !pairs.is_empty() {
+            let _ = writeln!(
+                s,
+                "## Extra pruning: 100 - 100 * NBP(A1) / NBP(A2), per position\n\n\
+                 pooled = over the summed leaf counts; mean/median/min/max = over the \
+                 per-position percentages; A1>A2 = cases where A1 evaluated more leaves.\n"
+            );
+            let _ = writeln!(
+                s,
+                "| A1/A2 | depths | n | pooled % | mean % | median % | min % | max % | A1>A2 | thesis |"
+            );
+            let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+            for &(a1, a2) in &pairs {
+                for (name, ds, odd) in self.depth_sets() {
+                    let Some(sm) =
+                        analysis::summarize(&self.idx, plan.positions.len(), &ds, a1, a2)
+                    else {
+                        continue;
+                    };
+                    let note = if ds.len() > 1 || plan.depths.len() == 1 {
+                        thesis_note(a1, a2, odd)
+                    } else {
+                        ""
+                    };
+                    let _ = writeln!(
+                        s,
+                        "| {} | {name} | {} | {} |",
+                        analysis::pair_name(a1, a2),
+                        sm.n,
+                        summary_cells(&sm, note)
+                    );
+                }
+            }
+            let _ = writeln!(s);
+        }
+
+        self.correctness(&mut s);
+
+        if with_positions {
+            for &(a1, a2) in &pairs {
+                let _ = writeln!(
+                    s,
+                    "## {} per position (extra pruning %)\n",
+                    analysis::pair_name(a1, a2)
+                );
+                let _ = write!(s, "| # | id |");
+                for d in &plan.depths {
+                    let _ = write!(s, " d{d} |");
+                }
+                let _ = writeln!(s);
+                let _ = writeln!(s, "|---:|---|{}", "---:|".repeat(plan.depths.len()));
+                for p in 0..plan.positions.len() {
+                    let _ = write!(s, "| {} | {} |", p + 1, plan.positions[p].id);
+                    for &d in &plan.depths {
+                        let v =
+                            analysis::per_position(&self.idx, plan.positions.len(), d, a1, a2)[p];
+                        let _ = write!(s, " {} |", v.map_or("-".to_string(), pct));
+                    }
+                    let _ = writeln!(s);
+                }
+                let _ = writeln!(s);
+            }
+            self.results_table(&mut s);
+        }
+        s
+    }
+
+    fn correctness(&self, s: &mut String) {
+        let plan = self.plan;
+        let _ = writeln!(s, "## Correctness\n");
+        let n = analysis::comparisons(self.rows, &plan.algorithms);
+        let bad = analysis::mismatches(self.rows, &plan.algorithms);
+        if n == 0 {
+            let _ = writeln!(
+                s,
+                "No move-score comparison made (run alphabeta, and abt for the TT algorithms).\n"
+            );
+        } else if bad.is_empty() {
+            let refs: Vec<String> = plan
+                .algorithms
+                .iter()
+                .filter_map(|&a| {
+                    let r = analysis::references(a, &plan.algorithms);
+                    (!r.is_empty()).then(|| {
+                        format!(
+                            "{a} vs {}",
+                            r.iter().map(|x| x.name()).collect::<Vec<_>>().join(" and ")
+                        )
+                    })
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "All {n} move-score pairs identical to their reference ({}).\n",
+                refs.join("; ")
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "**!!! {} of {n} move-score pairs DIFFER from their reference !!!**\n",
+                bad.len()
+            );
+            let _ = writeln!(
+                s,
+                "| # | id | depth | algorithm | got | reference | expected |"
+            );
+            let _ = writeln!(s, "|---:|---|---:|---|---|---|---|");
+            for m in &bad {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} {} | {} | {} {} |",
+                    m.position + 1,
+                    plan.positions[m.position].id,
+                    m.depth,
+                    m.algorithm,
+                    m.got.0,
+                    m.got.1,
+                    m.reference,
+                    m.expected.0,
+                    m.expected.1
+                );
+            }
+            let _ = writeln!(s);
+        }
+        // SPP must never evaluate more leaves than the algorithm it enhances.
+        use Algorithm::*;
+        for (a1, a2) in [
+            (Spp, AlphaBeta),
+            (SppExact, AlphaBeta),
+            (Sppt, Abt),
+            (SpptExact, Abt),
+        ] {
+            if !(plan.algorithms.contains(&a1) && plan.algorithms.contains(&a2)) {
+                continue;
+            }
+            if let Some(sm) =
+                analysis::summarize(&self.idx, plan.positions.len(), &plan.depths, a1, a2)
+            {
+                if sm.worse == 0 {
+                    let _ = writeln!(s, "- NBP({a1}) <= NBP({a2}) in all {} cases.", sm.n);
+                } else {
+                    let _ = writeln!(
+                        s,
+                        "- **NBP({a1}) > NBP({a2}) in {} of {} cases.**",
+                        sm.worse, sm.n
+                    );
+                }
+            }
+        }
+        let _ = writeln!(s);
+    }
+
+    fn results_table(&self, s: &mut String) {
+        let plan = self.plan;
+        let _ = writeln!(s, "## Results per position and depth\n");
+        let _ = write!(s, "| # | id | depth | move | score |");
+        for a in &plan.algorithms {
+            let _ = write!(s, " {a} NBP |");
+        }
+        let _ = writeln!(s, " note |");
+        let _ = writeln!(
+            s,
+            "|---:|---|---:|---|---:|{}---|",
+            "---:|".repeat(plan.algorithms.len())
+        );
+        let bad = analysis::mismatches(self.rows, &plan.algorithms);
+        for p in 0..plan.positions.len() {
+            for &d in &plan.depths {
+                let rs: Vec<&Row> = self
+                    .rows
+                    .iter()
+                    .filter(|r| r.position == p && r.depth == d)
+                    .collect();
+                let Some(first) = rs.first() else { continue };
+                let _ = write!(
+                    s,
+                    "| {} | {} | {d} | {} | {} |",
+                    p + 1,
+                    plan.positions[p].id,
+                    first.mv,
+                    first.score
+                );
+                for &a in &plan.algorithms {
+                    let l = rs.iter().find(|r| r.algorithm == a).map(|r| r.leaves);
+                    let _ = write!(s, " {} |", l.map_or("-".into(), |l| l.to_string()));
+                }
+                let diff: Vec<String> = bad
+                    .iter()
+                    .filter(|m| m.position == p && m.depth == d)
+                    .map(|m| format!("{} {} {}", m.algorithm, m.got.0, m.got.1))
+                    .collect();
+                let note = if diff.is_empty() {
+                    String::new()
+                } else {
+                    format!("**DIFFERS: {}**", diff.join("; "))
+                };
+                let _ = writeln!(s, " {note} |");
+            }
+        }
+        let _ = writeln!(s);
+    }
+
+    pub fn csv(&self) -> String {
+        let mut s = String::from("position,depth,algorithm,move,score,leaves,nodes,time_ms\n");
+        for r in self.rows {
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{},{},{},{:.3}",
+                csv_field(&self.plan.positions[r.position].id),
+                r.depth,
+                r.algorithm,
+                r.mv,
+                r.score,
+                r.leaves,
+                r.nodes,
+                r.time_ms
+            );
+        }
+        s
+    }
+
+    /// The charts, named by file stem, in the spirit of the thesis's Diagrams 1-14.
+    pub fn charts(&self) -> Vec<(String, Chart)> {
+        let plan = self.plan;
+        let n = plan.positions.len();
+        let cats: Vec<String> = (0..n).map(|p| self.label(p)).collect();
+        let mut out = Vec::new();
+        // Diagrams 1-6: leaves per position, log scale, one chart per depth.
+        for &d in &plan.depths {
+            let mut c = CategoryChart::new(
+                format!("NBP (leaf evaluations) per position, depth {d} (log scale)"),
+                cats.clone(),
+            )
+            .labels("position", "NBP")
+            .style(Style::GroupedBars)
+            .y_scale(YScale::Log10);
+            for &a in &plan.algorithms {
+                let v = (0..n)
+                    .map(|p| {
+                        self.idx
+                            .get(&(p, d, analysis::akey(a)))
+                            .map_or(f64::NAN, |&l| l as f64)
+                    })
+                    .collect();
+                c = c.series(Series::new(a.name(), v));
+            }
+            out.push((format!("nbp_depth{d}"), c.into()));
+        }
+        // Diagrams 7-12: extra pruning per position, even and odd depths apart.
+        let pairs = analysis::pairs(&plan.algorithms);
+        for &(a1, a2) in &pairs {
+            for (parity, odd) in [("even", false), ("odd", true)] {
+                let ds: Vec<i32> = plan
+                    .depths
+                    .iter()
+                    .copied()
+                    .filter(|d| (d % 2 == 1) == odd)
+                    .collect();
+                if ds.is_empty() {
+                    continue;
+                }
+                let mut c = CategoryChart::new(
+                    format!(
+                        "Extra pruning of {} on {parity} depths (%)",
+                        analysis::pair_name(a1, a2)
+                    ),
+                    cats.clone(),
+                )
+                .labels("position", "extra pruning %")
+                .style(Style::GroupedBars);
+                for d in ds {
+                    let v = analysis::per_position(&self.idx, n, d, a1, a2)
+                        .into_iter()
+                        .map(|x| x.unwrap_or(f64::NAN))
+                        .collect();
+                    c = c.series(Series::new(format!("depth {d}"), v));
+                }
+                let stem = format!(
+                    "pruning_{}_over_{}_{parity}",
+                    a1.name().replace('-', "_"),
+                    a2.name().replace('-', "_")
+                );
+                out.push((stem, c.into()));
+            }
+        }
+        // Diagrams 13-14: SPPT/ABT stacked on SPP/AB per position and depth.
+        use Algorithm::*;
+        if pairs.contains(&(Sppt, Abt)) && pairs.contains(&(Spp, AlphaBeta)) {
+            for (parity, odd) in [("even", false), ("odd", true)] {
+                let ds: Vec<i32> = plan
+                    .depths
+                    .iter()
+                    .copied()
+                    .filter(|d| (d % 2 == 1) == odd)
+                    .collect();
+                if ds.is_empty() {
+                    continue;
+                }
+                let mut cats2 = Vec::new();
+                let (mut top, mut bottom) = (Vec::new(), Vec::new());
+                for p in 0..n {
+                    for &d in &ds {
+                        cats2.push(format!("{} d{d}", p + 1));
+                        top.push(
+                            analysis::per_position(&self.idx, n, d, Sppt, Abt)[p]
+                                .unwrap_or(f64::NAN),
+                        );
+                        bottom.push(
+                            analysis::per_position(&self.idx, n, d, Spp, AlphaBeta)[p]
+                                .unwrap_or(f64::NAN),
+                        );
+                    }
+                }
+                let c = CategoryChart::new(
+                    format!("Stacked extra pruning SPPT/ABT and SPP/AB, {parity} depths (%)"),
+                    cats2,
+                )
+                .labels("position and depth", "extra pruning %")
+                .style(Style::StackedBars)
+                .series(Series::new("SPPT/ABT", top))
+                .series(Series::new("SPP/AB", bottom));
+                out.push((format!("stacked_{parity}"), c.into()));
+            }
+        }
+        out
+    }
+
+    /// Writes results.csv, summary.md and every chart as SVG and PNG into `dir`.
+    pub fn write_files(&self, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        std::fs::write(dir.join("results.csv"), self.csv())
+            .with_context(|| format!("writing {}", dir.join("results.csv").display()))?;
+        let charts = self.charts();
+        let mut md = self.markdown(true);
+        let _ = writeln!(md, "## Charts\n");
+        for (stem, chart) in &charts {
+            chart.save(dir, stem)?;
+            let _ = writeln!(md, "- [{stem}]({stem}.svg) ([PNG]({stem}.png))");
+        }
+        let _ = writeln!(md, "\nPositions:\n");
+        for (i, p) in self.plan.positions.iter().enumerate() {
+            let _ = writeln!(md, "{}. `{}` {}", i + 1, p.fen, p.id);
+        }
+        std::fs::write(dir.join("summary.md"), md)
+            .with_context(|| format!("writing {}", dir.join("summary.md").display()))?;
+        Ok(())
+    }
+}
+
+fn summary_cells(sm: &PruningSummary, note: &str) -> String {
+    format!(
+        "{} | {} | {} | {} | {} | {} | {note}",
+        pct(sm.pooled),
+        pct(sm.mean),
+        pct(sm.median),
+        pct(sm.min),
+        pct(sm.max),
+        sm.worse
+    )
+}
+
+fn join(ds: &[i32]) -> String {
+    ds.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}

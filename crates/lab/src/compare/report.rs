@@ -78,10 +78,11 @@ impl<'a> Report<'a> {
             .filter(|d| d % 2 == 0)
             .collect();
         if self.plan.depths.len() > 1 {
-            if !odd.is_empty() {
+            // A parity row only when it pools two or more depths.
+            if odd.len() > 1 {
                 sets.push((format!("odd ({})", join(&odd)), odd, Some(true)));
             }
-            if !even.is_empty() {
+            if even.len() > 1 {
                 sets.push((format!("even ({})", join(&even)), even, Some(false)));
             }
         }
@@ -157,7 +158,13 @@ impl<'a> Report<'a> {
                     else {
                         continue;
                     };
-                    let note = if ds.len() > 1 || plan.depths.len() == 1 {
+                    let same_parity = plan
+                        .depths
+                        .iter()
+                        .filter(|d| Some(*d % 2 == 1) == odd)
+                        .count();
+                    // The thesis's range goes on the pooled row, or on the one depth of a parity.
+                    let note = if ds.len() > 1 || same_parity == 1 {
                         thesis_note(a1, a2, odd)
                     } else {
                         ""

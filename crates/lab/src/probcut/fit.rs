@@ -331,10 +331,20 @@ pub fn default_pairs(samples: &BTreeMap<usize, Sample>) -> Vec<(i32, i32)> {
     pairs
 }
 
-fn scatter(cell_points: &[(Stage, Vec<(f64, f64)>)], fit: &Regression, pair: (i32, i32)) -> Chart {
+fn scatter(
+    cell_points: &[(Stage, Vec<(f64, f64)>)],
+    fit: &Regression,
+    pair: (i32, i32),
+    range: (i32, i32),
+) -> Chart {
+    let stages: Vec<&str> = cell_points.iter().map(|(s, _)| s.name()).collect();
     let mut chart = ScatterChart::new(format!(
-        "v' versus v for depth pair ({},{}): v = {:.3} v' {:+.2}, sigma {:.1}, r {:.3}, n {}",
-        pair.0, pair.1, fit.a, fit.b, fit.sigma, fit.r, fit.n
+        "v' versus v for depth pair ({},{}), {}; line fitted on v' in [{}, {}]",
+        pair.0,
+        pair.1,
+        stages.join(" and "),
+        range.0,
+        range.1
     ))
     .labels(
         format!("v' = {}-ply score (centipawns, side to move)", pair.0),
@@ -484,13 +494,14 @@ pub fn run(args: &FitArgs) -> Result<()> {
             bail!("no data to plot for pair ({},{})", pair.0, pair.1);
         };
         let stem = format!("probcut_scatter_{}_{}", pair.0, pair.1);
-        let (svg, png) = scatter(&per_stage, &fit, pair).save(&out_dir, &stem)?;
+        let (svg, png) = scatter(&per_stage, &fit, pair, range).save(&out_dir, &stem)?;
         println!("scatter: {} and {}", svg.display(), png.display());
         for (stage, pts) in &per_stage {
             let sp = pair_points(&samples, Some(*stage), pair.0, pair.1, range);
             if let Some(f) = regress(&sp.fit) {
                 let stem = format!("probcut_scatter_{}_{}_{}", pair.0, pair.1, stage.short());
-                let (svg, _) = scatter(&[(*stage, pts.clone())], &f, pair).save(&out_dir, &stem)?;
+                let (svg, _) =
+                    scatter(&[(*stage, pts.clone())], &f, pair, range).save(&out_dir, &stem)?;
                 println!("scatter ({}): {}", stage.name(), svg.display());
             }
         }

@@ -147,3 +147,18 @@ fn counts_are_deterministic_across_thread_counts() {
     let two = compare::run_jobs(&plan, false).unwrap();
     assert_eq!(key(&one), key(&two));
 }
+
+#[test]
+fn strict_fails_on_a_difference() {
+    // An absurd MPD makes SPP unsound, so some move-score pair must differ at depth 2.
+    let mut a = args(None, None);
+    a.depths = "2".into();
+    a.mpd = -300;
+    let plan = compare::Plan::from_args(&a).unwrap();
+    let rows = compare::run_jobs(&plan, false).unwrap();
+    assert!(!analysis::mismatches(&rows, &plan.algorithms).is_empty());
+    let e = compare::run(&a).unwrap_err().to_string();
+    assert!(e.contains("--strict"), "{e}");
+    a.strict = false;
+    assert!(compare::run(&a).is_ok());
+}

@@ -60,7 +60,8 @@ impl Axis {
         } else {
             min * 10.0
         };
-        let lo_exp = min.log10().floor() as i32;
+        // A value exactly on a decade gets the decade below, so its bar has a height.
+        let lo_exp = (min * 0.999).log10().floor() as i32;
         let mut hi_exp = max.log10().ceil() as i32;
         if hi_exp <= lo_exp {
             hi_exp = lo_exp + 1;

@@ -431,6 +431,8 @@ impl Tree<'_> {
         let mut best = -INF;
         let mut best_move = None;
         let mut skipping_quiets = false;
+        // The most a pruned sibling could have scored: part of this node's (upper) bound.
+        let mut pruned_below = -INF;
         for (i, &(mv, active)) in moves.iter().enumerate() {
             if skipping_quiets && !active && !is_castle(self.pos.board(), mv) {
                 self.result.spp_pruned += 1;
@@ -459,9 +461,14 @@ impl Tree<'_> {
             } else if depth == 1 && !active {
                 // [spp] Sibling prediction pruning: a quiet sibling that did not improve best
                 // predicts its remaining quiet siblings, which differ from it by at most the MPD.
-                if !skipping_quiets && self.spp_prune(best, alpha, value, spp_ceiling) == Some(true)
-                {
+                let prune = if skipping_quiets {
+                    None
+                } else {
+                    self.spp_prune(best, alpha, value, spp_ceiling)
+                };
+                if let Some(ceiling) = prune {
                     self.result.spp_cuts += 1;
+                    pruned_below = pruned_below.max(ceiling);
                     if self.spp == Some(SppBound::Exact) {
                         // The exact bound does not cover castling (two men move): keep those.
                         skipping_quiets = true;
@@ -481,6 +488,10 @@ impl Tree<'_> {
                 break;
             }
         }
+        // The thesis returns `best`; after a prune through `alpha > value + MPD` that is a
+        // fail-low whose pruned siblings may reach value + MPD, so the honest upper bound is
+        // the larger of the two (it matters for fail-soft parents and for the TT).
+        best = best.max(pruned_below);
         if is_root && !self.result.aborted {
             self.root_best = best_move;
         }
@@ -509,18 +520,18 @@ impl Tree<'_> {
         Some(mover + classic::quiet_gain_bound(self.pos.board()))
     }
 
-    /// Whether the remaining quiet siblings can be skipped; `None` when SPP is off.
-    fn spp_prune(&self, best: i32, alpha: i32, value: i32, ceiling: Option<i32>) -> Option<bool> {
-        match self.spp? {
-            SppBound::FixedMpd => {
-                let mpd = self.cfg.mpd;
-                Some(best > value + mpd || alpha > value + mpd)
-            }
-            SppBound::Exact => {
-                let c = ceiling?;
-                Some(best >= c || alpha >= c)
-            }
-        }
+    /// If the remaining quiet siblings can be skipped, the most any of them can score;
+    /// `None` when they cannot (or SPP is off).
+    fn spp_prune(&self, best: i32, alpha: i32, value: i32, ceiling: Option<i32>) -> Option<i32> {
+        let c = match self.spp? {
+            SppBound::FixedMpd => value + self.cfg.mpd,
+            SppBound::Exact => ceiling?,
+        };
+        let prune = match self.spp? {
+            SppBound::FixedMpd => best > c || alpha > c,
+            SppBound::Exact => best >= c || alpha >= c,
+        };
+        prune.then_some(c)
     }
 
     /// [aspiration] One iteration with a window around the previous score (fail-soft + TT).

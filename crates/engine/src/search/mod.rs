@@ -304,6 +304,14 @@ impl Searcher {
                 pv: line,
                 iterations,
             };
+            // A proven mate does not change with more depth (the shortest one is inside the
+            // horizon by now); stop unless a depth was asked for.
+            if limits.depth.is_none()
+                && score.abs() >= MATE_BOUND
+                && depth >= MATE - score.abs() + 6
+            {
+                break;
+            }
             if let Some(n) = limits.mate {
                 if score >= MATE_BOUND && (MATE - score + 1) / 2 <= n {
                     break;
@@ -729,25 +737,33 @@ impl Searcher {
             if ply > 0 && !in_check && !noisy && best_score > -MATE_BOUND {
                 // [lmp] Late move pruning: at low depth, quiet moves this late in a well-ordered
                 // list almost never matter.
+                let mut prune = None;
                 if self.config.lmp_enabled && !PV && depth <= self.config.lmp_max_depth {
                     self.stats.tried(Technique::Lmp);
                     let limit = (3 + depth * depth) / (2 - improving as i32);
                     if searched >= limit {
-                        self.stats.cut(Technique::Lmp);
-                        picker.skip_quiets();
-                        continue;
+                        prune = Some(Technique::Lmp);
                     }
                 }
                 // [futility] Futility pruning: a quiet move cannot lift a static eval this far
                 // below alpha within the remaining depth.
-                if self.config.futility_enabled
+                if prune.is_none()
+                    && self.config.futility_enabled
                     && depth <= self.config.futility_max_depth
                     && searched > 0
                 {
                     self.stats.tried(Technique::Futility);
                     if static_eval + 100 + self.config.futility_margin * depth <= alpha {
-                        self.stats.cut(Technique::Futility);
-                        picker.skip_quiets();
+                        prune = Some(Technique::Futility);
+                    }
+                }
+                // Neither applies to a checking move: a quiet check can be a mate (WAC.001's
+                // Qh7#), which no static margin foresees.
+                if let Some(t) = prune {
+                    let mut after = board.clone();
+                    after.play_unchecked(mv);
+                    if after.checkers().is_empty() {
+                        self.stats.cut(t);
                         continue;
                     }
                 }

@@ -194,12 +194,6 @@ pub struct MovePicker {
     use_see: bool,
     moves: Vec<(Move, i32)>,
     next: usize,
-    skip_quiets: bool,
-}
-
-#[inline]
-fn is_noisy_score(score: i32) -> bool {
-    !(BAD_NOISY / 2..(GOOD_NOISY + KILLER) / 2).contains(&score)
 }
 
 /// Per-ply move buffers, lent to each node's picker so that no node allocates.
@@ -241,18 +235,12 @@ impl MovePicker {
             use_see: opts.use_see,
             moves: buffer,
             next: 0,
-            skip_quiets: false,
         }
     }
 
     /// Returns the buffer for reuse by the next node at this ply.
     pub fn into_buffer(self) -> Vec<(Move, i32)> {
         self.moves
-    }
-
-    /// From now on return only captures and promotions (the caller prunes all quiets).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
     }
 
     pub fn next(&mut self, board: &Board, history: Option<&History>) -> Option<Move> {
@@ -276,14 +264,6 @@ impl MovePicker {
                     self.stage = Stage::Rest;
                 }
                 Stage::Sorted => {
-                    if self.skip_quiets {
-                        // Sorted descending: the bad captures are the tail.
-                        while self.next < self.moves.len()
-                            && !is_noisy_score(self.moves[self.next].1)
-                        {
-                            self.next += 1;
-                        }
-                    }
                     let mv = self.moves.get(self.next)?.0;
                     self.next += 1;
                     return Some(mv);
@@ -296,21 +276,6 @@ impl MovePicker {
                     for i in self.next + 1..self.moves.len() {
                         if self.moves[i].1 > self.moves[best].1 {
                             best = i;
-                        }
-                    }
-                    if self.skip_quiets && !is_noisy_score(self.moves[best].1) {
-                        // The best remaining is quiet: only bad captures can follow, and they
-                        // are at the bottom; find the best of those instead.
-                        let rest = self.moves[self.next..]
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, m)| is_noisy_score(m.1));
-                        match rest.max_by_key(|(_, m)| m.1) {
-                            Some((i, _)) => best = self.next + i,
-                            None => {
-                                self.next = self.moves.len();
-                                return None;
-                            }
                         }
                     }
                     if self.moves[best].1 < KILLER {

@@ -184,6 +184,14 @@ mod tests {
         let tiny = Penta([0, 3, 10, 6, 1]);
         let llr = logistic.llr(&tiny);
         assert!((llr - LLR_TINY_REF).abs() < 1e-6, "{llr}");
+        // Lopsided results far from both hypotheses: the MLE LLR grows much
+        // more slowly than the normal approximation's 2.0 would.
+        let ten = Sprt {
+            elo1: 10.0,
+            ..logistic
+        };
+        let llr = ten.llr(&Penta([0, 1, 0, 4, 10]));
+        assert!((llr - LLR_SKEWED_REF).abs() < 1e-6, "{llr}");
         assert_eq!(logistic.llr(&Penta::default()), 0.0);
     }
 
@@ -191,4 +199,5 @@ mod tests {
     const LLR_LOGISTIC_REF: f64 = -16.698_658_942_5;
     const LLR_NORMALIZED_REF: f64 = 2.941_720_862_3;
     const LLR_TINY_REF: f64 = 0.233_389_431_4;
+    const LLR_SKEWED_REF: f64 = 0.425_497_206_9;
 }

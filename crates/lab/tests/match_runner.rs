@@ -360,8 +360,9 @@ fn sprt_stops_by_itself() {
     assert!(llr <= -2.94, "{llr}");
     // A one-sided pentanomial ([n, 0, 0, 0, 0]) gains LLR slowly under the
     // 1e-3 regularisation (about 100 pairs here), but well before 400 games.
+    // (The worker may already have started the next game when the bound is
+    // crossed; that game finishes and is recorded, so the count can be odd.)
     assert!(s.games_played < 400, "{}", s.games_played);
-    assert_eq!(s.games_played % 2, 0);
     assert!(s.report.contains("H0 accepted"), "{}", s.report);
 }
 

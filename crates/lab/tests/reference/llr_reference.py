@@ -7,7 +7,7 @@ For an expected score s, the maximum-likelihood distribution with mean s is
 q_i = p_i / (1 + x (a_i - s)) with x the root of sum p_i (a_i - s) / (1 + x (a_i - s)).
 LLR = N * sum p_i log(q1_i / q0_i).  Logistic: s = 1 / (1 + 10^(-elo/400)).
 Normalized: s = 1/2 + elo / (800 / ln 10) * sigma_pg, sigma_pg = sqrt(2 var_pair).
-Here the root is found with Newton's method from x = 0 (the Rust code bisects).
+Here the root is found by safeguarded Newton from x = 0 (the Rust code bisects).
 """
 import math
 
@@ -19,11 +19,19 @@ def pdf_of(counts):
     return n, [x / n for x in c]
 
 def mle(p, s):
+    # Safeguarded Newton: a Newton step that leaves the bracket where every
+    # 1 + x (a_i - s) > 0 (or does not shrink it) is replaced by bisection.
+    lo, hi = -1 / (1 - s), 1 / s
     x = 0.0
-    for _ in range(100):
+    for _ in range(500):
         f = sum(pi * (a - s) / (1 + x * (a - s)) for pi, a in zip(p, A))
+        if f > 0:
+            lo = x
+        else:
+            hi = x
         df = -sum(pi * (a - s) ** 2 / (1 + x * (a - s)) ** 2 for pi, a in zip(p, A))
-        x -= f / df
+        step = x - f / df
+        x = step if lo < step < hi else (lo + hi) / 2
     return [pi / (1 + x * (a - s)) for pi, a in zip(p, A)]
 
 def llr(counts, s0, s1):
@@ -47,3 +55,5 @@ tiny = [0, 3, 10, 6, 1]
 print("logistic [0,5] big   %.10f" % llr(big, logistic(0), logistic(5)))
 print("normalized [0.5,2.5] %.10f" % llr(big, *normalized_scores(big, 0.5, 2.5)))
 print("logistic [0,5] tiny  %.10f" % llr(tiny, logistic(0), logistic(5)))
+skewed = [0, 1, 0, 4, 10]
+print("logistic [0,10] skewed %.10f" % llr(skewed, logistic(0), logistic(10)))

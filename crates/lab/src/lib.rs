@@ -5,6 +5,7 @@
 pub mod chart;
 pub mod compare;
 pub mod engine_spec;
+pub mod epd;
 pub mod game;
 pub mod mpd;
 pub mod openings;

@@ -198,31 +198,12 @@ pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> Sample {
 /// the sixth FEN field).
 pub fn read_positions(text: &str, source: &str) -> Result<Vec<(Position, Option<u32>)>> {
     let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() < 4 {
-            bail!(
-                "{source}:{}: needs at least the four FEN fields: '{line}'",
-                i + 1
-            );
-        }
-        // A full FEN carries the halfmove clock and move number; an EPD has `fmvn` instead.
-        let counters = fields.len() >= 6
-            && fields[4].parse::<u32>().is_ok()
-            && fields[5].parse::<u32>().is_ok();
-        let n_fen = if counters { 6 } else { 4 };
-        let fen = fields[..n_fen].join(" ");
-        let pos = Position::from_fen(&fen, false)
-            .map_err(|e| anyhow!("{source}:{}: bad FEN '{fen}': {e}", i + 1))?;
-        let ops = fields[n_fen..].join(" ");
-        let fullmove = if counters {
-            fields[5].parse().ok()
-        } else {
-            suite::epd_op(&ops, "fmvn").and_then(|v| v.parse().ok())
+    for e in crate::epd::parse_epd(text, source)? {
+        let pos = Position::from_fen(&e.fen, false)
+            .map_err(|err| anyhow!("{source}:{}: {err}", e.line))?;
+        let fullmove = match e.fen.split_whitespace().nth(5) {
+            Some(n) => n.parse().ok(),
+            None => e.op("fmvn").and_then(|v| v.parse().ok()),
         };
         out.push((pos, fullmove));
     }

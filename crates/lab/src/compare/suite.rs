@@ -1,6 +1,7 @@
 //! Test positions: EPD suites read from a file, and the bundled equivalent of the SPP thesis's
 //! 16-position set (`data/spp-thesis-16.epd`, its choices documented in `data/README.md`).
 
+use crate::epd;
 use anyhow::{bail, Context, Result};
 use augur::position::Position;
 use std::path::Path;
@@ -20,53 +21,33 @@ pub struct SuitePosition {
     pub line: usize,
 }
 
-/// Parses an EPD suite: one position per line (the four FEN fields, then operations such as
-/// `bm`, `id "..."`); blank lines and lines starting with `#` are skipped. A bad line is an
-/// error naming its number and text.
+/// Parses an EPD suite (see `crate::epd`); every position must have a legal move, since the
+/// algorithms are compared on the move they choose.
 pub fn parse_epd(text: &str, source: &str) -> Result<Vec<SuitePosition>> {
     let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let n = i + 1;
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() < 4 {
-            bail!("{source}:{n}: an EPD line needs at least the four FEN fields: '{line}'");
-        }
-        let fen = fields[..4].join(" ");
-        let pos = Position::from_fen(&fen, false)
-            .map_err(|e| anyhow::anyhow!("{source}:{n}: bad FEN '{fen}': {e}"))?;
+    for e in epd::parse_epd(text, source)? {
+        let pos = Position::from_fen(&e.fen, false)
+            .map_err(|err| anyhow::anyhow!("{source}:{}: {err}", e.line))?;
         if pos.legal_moves().is_empty() {
-            bail!("{source}:{n}: the position '{fen}' has no legal move (mate or stalemate)");
+            bail!(
+                "{source}:{}: the position '{}' has no legal move (mate or stalemate)",
+                e.line,
+                e.fen
+            );
         }
-        let ops = fields[4..].join(" ");
-        let id = epd_op(&ops, "id").unwrap_or_else(|| format!("#{n}"));
         out.push(SuitePosition {
-            id,
-            fen,
+            id: e
+                .op("id")
+                .map_or_else(|| format!("#{}", e.line), str::to_string),
+            fen: e.fen,
             pos,
-            line: n,
+            line: e.line,
         });
     }
     if out.is_empty() {
         bail!("{source}: no positions");
     }
     Ok(out)
-}
-
-/// The value of EPD operation `name` (`name value;` or `name "value";`), unquoted.
-pub fn epd_op(ops: &str, name: &str) -> Option<String> {
-    for op in ops.split(';') {
-        let op = op.trim();
-        let mut parts = op.splitn(2, char::is_whitespace);
-        if parts.next() == Some(name) {
-            let v = parts.next().unwrap_or("").trim().trim_matches('"');
-            return Some(v.to_string());
-        }
-    }
-    None
 }
 
 /// Reads a suite file, or the bundled thesis set when `path` is `None`.
@@ -102,9 +83,11 @@ mod tests {
         .to_string();
         assert!(e.contains("x.epd:2"), "{e}");
         assert!(e.contains("not a fen"), "{e}");
-        assert_eq!(
-            epd_op("bm Qd1+; id \"BK.01\";", "id").as_deref(),
-            Some("BK.01")
-        );
+        let ok = parse_epd(
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";",
+            "y",
+        )
+        .unwrap();
+        assert_eq!(ok[0].id, "BK.01");
     }
 }

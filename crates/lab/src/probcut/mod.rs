@@ -17,108 +17,14 @@ pub mod variants;
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 /// The 300-position sample bundled into the binary (every 50th line of
 /// `../shared/data/positions/games-sample.epd`, TCEC games; see `data/games-sample300.md`).
 pub const SAMPLE_EPD: &str = include_str!("../../data/games-sample300.epd");
 pub const SAMPLE_NAME: &str = "<builtin games-sample300>";
 
-/// One EPD line: the FEN (the four EPD fields, or six with move counters) and the
-/// operations that follow it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EpdLine {
-    /// 1-based line number in its file.
-    pub line: usize,
-    pub fen: String,
-    /// `(opcode, operand)` in file order, operand quotes removed.
-    pub ops: Vec<(String, String)>,
-}
-
-impl EpdLine {
-    pub fn op(&self, code: &str) -> Option<&str> {
-        self.ops
-            .iter()
-            .find(|(c, _)| c == code)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Parses an EPD text. Empty lines and lines starting with `#` are skipped; any other line
-/// must hold a legal position, else the error names the file and line.
-pub fn parse_epd(text: &str, name: &str) -> Result<Vec<EpdLine>> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let parsed = parse_epd_line(line, i + 1)
-            .with_context(|| format!("{name}:{}: bad EPD line '{line}'", i + 1))?;
-        out.push(parsed);
-    }
-    Ok(out)
-}
-
-fn parse_epd_line(line: &str, number: usize) -> Result<EpdLine> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() < 4 {
-        bail!("expected at least 4 FEN fields, found {}", fields.len());
-    }
-    // Six-field FENs carry two move counters; EPD puts operations there instead.
-    let counters = fields.len() >= 6
-        && fields[4].parse::<u32>().is_ok()
-        && fields[5].trim_end_matches(';').parse::<u32>().is_ok();
-    let (fen_fields, rest_at) = if counters { (6, 6) } else { (4, 4) };
-    let fen = fields[..fen_fields].join(" ");
-    augur::position::Position::from_fen(&fen, false).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let rest = fields[rest_at..].join(" ");
-    let mut ops = Vec::new();
-    for op in split_operations(&rest)? {
-        let op = op.trim();
-        if op.is_empty() {
-            continue;
-        }
-        let (code, operand) = match op.split_once(char::is_whitespace) {
-            Some((c, v)) => (c, v.trim()),
-            None => (op, ""),
-        };
-        let operand = operand
-            .strip_prefix('"')
-            .and_then(|v| v.strip_suffix('"'))
-            .unwrap_or(operand);
-        ops.push((code.to_string(), operand.to_string()));
-    }
-    Ok(EpdLine {
-        line: number,
-        fen,
-        ops,
-    })
-}
-
-/// Splits EPD operations at `;` outside double quotes.
-fn split_operations(text: &str) -> Result<Vec<String>> {
-    let mut ops = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    for c in text.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                cur.push(c);
-            }
-            ';' if !quoted => ops.push(std::mem::take(&mut cur)),
-            _ => cur.push(c),
-        }
-    }
-    if quoted {
-        bail!("unterminated quoted operand");
-    }
-    if !cur.trim().is_empty() {
-        ops.push(cur);
-    }
-    Ok(ops)
-}
+pub use crate::epd::{parse_epd, EpdLine};
 
 /// Reads an EPD file, or the bundled sample when `path` is `None`.
 pub fn load_epd(path: Option<&Path>) -> Result<Vec<EpdLine>> {
@@ -129,30 +35,5 @@ pub fn load_epd(path: Option<&Path>) -> Result<Vec<EpdLine>> {
                 .with_context(|| format!("cannot read EPD file {}", p.display()))?;
             parse_epd(&text, &p.display().to_string())
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn epd_with_quoted_semicolons() {
-        let v = parse_epd(
-            "8/8/8/8/8/8/8/K1k5 w - - bm Kb2; c0 \"a;b\"; id \"x\";\n",
-            "t",
-        )
-        .unwrap();
-        assert_eq!(v[0].fen, "8/8/8/8/8/8/8/K1k5 w - -");
-        assert_eq!(v[0].op("bm"), Some("Kb2"));
-        assert_eq!(v[0].op("c0"), Some("a;b"));
-        assert_eq!(v[0].op("id"), Some("x"));
-    }
-
-    #[test]
-    fn bad_epd_line_is_named() {
-        let err = parse_epd("8/8/8/8/8/8/8/K1k5 w - -\nnot a fen at all\n", "pos.epd").unwrap_err();
-        let msg = format!("{err:#}");
-        assert!(msg.contains("pos.epd:2"), "{msg}");
     }
 }

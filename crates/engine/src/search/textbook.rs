@@ -196,13 +196,16 @@ pub fn run_with_stop(
     };
     let score = match algorithm {
         Algorithm::Minimax => t.root(depth, -INF, INF, Kind::Minimax),
-        Algorithm::AlphaBeta => t.root(depth, -INF, INF, Kind::FailHard),
-        Algorithm::AlphaBetaSoft
-        | Algorithm::Abt
-        | Algorithm::Spp
-        | Algorithm::Sppt
-        | Algorithm::SppExact
-        | Algorithm::SpptExact => t.root(depth, -INF, INF, Kind::FailSoft),
+        // SPP runs on the same fail-hard alpha-beta as its baseline: while the MPD holds, each
+        // depth-1 node then returns exactly what alpha-beta returns, so SPP's tree is a subtree
+        // of alpha-beta's. (The thesis's fail-soft `return best` passes looser bounds up, which
+        // can cost cutoffs elsewhere.) SPPT keeps ABT's fail-soft search, its baseline.
+        Algorithm::AlphaBeta | Algorithm::Spp | Algorithm::SppExact => {
+            t.root(depth, -INF, INF, Kind::FailHard)
+        }
+        Algorithm::AlphaBetaSoft | Algorithm::Abt | Algorithm::Sppt | Algorithm::SpptExact => {
+            t.root(depth, -INF, INF, Kind::FailSoft)
+        }
         Algorithm::Pvs => t.root(depth, -INF, INF, Kind::Pvs),
         Algorithm::Aspiration => {
             let mut guess = 0;

@@ -594,19 +594,12 @@ impl Searcher {
             None
         };
         let tt_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            if !PV && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    self.stats.cut(Technique::Tt);
-                    return s;
-                }
-            }
+        if let Some(s) = entry
+            .filter(|e| !PV && e.depth >= depth)
+            .and_then(|e| e.cutoff(ply, alpha, beta))
+        {
+            self.stats.cut(Technique::Tt);
+            return s;
         }
 
         let static_eval = if in_check {
@@ -1122,18 +1115,11 @@ impl Searcher {
         } else {
             None
         };
-        if let Some(e) = entry {
-            if !PV {
-                let s = score_from_tt(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    return s;
-                }
-            }
+        if let Some(s) = entry
+            .filter(|_| !PV)
+            .and_then(|e| e.cutoff(ply, alpha, beta))
+        {
+            return s;
         }
 
         let static_eval;

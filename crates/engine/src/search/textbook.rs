@@ -8,7 +8,7 @@ use crate::eval::{self, classic, EvalKind};
 use crate::position::Position;
 use crate::search::ordering::{captured_piece, is_castle, SEE_VALUE};
 use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{score_from_tt, score_to_tt, INF, MATE};
+use crate::search::{score_to_tt, INF, MATE};
 use cozy_chess::Move;
 use std::fmt;
 use std::str::FromStr;
@@ -371,14 +371,10 @@ impl Tree<'_> {
         let Some(e) = tt.probe(self.pos.hash()) else {
             return (None, None);
         };
-        let s = score_from_tt(e.score, self.ply());
-        let hit = e.depth >= depth
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-        (hit.then_some(s), e.mv)
+        let hit = (e.depth >= depth)
+            .then(|| e.cutoff(self.ply(), alpha, beta))
+            .flatten();
+        (hit, e.mv)
     }
 
     fn store(&self, depth: i32, best: i32, alpha0: i32, beta: i32, mv: Option<Move>) {

@@ -35,6 +35,20 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+impl Entry {
+    /// The stored score, seen from `ply`, if its bound settles a search with this window.
+    #[inline]
+    pub fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = super::score_from_tt(self.score, ply);
+        let settles = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        settles.then_some(s)
+    }
+}
+
 #[derive(Default)]
 struct Slot {
     check: AtomicU64,

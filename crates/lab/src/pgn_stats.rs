@@ -8,8 +8,7 @@ use clap::Args;
 
 use crate::pgn;
 use crate::results::ResultTable;
-use crate::sprt::EloModel;
-use crate::tournament::{final_report, make_sprt};
+use crate::tournament::{final_report, SprtArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct StatsArgs {
@@ -18,15 +17,8 @@ pub struct StatsArgs {
     /// With two engines: the engine whose side the statistics take (default: White of the first game).
     #[arg(long)]
     pub engine: Option<String>,
-    /// Also compute the SPRT LLR for ELO0,ELO1 (two engines only).
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
-    pub sprt: Option<String>,
-    #[arg(long, default_value_t = 0.05)]
-    pub alpha: f64,
-    #[arg(long, default_value_t = 0.05)]
-    pub beta: f64,
-    #[arg(long, value_enum, default_value = "logistic")]
-    pub elo_model: EloModel,
+    #[command(flatten)]
+    pub sprt: SprtArgs,
     /// Engine rated 0 in the rating list (default: the last engine seen).
     #[arg(long)]
     pub anchor: Option<String>,
@@ -54,13 +46,9 @@ pub fn report(args: &StatsArgs) -> Result<String> {
         order.swap(0, i);
         table = reindex(&table, &order);
     }
-    let sprt = match &args.sprt {
-        Some(b) if table.names.len() == 2 => {
-            Some(make_sprt(b, args.alpha, args.beta, args.elo_model)?)
-        }
-        Some(_) => bail!("--sprt needs a PGN with exactly two engines"),
-        None => None,
-    };
+    let sprt = args
+        .sprt
+        .build(table.names.len(), "a PGN with exactly two engines")?;
     let anchor = match &args.anchor {
         Some(a) => table
             .index_of(a)

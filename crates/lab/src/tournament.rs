@@ -69,15 +69,8 @@ pub struct MatchArgs {
     /// PGN output; if it already holds games of this schedule, the match resumes.
     #[arg(long, value_name = "FILE")]
     pub pgn: PathBuf,
-    /// Stop early by SPRT: ELO0,ELO1 (two engines only; the first engine is tested).
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
-    pub sprt: Option<String>,
-    #[arg(long, default_value_t = 0.05)]
-    pub alpha: f64,
-    #[arg(long, default_value_t = 0.05)]
-    pub beta: f64,
-    #[arg(long, value_enum, default_value = "logistic")]
-    pub elo_model: EloModel,
+    #[command(flatten)]
+    pub sprt: SprtArgs,
     /// Resign adjudication: a side at or below -CP (and its opponent at or above +CP) for --resign-moves moves loses.
     #[arg(long, value_name = "CP")]
     pub resign_score: Option<i32>,
@@ -127,6 +120,31 @@ pub fn parse_sprt_bounds(text: &str) -> Result<(f64, f64)> {
         bail!("bad --sprt '{text}': elo0 must be below elo1");
     }
     Ok((e0, e1))
+}
+
+/// The SPRT options shared by `match` (stop early) and `stats` (report the LLR).
+#[derive(clap::Args, Debug, Clone)]
+pub struct SprtArgs {
+    /// SPRT with bounds ELO0,ELO1 (two engines only; the first engine is tested).
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    #[arg(long, value_enum, default_value = "logistic")]
+    pub elo_model: EloModel,
+}
+
+impl SprtArgs {
+    /// The test, if `--sprt` was given; it needs exactly two engines (`what` says where).
+    pub fn build(&self, engines: usize, what: &str) -> Result<Option<Sprt>> {
+        match &self.sprt {
+            None => Ok(None),
+            Some(_) if engines != 2 => bail!("--sprt needs {what}"),
+            Some(b) => make_sprt(b, self.alpha, self.beta, self.elo_model).map(Some),
+        }
+    }
 }
 
 pub fn make_sprt(bounds: &str, alpha: f64, beta: f64, model: EloModel) -> Result<Sprt> {
@@ -269,15 +287,7 @@ fn load_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
 pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
     let specs = load_specs(args)?;
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    let sprt = match &args.sprt {
-        Some(b) => {
-            if specs.len() != 2 {
-                bail!("--sprt needs exactly two engines");
-            }
-            Some(make_sprt(b, args.alpha, args.beta, args.elo_model)?)
-        }
-        None => None,
-    };
+    let sprt = args.sprt.build(specs.len(), "exactly two engines")?;
     let anchor = match &args.anchor {
         Some(a) => names.iter().position(|n| n == a).with_context(|| {
             format!(

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use super::load_epd;
-use super::variants::{default_engine, run_grid, Budget, Measurement, Variant};
+use super::variants::{default_engine, run_grid, Budget, Measurement, Variant, VariantRunArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct DepthArgs {
@@ -27,18 +27,8 @@ pub struct DepthArgs {
     /// Fixed nodes per search instead of fixed time (independent of machine load).
     #[arg(long, conflicts_with = "movetime")]
     pub nodes: Option<u64>,
-    /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc.
-    #[arg(long = "variant", short = 'v')]
-    pub variants: Vec<String>,
-    /// The engine binary; default: `augur` next to this program.
-    #[arg(long)]
-    pub engine: Option<PathBuf>,
-    #[arg(long, default_value_t = 16)]
-    pub hash: usize,
-    /// Positions searched at once. Fixed-time results are only comparable when the engines do
-    /// not compete for cores, so the default is 1.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
+    #[command(flatten)]
+    pub run: VariantRunArgs,
     /// Per-position results as CSV.
     #[arg(long)]
     pub csv: Option<PathBuf>,
@@ -149,14 +139,14 @@ pub fn report(variants: &[Variant], results: &[Vec<Measurement>]) -> String {
 }
 
 pub fn run(args: &DepthArgs) -> Result<()> {
-    let variants = Variant::parse_all(&args.variants)?;
+    let variants = Variant::parse_all(&args.run.variants)?;
     let mut positions = load_epd(args.epd.as_deref())?;
     positions.truncate(args.positions);
     if positions.is_empty() {
         bail!("no positions");
     }
     let fens: Vec<String> = positions.iter().map(|p| p.fen.clone()).collect();
-    let engine = args.engine.clone().unwrap_or_else(default_engine);
+    let engine = args.run.engine.clone().unwrap_or_else(default_engine);
     let budget = match args.nodes {
         Some(n) => Budget::Nodes(n),
         None => Budget::MoveTime(args.movetime),
@@ -165,9 +155,9 @@ pub fn run(args: &DepthArgs) -> Result<()> {
         &fens,
         &variants,
         &engine,
-        args.hash,
+        args.run.hash,
         budget,
-        args.concurrency,
+        args.run.concurrency,
         args.quiet,
     )?;
     if let Some(path) = &args.csv {

@@ -12,7 +12,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess};
 
-use super::variants::{default_engine, run_grid, Budget, Measurement, Variant};
+use super::variants::{default_engine, run_grid, Budget, Measurement, Variant, VariantRunArgs};
 use super::{parse_epd, EpdLine};
 
 #[derive(Args, Debug, Clone)]
@@ -26,17 +26,8 @@ pub struct SolveArgs {
     /// Time per position and variant, milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
-    /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc.
-    #[arg(long = "variant", short = 'v')]
-    pub variants: Vec<String>,
-    /// The engine binary; default: `augur` next to this program.
-    #[arg(long)]
-    pub engine: Option<PathBuf>,
-    #[arg(long, default_value_t = 16)]
-    pub hash: usize,
-    /// Positions searched at once (see `depth --help`).
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
+    #[command(flatten)]
+    pub run: VariantRunArgs,
     #[arg(long)]
     pub quiet: bool,
 }
@@ -141,7 +132,7 @@ pub fn report(variants: &[Variant], problems: &[Problem], results: &[Vec<Measure
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
-    let variants = Variant::parse_all(&args.variants)?;
+    let variants = Variant::parse_all(&args.run.variants)?;
     let text = std::fs::read_to_string(&args.suite)
         .with_context(|| format!("cannot read suite {}", args.suite.display()))?;
     let mut problems = parse_suite(&text, &args.suite.display().to_string())?;
@@ -152,14 +143,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         bail!("no positions in {}", args.suite.display());
     }
     let fens: Vec<String> = problems.iter().map(|p| p.fen.clone()).collect();
-    let engine = args.engine.clone().unwrap_or_else(default_engine);
+    let engine = args.run.engine.clone().unwrap_or_else(default_engine);
     let results = run_grid(
         &fens,
         &variants,
         &engine,
-        args.hash,
+        args.run.hash,
         Budget::MoveTime(args.movetime),
-        args.concurrency,
+        args.run.concurrency,
         args.quiet,
     )?;
     println!(

@@ -271,3 +271,20 @@ mod tests {
         assert_eq!(s["pc_mid_4_8"], (1292, 1001));
     }
 }
+
+/// The engine and variants of `depth` and `solve`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct VariantRunArgs {
+    /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc.
+    #[arg(long = "variant", short = 'v')]
+    pub variants: Vec<String>,
+    /// The engine binary; default: `augur` next to this program.
+    #[arg(long)]
+    pub engine: Option<std::path::PathBuf>,
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Positions searched at once. Fixed-time results are only comparable when the engines do
+    /// not compete for cores, so the default is 1.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+}

@@ -120,7 +120,7 @@ fn malformed_input_is_reported_and_state_is_kept() {
         "position startpos moves e2e4 e2e4",
         "position sideways",
         "setoption name Hash value -5",
-        "setoption name Hash value 65536",
+        "setoption name Hash value 33554432",
         "setoption name NoSuchOption value 1",
         "setoption name NullMove value perhaps",
         "setoption",

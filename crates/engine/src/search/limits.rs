@@ -38,10 +38,16 @@ impl Limits {
                 exact: true,
             });
         }
+        // Any clock field makes the search timed; a missing clock of the side to move counts
+        // as an empty one. (Untimed, `go btime 100` with White to move would never end.)
+        let clock = [self.wtime, self.btime, self.winc, self.binc];
+        if clock.iter().all(Option::is_none) && self.movestogo.is_none() {
+            return None;
+        }
         let (time, inc) = if white_to_move {
-            (self.wtime?, self.winc.unwrap_or(0))
+            (self.wtime.unwrap_or(0), self.winc.unwrap_or(0))
         } else {
-            (self.btime?, self.binc.unwrap_or(0))
+            (self.btime.unwrap_or(0), self.binc.unwrap_or(0))
         };
         let time = time.max(0) as u64;
         let inc = inc.max(0) as u64;
@@ -87,6 +93,24 @@ mod tests {
         }
         .plan(true, 30)
         .is_none());
+        // Only the opponent's clock (or only increments) given: still timed, not infinite.
+        for l in [
+            Limits {
+                btime: Some(100),
+                ..Default::default()
+            },
+            Limits {
+                winc: Some(100),
+                ..Default::default()
+            },
+            Limits {
+                movestogo: Some(3),
+                ..Default::default()
+            },
+        ] {
+            let p = l.plan(true, 30).unwrap();
+            assert!(p.hard.as_millis() <= 75, "{l:?}: {p:?}");
+        }
         let l = Limits {
             movetime: Some(500),
             ..Default::default()

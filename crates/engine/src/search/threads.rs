@@ -80,9 +80,17 @@ impl SearchTeam {
         let result = std::thread::scope(|scope| {
             for h in self.helpers.iter_mut() {
                 let l = &helper_limits;
-                scope.spawn(move || {
+                // A thread the OS refuses (a process or memory limit) is a missing helper,
+                // not a lost search: the others go on.
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     h.search(pos, l);
                 });
+                if let Err(e) = spawned {
+                    if main.verbose {
+                        println!("info string error: cannot start a helper thread: {e}");
+                    }
+                    break;
+                }
             }
             let r = main.search(pos, limits);
             hold();

@@ -101,6 +101,18 @@ fn zeroed_slots(n: usize) -> Option<Vec<Slot>> {
     Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
 }
 
+/// Memory the OS could give this process without swapping (Linux: `MemAvailable`), in MiB.
+/// Elsewhere `None`: only a failed allocation refuses a size there.
+fn available_mib() -> Option<u64> {
+    if cfg!(miri) || !cfg!(target_os = "linux") {
+        return None;
+    }
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 impl TranspositionTable {
     pub fn new(mib: usize) -> Self {
         Self::try_new(mib).expect("memory for the transposition table")
@@ -110,6 +122,16 @@ impl TranspositionTable {
     /// memory) instead of aborting.
     pub fn try_new(mib: usize) -> Result<Self, String> {
         let bytes = mib.max(1).saturating_mul(1024 * 1024);
+        // With memory overcommit the allocation itself succeeds and the process is killed
+        // later, when the search touches the pages; so a size beyond what the system reports
+        // as available is refused up front.
+        if let Some(free) = available_mib() {
+            if mib as u64 > free {
+                return Err(format!(
+                    "{mib} MiB is more than the {free} MiB of memory available"
+                ));
+            }
+        }
         let n = bytes / std::mem::size_of::<Slot>();
         let slots = zeroed_slots(n)
             .ok_or_else(|| format!("cannot allocate {mib} MiB for the hash table"))?;

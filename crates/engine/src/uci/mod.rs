@@ -2,6 +2,7 @@
 //! thread so that `isready`, `stop` and `ponderhit` are answered while it thinks.
 //! Anything malformed is answered with `info string error: ...` and changes nothing.
 
+pub mod input;
 pub mod options;
 
 use crate::perft;
@@ -62,6 +63,15 @@ impl Default for Engine {
     }
 }
 
+/// Error messages quote the offending input; a 1 MiB line is not echoed back whole.
+fn clip(text: &str) -> String {
+    const MAX: usize = 200;
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}... ({} bytes)", &text[..at], text.len()),
+        None => text.to_string(),
+    }
+}
+
 /// Splits `setoption name <id with spaces> value <x>` into its parts.
 fn parse_setoption(rest: &str) -> Result<(String, Option<String>), CommandError> {
     let rest = rest.trim();
@@ -99,7 +109,14 @@ pub fn parse_go(tokens: &[&str]) -> Result<Limits, CommandError> {
             "depth" => l.depth = Some(num::<i32>(tokens, i, t)?.max(1)),
             "nodes" => l.nodes = Some(num(tokens, i, t)?),
             "movetime" => l.movetime = Some(num(tokens, i, t)?),
-            "mate" => l.mate = Some(num(tokens, i, t)?),
+            "mate" => {
+                let n: i32 = num(tokens, i, t)?;
+                if n < 1 {
+                    // Otherwise the search would wait for a mate that cannot be reached.
+                    return Err(CommandError::Go(format!("'mate {n}': expected 1 or more")));
+                }
+                l.mate = Some(n)
+            }
             "wtime" => l.wtime = Some(num(tokens, i, t)?),
             "btime" => l.btime = Some(num(tokens, i, t)?),
             "winc" => l.winc = Some(num(tokens, i, t)?),
@@ -170,6 +187,33 @@ pub fn parse_position(rest: &str, chess960: bool) -> Result<Position, CommandErr
     Ok(pos)
 }
 
+/// One `go` on the search thread: searches, prints `bestmove`, hands the threads back.
+fn think(mut team: SearchTeam, pos: &Position, limits: &Limits, control: &Control) -> SearchTeam {
+    let result = team.search(pos, limits, || {
+        // In infinite and ponder mode the GUI must see bestmove only after stop/ponderhit.
+        while (limits.infinite || control.pondering.load(Ordering::SeqCst))
+            && !control.stop.load(Ordering::SeqCst)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    });
+    match result.best {
+        Some(b) => {
+            let mut text = format!("bestmove {}", pos.uci(b));
+            if let Some(p) = result.ponder {
+                let mut after = pos.clone();
+                after.make(b);
+                if after.board().is_legal(p) {
+                    text.push_str(&format!(" ponder {}", after.uci(p)));
+                }
+            }
+            println!("{text}");
+        }
+        None => println!("bestmove 0000"),
+    }
+    team
+}
+
 impl Engine {
     pub fn new() -> Self {
         let hash_mib = 16;
@@ -194,13 +238,18 @@ impl Engine {
 
     /// Reads commands until `quit` or end of input. At end of input a search with a limit
     /// is allowed to finish (so piped scripts get their answer); an open-ended one is stopped.
+    /// A line that cannot be read as text is answered with an error and skipped.
     pub fn run(&mut self, input: impl BufRead) {
         let mut quit = false;
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if !self.handle(&line) {
-                quit = true;
-                break;
+        for line in input::Lines::new(input) {
+            match line {
+                Ok(line) => {
+                    if !self.handle(&line) {
+                        quit = true;
+                        break;
+                    }
+                }
+                Err(e) => println!("info string error: {e}"),
             }
         }
         if !quit {
@@ -238,10 +287,7 @@ impl Engine {
                 Ok(team) => self.team = Some(team),
                 Err(_) => {
                     println!("info string error: search thread failed; state was reset");
-                    let mut team =
-                        SearchTeam::new(self.config.clone(), self.tt.clone(), self.control.clone());
-                    team.set_threads(self.threads);
-                    self.team = Some(team);
+                    self.team = Some(self.fresh_team());
                 }
             }
         }
@@ -319,7 +365,7 @@ impl Engine {
             _ => Err(CommandError::Unknown(cmd.to_string())),
         };
         if let Err(e) = result {
-            println!("info string error: {e}");
+            println!("info string error: {}", clip(&e.to_string()));
         }
         true
     }
@@ -341,10 +387,14 @@ impl Engine {
                         self.hash_mib = *n as usize;
                         (tt, Ok(()))
                     }
-                    Err(e) => (
-                        TranspositionTable::new(self.hash_mib),
-                        Err(CommandError::Hash(e, self.hash_mib)),
-                    ),
+                    // The old size may be gone too if memory was taken meanwhile: 1 MiB then.
+                    Err(e) => match TranspositionTable::try_new(self.hash_mib) {
+                        Ok(tt) => (tt, Err(CommandError::Hash(e, self.hash_mib))),
+                        Err(_) => {
+                            self.hash_mib = 1;
+                            (TranspositionTable::new(1), Err(CommandError::Hash(e, 1)))
+                        }
+                    },
                 };
                 self.tt = Arc::new(tt);
                 let shared = self.tt.clone();
@@ -425,32 +475,32 @@ impl Engine {
         control.stop.store(false, Ordering::SeqCst);
         control.pondering.store(limits.ponder, Ordering::SeqCst);
         self.open_ended = limits.infinite || limits.ponder;
-        self.worker = Some(std::thread::spawn(move || {
-            let result = team.search(&pos, &limits, || {
-                // In infinite and ponder mode the GUI must see bestmove only after stop/ponderhit.
-                while (limits.infinite || control.pondering.load(Ordering::SeqCst))
-                    && !control.stop.load(Ordering::SeqCst)
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            });
-            match result.best {
-                Some(b) => {
-                    let mut text = format!("bestmove {}", pos.uci(b));
-                    if let Some(p) = result.ponder {
-                        let mut after = pos.clone();
-                        after.make(b);
-                        if after.board().is_legal(p) {
-                            text.push_str(&format!(" ponder {}", after.uci(p)));
-                        }
-                    }
-                    println!("{text}");
-                }
-                None => println!("bestmove 0000"),
+        let job = move || think(team, &pos, &limits, &control);
+        match std::thread::Builder::new().spawn(job) {
+            Ok(worker) => self.worker = Some(worker),
+            Err(e) => {
+                // The OS refused a thread (the team went down with the job): answer from
+                // this thread with a quick search, since the GUI waits for a `bestmove`.
+                println!("info string error: cannot start the search thread: {e}; searching to depth 1 here");
+                self.open_ended = false;
+                let limits = Limits {
+                    depth: Some(1),
+                    ..Default::default()
+                };
+                let mut team = self.fresh_team();
+                team.main.verbose = true;
+                self.team = Some(think(team, &self.pos, &limits, &self.control));
             }
-            team
-        }));
+        }
         Ok(())
+    }
+
+    /// A new team with the current settings, for when the old one was lost.
+    fn fresh_team(&self) -> SearchTeam {
+        let mut team = SearchTeam::new(self.config.clone(), self.tt.clone(), self.control.clone());
+        team.set_threads(self.threads);
+        team.main.move_overhead_ms = self.move_overhead;
+        team
     }
 
     /// True while a search runs (for tests and the binary's shutdown).

@@ -38,7 +38,9 @@ const fn spin(name: &'static str, default: i64, min: i64, max: i64) -> Spec {
 /// All options, in the order `uci` lists them. Technique switches and parameters carry the
 /// technique's tag in their doc line in `SearchConfig`.
 pub const SPECS: &[Spec] = &[
-    spin("Hash", 16, 1, 65536),
+    // As large as a 64-bit GUI may ask for (Stockfish's bound); what the machine can really
+    // give is checked when the table is allocated, and a refused size keeps the old table.
+    spin("Hash", 16, 1, 1 << 25),
     Spec {
         name: "Clear Hash",
         kind: Kind::Button,

@@ -1,0 +1,371 @@
+//! What a careless GUI, a script or a user at a terminal may send, through the real binary:
+//! every case must be answered (an error line, then `readyok` or a `bestmove`) or end in a
+//! clean exit, never a silent death or a hang.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+const LONG: Duration = Duration::from_secs(30);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_augur"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start augur");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, cmd: &str) {
+        self.send_bytes(cmd.as_bytes());
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + LONG;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let done = l.starts_with(prefix);
+                    seen.push(l);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {LONG:?}; got {seen:#?}"),
+            }
+        }
+    }
+
+    /// Sends `isready` and returns everything up to `readyok`.
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok")
+    }
+
+    /// The move of the next `bestmove` line, and the lines before it.
+    fn bestmove(&mut self) -> (String, Vec<String>) {
+        let lines = self.until("bestmove");
+        let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        (mv.to_string(), lines)
+    }
+
+    /// Closes stdin and waits (bounded) for the process to end.
+    fn close_and_wait(&mut self) -> ExitStatus {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + LONG;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "engine still running after EOF");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = writeln!(stdin, "quit");
+        }
+        let _ = self.child.wait();
+    }
+}
+
+fn has_error(lines: &[String]) -> bool {
+    lines.iter().any(|l| l.starts_with("info string error: "))
+}
+
+/// The moves legal in `fen`, as the engine itself lists them (`go perft 1`).
+fn legal_moves(e: &mut Engine, position: &str) -> Vec<String> {
+    e.send(position);
+    e.send("go perft 1");
+    e.until("Nodes searched")
+        .iter()
+        .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
+        .filter(|m| m != "Nodes searched")
+        .collect()
+}
+
+/// After whatever came before, the engine still plays a legal move from the start position.
+fn still_plays(e: &mut Engine) {
+    let legal = legal_moves(e, "position startpos");
+    assert_eq!(legal.len(), 20);
+    e.send("go depth 1");
+    let (mv, lines) = e.bestmove();
+    assert!(legal.contains(&mv), "{mv} {lines:?}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_answered_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    // A Latin-1 file name, as a Windows GUI may send it.
+    e.send_bytes(b"setoption name ProbCutParams value C:\\\xe9t\xe9\\params.toml");
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l.contains("not valid UTF-8")),
+        "{lines:?}"
+    );
+    e.send_bytes(b"\xff\xfe\x00garbage");
+    e.send_bytes(b"isready\xc3");
+    let lines = e.ready();
+    assert_eq!(lines.iter().filter(|l| l.contains("UTF-8")).count(), 2);
+    still_plays(&mut e);
+    e.send("quit");
+    assert!(e.close_and_wait().success());
+}
+
+#[test]
+fn megabyte_lines_are_answered_briefly_and_overlong_ones_dropped() {
+    let mut e = Engine::start();
+    let garbage = "x".repeat(1 << 20);
+    e.send(&garbage);
+    let lines = e.ready();
+    assert!(has_error(&lines), "no error");
+    // The error quotes the command, but not a megabyte of it.
+    assert!(lines.iter().all(|l| l.len() < 1000), "echoed the line");
+    // A megabyte of legal moves: knights out and back, 50,000 times each side.
+    let moves = "g1f3 g8f6 f3g1 f6g8 ".repeat((1 << 20) / 20);
+    e.send(&format!("position startpos moves {moves}"));
+    assert!(!has_error(&e.ready()));
+    e.send("go depth 4");
+    let (mv, _) = e.bestmove();
+    assert_ne!(mv, "0000");
+    // A line longer than the reader keeps (16 MiB) is skipped whole with one error.
+    let mut huge = b"position startpos moves ".to_vec();
+    huge.extend(std::iter::repeat_n(b"e2e4 ".as_slice(), (17 << 20) / 5).flatten());
+    e.send_bytes(&huge);
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l.contains("longer than 16 MiB")),
+        "{lines:?}"
+    );
+    still_plays(&mut e);
+}
+
+#[test]
+fn a_game_of_ten_thousand_moves_is_searched() {
+    let mut e = Engine::start();
+    let moves = "b1c3 b8c6 c3b1 c6b8 ".repeat(2500);
+    e.send(&format!("position startpos moves {moves}"));
+    e.send("d");
+    let lines = e.until("fen");
+    assert!(!has_error(&lines), "{lines:?}");
+    assert!(
+        lines.last().unwrap().ends_with(" w KQkq - 100 5001"),
+        "{lines:?}"
+    );
+    for go in ["go depth 6", "go wtime 1000 btime 1000", "go nodes 3000"] {
+        e.send(go);
+        let (mv, lines) = e.bestmove();
+        assert_ne!(mv, "0000", "{go}: {lines:?}");
+    }
+}
+
+#[test]
+fn extreme_go_limits_end_with_a_legal_move() {
+    let mut e = Engine::start();
+    let legal = legal_moves(&mut e, "position startpos moves e2e4");
+    // Each of these must end by itself (no `stop` is sent).
+    for go in [
+        "go nodes 0",
+        "go movetime 0",
+        "go depth 0",
+        "go depth -7",
+        "go wtime 0 btime 0",
+        "go wtime -100 btime -100",
+        "go wtime -100 btime -100 winc -10 binc -10",
+        "go wtime 100 btime 100 movestogo 0",
+        "go wtime 100 btime 100 movestogo -1",
+        // The side to move (Black) has no clock, or no clock is given at all.
+        "go wtime 100",
+        "go winc 100 binc 100",
+        "go movestogo 10",
+        "go wtime",
+        "go mate 0",
+        "go mate -2",
+        "go wtime 99999999999999999999",
+        "go depth 2 searchmoves a1a1",
+    ] {
+        e.send(go);
+        let (mv, lines) = e.bestmove();
+        assert!(legal.contains(&mv), "{go}: {mv} {lines:?}");
+    }
+    // `searchmoves` restricts the root even when other listed moves are junk.
+    e.send("go depth 3 searchmoves a1a1 h7h5");
+    assert_eq!(e.bestmove().0, "h7h5");
+}
+
+#[test]
+fn huge_depth_runs_until_stopped_and_answers_meanwhile() {
+    let mut e = Engine::start();
+    for algorithm in ["engine", "alphabeta"] {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        e.send("position startpos");
+        e.send("go depth 100000");
+        std::thread::sleep(Duration::from_millis(200));
+        let lines = e.ready();
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+        e.send("stop");
+        let (mv, _) = e.bestmove();
+        assert_ne!(mv, "0000", "{algorithm}");
+    }
+}
+
+/// Parses the `uci` option declarations: (name, type).
+fn declared_options(e: &mut Engine) -> Vec<(String, String)> {
+    e.send("uci");
+    e.until("uciok")
+        .iter()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .map(|rest| {
+            let (name, ty) = rest.split_once(" type ").unwrap();
+            (name.to_string(), ty.split(' ').next().unwrap().to_string())
+        })
+        .collect()
+}
+
+fn stats_after(e: &mut Engine, go: &str) -> String {
+    e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send(go);
+    let (_, lines) = e.bestmove();
+    lines
+        .into_iter()
+        .find(|l| l.starts_with("info string stats"))
+        .unwrap()
+}
+
+#[test]
+fn junk_for_every_option_is_refused_and_changes_nothing() {
+    let mut fresh = Engine::start();
+    let options = declared_options(&mut fresh);
+    assert!(options.len() > 40, "{options:?}");
+    let want = stats_after(&mut fresh, "go nodes 20000");
+
+    let mut e = Engine::start();
+    for (name, ty) in &options {
+        let junk: &[&str] = match ty.as_str() {
+            "spin" => &[
+                "junk",
+                "",
+                "1.5",
+                "0x10",
+                "-99999999999999999999",
+                "99999999999999999999",
+                "-2147483649",
+                "33554433",
+            ],
+            "check" => &["junk", "", "1", "yes", "truefalse"],
+            "combo" => &["junk", "", "defaultx"],
+            // A path that does not exist (ProbCutParams), and one that is a directory.
+            "string" => &["/nonexistent/augur/params.toml", "/"],
+            "button" => &[],
+            other => panic!("unexpected option type {other}"),
+        };
+        for value in junk {
+            e.send(&format!("setoption name {name} value {value}"));
+            let lines = e.ready();
+            assert!(has_error(&lines), "{name} = '{value}': {lines:?}");
+        }
+        if ty != "button" && ty != "string" {
+            e.send(&format!("setoption name {name}"));
+            assert!(has_error(&e.ready()), "{name} without a value");
+        }
+    }
+    // Every refusal kept the old value: the same search as a fresh engine's.
+    assert_eq!(stats_after(&mut e, "go nodes 20000"), want);
+}
+
+#[test]
+fn hash_and_threads_beyond_the_machine_keep_the_old_value() {
+    let mut e = Engine::start();
+    let options = declared_options(&mut e);
+    for name in ["Hash", "Threads"] {
+        assert!(
+            options.iter().any(|(n, _)| n == name),
+            "{name} not declared"
+        );
+    }
+    e.send("setoption name Hash value 64");
+    assert!(!has_error(&e.ready()));
+    // 32 TiB is within the declared range but beyond any machine this runs on.
+    e.send("setoption name Hash value 33554432");
+    let lines = e.ready();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: Hash:") && l.ends_with("keeping 64 MiB")),
+        "{lines:?}"
+    );
+    e.send("setoption name Threads value 257");
+    assert!(has_error(&e.ready()));
+    e.send("setoption name Threads value 2");
+    assert!(!has_error(&e.ready()));
+    e.send("go depth 6");
+    let (mv, lines) = e.bestmove();
+    assert_ne!(mv, "0000", "{lines:?}");
+}
+
+#[test]
+fn closed_stdin_ends_the_engine_cleanly() {
+    // Nothing at all.
+    let mut e = Engine::start();
+    assert!(e.close_and_wait().success());
+    // A search with a limit still answers before the exit.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 5");
+    let status = e.close_and_wait();
+    assert!(status.success(), "{status:?}");
+    assert!(e.lines.iter().any(|l| l.starts_with("bestmove")));
+    // An infinite search is stopped; its move is still printed.
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let status = e.close_and_wait();
+    assert!(status.success(), "{status:?}");
+    assert!(e.lines.iter().any(|l| l.starts_with("bestmove")));
+    // A line without its newline before the end is still a command.
+    let mut e = Engine::start();
+    e.stdin.as_mut().unwrap().write_all(b"go depth 2").unwrap();
+    let status = e.close_and_wait();
+    assert!(status.success(), "{status:?}");
+    assert!(e.lines.iter().any(|l| l.starts_with("bestmove")));
+}

@@ -8,6 +8,9 @@ use std::time::Instant;
 
 const USAGE: &str = "usage:
   augur                          UCI engine (reads commands from standard input)
+  augur \"<command>\"... [quit]    runs each argument as a UCI command, then standard input
+                                 unless one was quit; e.g. OpenBench's
+                                 augur \"genfens N seed S book <file|None>\" quit
   augur bench [depth]            fixed-depth search of the built-in positions; last line '<N> nodes <M> nps'
   augur perft <depth> [fen] [--threads N]
                                  per-move divide, then 'Nodes searched: <N>' (all cores by default)
@@ -23,6 +26,10 @@ fn main() -> ExitCode {
         }
         Some("bench") => bench(&args[1..]),
         Some("perft") => perft_cmd(&args[1..]),
+        Some(first) if is_command(first) => {
+            augur::uci::Engine::new().run_with_args(&args, std::io::stdin().lock());
+            ExitCode::SUCCESS
+        }
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -32,6 +39,21 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// An argument that starts like one of the commands testers pass on the command line.
+fn is_command(arg: &str) -> bool {
+    let word = arg.split_whitespace().next().unwrap_or("");
+    [
+        "genfens",
+        "setoption",
+        "position",
+        "go",
+        "uci",
+        "isready",
+        "quit",
+    ]
+    .contains(&word)
 }
 
 fn bench(args: &[String]) -> ExitCode {

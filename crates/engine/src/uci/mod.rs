@@ -39,6 +39,8 @@ pub enum CommandError {
     Params(String),
     #[error("Hash: {0}; keeping {1} MiB")]
     Hash(String, usize),
+    #[error(transparent)]
+    Genfens(#[from] crate::genfens::GenfensError),
 }
 
 pub struct Engine {
@@ -258,6 +260,18 @@ impl Engine {
         self.stop_and_join();
     }
 
+    /// Runs each command-line argument as a command (OpenBench starts engines as
+    /// `augur "genfens ..." quit`), then reads standard input unless one was `quit`.
+    pub fn run_with_args(&mut self, args: &[String], input: impl BufRead) {
+        for arg in args {
+            if !self.handle(arg) {
+                self.stop_and_join();
+                return;
+            }
+        }
+        self.run(input);
+    }
+
     fn searching(&self) -> bool {
         self.worker.is_some()
     }
@@ -352,6 +366,16 @@ impl Engine {
             "go" => {
                 self.finish_search();
                 self.go(rest)
+            }
+            "genfens" => {
+                self.finish_search();
+                crate::genfens::Request::parse(rest)
+                    .and_then(|req| {
+                        crate::genfens::run(&req, &self.config, self.chess960, |fen| {
+                            println!("info string genfens {fen}")
+                        })
+                    })
+                    .map_err(CommandError::from)
             }
             "d" => {
                 println!("{}", self.pos);

@@ -6,6 +6,10 @@ use std::time::Duration;
 pub struct Limits {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
+    /// Soft node limit: no new iteration starts once this many nodes are searched (the
+    /// iteration that crosses it still finishes, up to the hard `nodes` cap). Not a UCI
+    /// `go` token: self-play data generation sets it, as Stormphrax and Viridithas do.
+    pub soft_nodes: Option<u64>,
     pub movetime: Option<u64>,
     pub mate: Option<i32>,
     pub wtime: Option<i64>,

@@ -317,6 +317,9 @@ impl Searcher {
                     break;
                 }
             }
+            if limits.soft_nodes.is_some_and(|n| self.stats.nodes >= n) {
+                break;
+            }
             if let Some(plan) = self.plan {
                 let pondering = self.control.pondering.load(Ordering::Relaxed);
                 // An iteration takes longer than the last, so stop well before the soft limit.
@@ -1290,6 +1293,23 @@ mod tests {
         let nodes = |r: &SearchResult| r.iterations.iter().map(|i| i.nodes).collect::<Vec<_>>();
         assert_eq!(nodes(&ra), nodes(&rb));
         assert_eq!(a.stats.nodes, 20_000);
+    }
+
+    /// A soft node limit ends the search after the iteration that crosses it, below the hard cap.
+    #[test]
+    fn soft_node_limit_stops_after_the_crossing_iteration() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let limits = Limits {
+            soft_nodes: Some(5_000),
+            nodes: Some(10_000_000),
+            ..Default::default()
+        };
+        let r = searcher(SearchConfig::default()).search(&pos, &limits);
+        let n = r.iterations.len();
+        assert!(n >= 2, "{:?}", r.iterations);
+        assert!(r.iterations[n - 1].nodes >= 5_000);
+        assert!(r.iterations[n - 2].nodes < 5_000);
+        assert!(r.iterations[n - 1].nodes < 10_000_000);
     }
 
     #[test]

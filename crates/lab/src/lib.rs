@@ -4,6 +4,7 @@
 
 pub mod chart;
 pub mod compare;
+pub mod datagen;
 pub mod engine_spec;
 pub mod epd;
 pub mod game;

@@ -33,6 +33,10 @@ enum Command {
     Depth(augur_lab::probcut::depth::DepthArgs),
     /// Test-suite positions (WAC) solved per engine variant at fixed time.
     Solve(augur_lab::probcut::solve::SolveArgs),
+    /// Training data from self-play: bullet ChessBoard records (board, score, result), resumable.
+    Datagen(augur_lab::datagen::DatagenArgs),
+    /// Datagen records to `FEN | score | result` text (bullet's text format, white's view).
+    Convert(augur_lab::datagen::ConvertArgs),
 }
 
 fn main() -> Result<()> {
@@ -46,5 +50,7 @@ fn main() -> Result<()> {
         Command::Fit(args) => augur_lab::probcut::fit::run(&args),
         Command::Depth(args) => augur_lab::probcut::depth::run(&args),
         Command::Solve(args) => augur_lab::probcut::solve::run(&args),
+        Command::Datagen(args) => augur_lab::datagen::run(&args),
+        Command::Convert(args) => augur_lab::datagen::convert(&args),
     }
 }

@@ -1,0 +1,308 @@
+//! `augur-lab datagen`: training data from Augur's own self-play games, in bullet's 32-byte
+//! `ChessBoard` records ([`format`]), resumable after any interruption ([`journal`]), one game
+//! per worker thread ([`selfplay`]). `augur-lab convert` turns records into text lines.
+//! docs/datagen.md has the format, the rules and example commands.
+
+pub mod format;
+pub mod journal;
+pub mod selfplay;
+
+use std::collections::BTreeMap;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use augur::position::Position;
+use augur::search::Control;
+
+use crate::progress::Progress;
+use format::RecordReader;
+use selfplay::{Adjudication, Game, GameSettings};
+
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["games", "positions"])))]
+pub struct DatagenArgs {
+    /// Output file of bullet ChessBoard records; FILE.journal beside it lists the finished
+    /// games. An interrupted run resumes when started again with the same settings.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Stop when the file holds this many games (counting earlier runs).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Stop after the game that brings the file to this many positions.
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Worker threads, one game each (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Soft node limit per move: no new iteration once crossed.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Hard node cap per move (default: 40 × --nodes).
+    #[arg(long)]
+    pub hard_nodes: Option<u64>,
+    /// Seed of the random openings; the same seed and settings give the same games.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Random legal plies played from the start (or book) position.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Start positions, EPD or PGN (position after each game's moves); default: the standard
+    /// start position.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Hash table per game, MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// No progress line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ConvertArgs {
+    /// A file of bullet ChessBoard records (datagen output).
+    pub input: PathBuf,
+    /// Text output, one `FEN | score | result` line per record, score and result from white's
+    /// view as bullet's text format has them (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Convert only the first N records.
+    #[arg(long)]
+    pub limit: Option<u64>,
+}
+
+/// The settings line of the journal: everything that decides the games.
+fn settings_line(s: &GameSettings, book: Option<&Path>) -> String {
+    let a = &s.adjudication;
+    format!(
+        "seed={} nodes={} hard_nodes={} random_plies={} book={} hash={} opening_max={} \
+         win={}x{} draw={}/{}x{} max_plies={}",
+        s.seed,
+        s.soft_nodes,
+        s.hard_nodes,
+        s.random_plies,
+        book.map_or("-".to_string(), |p| p.display().to_string()),
+        s.hash_mib,
+        s.opening_max_score,
+        a.win_score,
+        a.win_plies,
+        a.draw_min_ply,
+        a.draw_score,
+        a.draw_plies,
+        a.max_plies
+    )
+}
+
+fn load_book(path: &Path) -> Result<Vec<String>> {
+    let openings = crate::openings::load(Some(path), None)?;
+    for o in &openings {
+        Position::from_fen(&o.fen, false)
+            .map_err(|e| anyhow::anyhow!("{}: '{}': {e}", o.origin, o.fen))?;
+    }
+    Ok(openings.into_iter().map(|o| o.fen).collect())
+}
+
+/// Totals so far, for the progress line and the summary.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    records: u64,
+    white: u64,
+    draws: u64,
+    black: u64,
+    plies: u64,
+}
+
+pub fn run(args: &DatagenArgs) -> Result<()> {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let settings = GameSettings {
+        seed: args.seed,
+        soft_nodes: args.nodes.max(1),
+        hard_nodes: args.hard_nodes.unwrap_or(args.nodes.saturating_mul(40)),
+        random_plies: args.random_plies,
+        book: match &args.book {
+            Some(p) => load_book(p)?,
+            None => Vec::new(),
+        },
+        hash_mib: args.hash.max(1),
+        opening_max_score: 300,
+        adjudication: Adjudication::default(),
+    };
+    let (mut run, resumed) =
+        journal::open(&args.out, &settings_line(&settings, args.book.as_deref()))?;
+    if resumed.games > 0 || resumed.cut_bytes > 0 {
+        eprintln!(
+            "resuming {}: {} games, {} positions already there{}",
+            args.out.display(),
+            resumed.games,
+            resumed.records,
+            if resumed.cut_bytes > 0 {
+                format!(
+                    "; cut {} bytes of unfinished game data",
+                    resumed.cut_bytes
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    let done = |t: &Tally| match (args.games, args.positions) {
+        (Some(g), _) => t.games >= g,
+        (_, Some(p)) => t.records >= p,
+        _ => true,
+    };
+    let mut tally = Tally {
+        games: resumed.games,
+        records: resumed.records,
+        ..Default::default()
+    };
+    if done(&tally) {
+        eprintln!(
+            "{}: already {} games, {} positions; nothing to do",
+            args.out.display(),
+            tally.games,
+            tally.records
+        );
+        return Ok(());
+    }
+
+    let settings = Arc::new(settings);
+    let control = Arc::new(Control::default());
+    let next_game = Arc::new(AtomicU64::new(resumed.games));
+    let game_limit = args.games.unwrap_or(u64::MAX);
+    let (tx, rx) = mpsc::channel::<(u64, Result<Option<Game>>)>();
+    let workers: Vec<_> = (0..threads)
+        .map(|_| {
+            let (settings, control, next_game, tx) =
+                (settings.clone(), control.clone(), next_game.clone(), tx.clone());
+            std::thread::spawn(move || loop {
+                let index = next_game.fetch_add(1, Ordering::Relaxed);
+                if index >= game_limit || control.stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let game = selfplay::play_game(&settings, index, &control);
+                let stop = !matches!(game, Ok(Some(_)));
+                if tx.send((index, game)).is_err() || stop {
+                    return;
+                }
+            })
+        })
+        .collect();
+    drop(tx);
+
+    let (total, initial) = match (args.games, args.positions) {
+        (Some(g), _) => (g, tally.games),
+        (_, p) => (p.unwrap_or(0), tally.records),
+    };
+    let mut progress = Progress::new(total as usize, initial as usize, !args.quiet);
+    let start = Instant::now();
+    let mut last_draw = Instant::now() - Duration::from_secs(60);
+    let mut waiting: BTreeMap<u64, Game> = BTreeMap::new();
+    let mut outcome = Ok(());
+    // Games are written in index order (a finished game waits for the earlier ones), so the
+    // file does not depend on the number of threads.
+    'receive: for (index, game) in rx.iter() {
+        match game {
+            Ok(Some(g)) => {
+                waiting.insert(index, g);
+            }
+            Ok(None) => continue,
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        }
+        while let Some(g) = waiting.remove(&tally.games) {
+            run.write_game(tally.games, &g.records)
+                .with_context(|| format!("writing {}", args.out.display()))?;
+            tally.games += 1;
+            tally.records += g.records.len() as u64;
+            tally.plies += u64::from(g.plies);
+            match g.white {
+                format::Outcome::Win => tally.white += 1,
+                format::Outcome::Draw => tally.draws += 1,
+                format::Outcome::Loss => tally.black += 1,
+            }
+            if done(&tally) {
+                break 'receive;
+            }
+            if last_draw.elapsed() >= Duration::from_millis(500) {
+                last_draw = Instant::now();
+                let now = if args.games.is_some() {
+                    tally.games
+                } else {
+                    tally.records
+                };
+                progress.update(now as usize, &progress_stats(&tally, start, &resumed));
+            }
+        }
+    }
+    // Stops the searches still running; their games are not needed.
+    control.stop.store(true, Ordering::Relaxed);
+    drop(rx);
+    for w in workers {
+        let _ = w.join();
+    }
+    let now = if args.games.is_some() {
+        tally.games
+    } else {
+        tally.records
+    };
+    progress.update(now as usize, &progress_stats(&tally, start, &resumed));
+    progress.finish();
+    outcome?;
+    eprintln!(
+        "{}: {} games, {} positions; results this run (white wins-draws-black wins) {}-{}-{}",
+        args.out.display(),
+        tally.games,
+        tally.records,
+        tally.white,
+        tally.draws,
+        tally.black
+    );
+    Ok(())
+}
+
+fn progress_stats(t: &Tally, start: Instant, resumed: &journal::Resumed) -> String {
+    let secs = start.elapsed().as_secs_f64().max(1e-3);
+    let fresh = t.records - resumed.records;
+    let games = t.games - resumed.games;
+    format!(
+        "games {} positions {} | {:.0} pos/s | W-D-B {}-{}-{} | {:.0} plies/game",
+        t.games,
+        t.records,
+        fresh as f64 / secs,
+        t.white,
+        t.draws,
+        t.black,
+        t.plies as f64 / games.max(1) as f64
+    )
+}
+
+/// `augur-lab convert`: records to `FEN | score | result` text.
+pub fn convert(args: &ConvertArgs) -> Result<()> {
+    let reader = RecordReader::open(&args.input)?;
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(p) => Box::new(BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        )),
+        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    };
+    let limit = args.limit.unwrap_or(u64::MAX);
+    for (i, record) in reader.enumerate() {
+        if i as u64 >= limit {
+            break;
+        }
+        let record = record.with_context(|| args.input.display().to_string())?;
+        writeln!(out, "{}", record.to_text())?;
+    }
+    out.flush()?;
+    Ok(())
+}

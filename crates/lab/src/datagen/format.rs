@@ -127,7 +127,11 @@ impl Record {
             pcs[i / 2] |= code << (4 * (i & 1));
         }
 
-        let mut flags = if stm == Color::Black { BLACK_TO_MOVE } else { 0 };
+        let mut flags = if stm == Color::Black {
+            BLACK_TO_MOVE
+        } else {
+            0
+        };
         for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
             let rights = board.castle_rights(color);
             if rights.short.is_some() {
@@ -527,12 +531,19 @@ mod tests {
         let r = Record::from_position(&p, 37, Outcome::Loss);
         // Mirrored: black's back rank is rank 1 (squares 0..8), white's e4 pawn is on e5 (36).
         assert_eq!(r.occupancy() & 0xFFFF, 0xFFFF);
-        assert_eq!(r.occupancy() >> 48, 0xFFEF, "white's ranks 1-2 on 8-7, e2 empty");
+        assert_eq!(
+            r.occupancy() >> 48,
+            0xFFEF,
+            "white's ranks 1-2 on 8-7, e2 empty"
+        );
         let pieces: Vec<(u8, u8)> = r.pieces().collect();
         // a1..h1 after mirroring: black's r n b q k b n r, colour bit 0 (side to move).
         let first_rank: Vec<u8> = pieces[..8].iter().map(|&(_, c)| c).collect();
         assert_eq!(first_rank, vec![3, 1, 2, 4, 5, 2, 1, 3]);
-        assert!(pieces.contains(&(36, 8)), "white e4 pawn on e5 as 'their' pawn");
+        assert!(
+            pieces.contains(&(36, 8)),
+            "white e4 pawn on e5 as 'their' pawn"
+        );
         assert_eq!(r.king_square(), 4, "black king e8 -> e1");
         assert_eq!(r.opponent_king_square(), 4, "white king e1 seen from white");
         assert_eq!((r.score(), r.result()), (37, Outcome::Loss));
@@ -654,8 +665,9 @@ mod tests {
         assert!(corrupt(&|b| b[26] = 3).contains("result 3"));
         assert!(corrupt(&|b| b[27] ^= 1).contains("king squares"));
         assert!(corrupt(&|b| b[8] = 0x66).contains("invalid piece code 6"));
-        assert!(corrupt(&|b| b[0..8].copy_from_slice(&u64::MAX.to_le_bytes()))
-            .contains("64 pieces"));
+        assert!(
+            corrupt(&|b| b[0..8].copy_from_slice(&u64::MAX.to_le_bytes())).contains("64 pieces")
+        );
         assert!(corrupt(&|b| b[29] = 0x80).contains("extra bytes"));
         assert!(corrupt(&|b| b[23] = 0x10).contains("nibble"));
         // All zero: no kings.

@@ -133,7 +133,10 @@ fn recover(jpath: &Path, header: &str, data_len: u64) -> Result<(u64, Resumed)> 
             _ => None,
         };
         let Some((index, count)) = parsed else {
-            bail!("{shown}: line {} is not '<game> <records>': {line:?}", n + 2);
+            bail!(
+                "{shown}: line {} is not '<game> <records>': {line:?}",
+                n + 2
+            );
         };
         if index != r.games {
             bail!(
@@ -167,7 +170,9 @@ mod tests {
     }
 
     fn write_game(run: &mut Run, index: u64, records: usize) {
-        run.data.write_all(&vec![7u8; records * RECORD_SIZE]).unwrap();
+        run.data
+            .write_all(&vec![7u8; records * RECORD_SIZE])
+            .unwrap();
         run.finish_game(index, records).unwrap();
     }
 
@@ -200,7 +205,10 @@ mod tests {
                 cut_bytes: (4 * RECORD_SIZE + 5) as u64
             }
         );
-        assert_eq!(std::fs::metadata(&out).unwrap().len(), 5 * RECORD_SIZE as u64);
+        assert_eq!(
+            std::fs::metadata(&out).unwrap().len(),
+            5 * RECORD_SIZE as u64
+        );
         write_game(&mut run, 3, 1);
         drop(run);
         let text = std::fs::read_to_string(journal_path(&out)).unwrap();
@@ -216,7 +224,10 @@ mod tests {
         let out = d.join("data.bin");
         drop(open(&out, "seed=1").unwrap());
         let err = open(&out, "seed=2").err().unwrap().to_string();
-        assert!(err.contains("other settings") && err.contains("seed=2"), "{err}");
+        assert!(
+            err.contains("other settings") && err.contains("seed=2"),
+            "{err}"
+        );
 
         let foreign = d.join("foreign.bin");
         std::fs::write(&foreign, [0u8; 64]).unwrap();

@@ -144,10 +144,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
             resumed.games,
             resumed.records,
             if resumed.cut_bytes > 0 {
-                format!(
-                    "; cut {} bytes of unfinished game data",
-                    resumed.cut_bytes
-                )
+                format!("; cut {} bytes of unfinished game data", resumed.cut_bytes)
             } else {
                 String::new()
             }
@@ -180,8 +177,12 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     let (tx, rx) = mpsc::channel::<(u64, Result<Option<Game>>)>();
     let workers: Vec<_> = (0..threads)
         .map(|_| {
-            let (settings, control, next_game, tx) =
-                (settings.clone(), control.clone(), next_game.clone(), tx.clone());
+            let (settings, control, next_game, tx) = (
+                settings.clone(),
+                control.clone(),
+                next_game.clone(),
+                tx.clone(),
+            );
             std::thread::spawn(move || loop {
                 let index = next_game.fetch_add(1, Ordering::Relaxed);
                 if index >= game_limit || control.stop.load(Ordering::Relaxed) {

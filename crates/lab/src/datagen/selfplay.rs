@@ -327,7 +327,10 @@ mod tests {
             ..tiny()
         };
         let err = play_game(&s, 0, &Arc::new(Control::default())).unwrap_err();
-        assert!(err.to_string().contains("no opening within ±300 cp"), "{err}");
+        assert!(
+            err.to_string().contains("no opening within ±300 cp"),
+            "{err}"
+        );
     }
 
     #[test]

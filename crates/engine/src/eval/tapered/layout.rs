@@ -1,0 +1,226 @@
+//! Where each weight of the `default` evaluation sits in one flat table. The evaluation
+//! names a weight by its flat index (`Sink::add`), the engine reads `WEIGHTS`, and the tuner
+//! (`augur-lab tune`) works on the flat vector and writes it back as the named tables of
+//! `weights.rs`, section by section, in the order of `SECTIONS`.
+
+use super::weights;
+use super::Score;
+
+/// The shape of one named table of `weights.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `const NAME: Score`
+    One,
+    /// `const NAME: [Score; n]`
+    List(usize),
+    /// `const NAME: [[Score; cols]; rows]`
+    Table(usize, usize),
+}
+
+impl Shape {
+    pub const fn size(self) -> usize {
+        match self {
+            Shape::One => 1,
+            Shape::List(n) => n,
+            Shape::Table(r, c) => r * c,
+        }
+    }
+}
+
+/// One named table of weights and the flat index of its first entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub name: &'static str,
+    /// What the table's entries are indexed by; written above it in `weights.rs`.
+    pub doc: &'static str,
+    pub start: usize,
+    pub shape: Shape,
+}
+
+/// Largest number of safe squares a piece can reach: knight, bishop, rook, queen.
+pub const MOBILITY_MAX: [usize; 4] = [8, 13, 14, 27];
+/// Attack units on the enemy king zone are capped here (see `KING_ATTACK`).
+pub const KING_ATTACK_MAX: usize = 40;
+/// Pawns counted in a king's shield, capped here.
+pub const SHIELD_MAX: usize = 3;
+
+pub const MATERIAL: usize = 0;
+pub const PSQ: usize = MATERIAL + 6;
+pub const MOBILITY_KNIGHT: usize = PSQ + 6 * 64;
+pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + MOBILITY_MAX[0] + 1;
+pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + MOBILITY_MAX[1] + 1;
+pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + MOBILITY_MAX[2] + 1;
+pub const PASSED: usize = MOBILITY_QUEEN + MOBILITY_MAX[3] + 1;
+pub const PASSED_FREE: usize = PASSED + 8;
+pub const DOUBLED: usize = PASSED_FREE + 8;
+pub const ISOLATED: usize = DOUBLED + 1;
+pub const BISHOP_PAIR: usize = ISOLATED + 1;
+pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+pub const PAWN_SHIELD: usize = ROOK_SEMI_OPEN + 1;
+pub const KING_ATTACK: usize = PAWN_SHIELD + SHIELD_MAX + 1;
+pub const TEMPO: usize = KING_ATTACK + KING_ATTACK_MAX + 1;
+/// Number of weights.
+pub const COUNT: usize = TEMPO + 1;
+
+/// Flat index of the first mobility weight of a knight, bishop, rook or queen.
+pub const MOBILITY: [usize; 4] = [
+    MOBILITY_KNIGHT,
+    MOBILITY_BISHOP,
+    MOBILITY_ROOK,
+    MOBILITY_QUEEN,
+];
+
+pub const SECTIONS: [Section; 16] = [
+    Section {
+        name: "MATERIAL",
+        doc: "Piece values: pawn, knight, bishop, rook, queen, king.",
+        start: MATERIAL,
+        shape: Shape::List(6),
+    },
+    Section {
+        name: "PSQ",
+        doc: "Piece-square tables per piece (pawn..king), square a1..h8 seen from the side's own \
+              back rank (black's squares are mirrored), eight squares a line from rank 1.",
+        start: PSQ,
+        shape: Shape::Table(6, 64),
+    },
+    Section {
+        name: "MOBILITY_KNIGHT",
+        doc: "Knight by number of reachable squares not held by own pieces nor attacked by enemy pawns.",
+        start: MOBILITY_KNIGHT,
+        shape: Shape::List(MOBILITY_MAX[0] + 1),
+    },
+    Section {
+        name: "MOBILITY_BISHOP",
+        doc: "Bishop by number of safe reachable squares (as for the knight).",
+        start: MOBILITY_BISHOP,
+        shape: Shape::List(MOBILITY_MAX[1] + 1),
+    },
+    Section {
+        name: "MOBILITY_ROOK",
+        doc: "Rook by number of safe reachable squares.",
+        start: MOBILITY_ROOK,
+        shape: Shape::List(MOBILITY_MAX[2] + 1),
+    },
+    Section {
+        name: "MOBILITY_QUEEN",
+        doc: "Queen by number of safe reachable squares.",
+        start: MOBILITY_QUEEN,
+        shape: Shape::List(MOBILITY_MAX[3] + 1),
+    },
+    Section {
+        name: "PASSED",
+        doc: "Passed pawn by rank from its own side (rank 1 = index 0).",
+        start: PASSED,
+        shape: Shape::List(8),
+    },
+    Section {
+        name: "PASSED_FREE",
+        doc: "Passed pawn whose path to promotion is empty, added to PASSED, by rank.",
+        start: PASSED_FREE,
+        shape: Shape::List(8),
+    },
+    Section {
+        name: "DOUBLED",
+        doc: "Each pawn beyond the first on a file.",
+        start: DOUBLED,
+        shape: Shape::One,
+    },
+    Section {
+        name: "ISOLATED",
+        doc: "Each pawn with no own pawn on an adjacent file.",
+        start: ISOLATED,
+        shape: Shape::One,
+    },
+    Section {
+        name: "BISHOP_PAIR",
+        doc: "Two or more bishops.",
+        start: BISHOP_PAIR,
+        shape: Shape::One,
+    },
+    Section {
+        name: "ROOK_OPEN",
+        doc: "Rook on a file without pawns.",
+        start: ROOK_OPEN,
+        shape: Shape::One,
+    },
+    Section {
+        name: "ROOK_SEMI_OPEN",
+        doc: "Rook on a file with enemy pawns only.",
+        start: ROOK_SEMI_OPEN,
+        shape: Shape::One,
+    },
+    Section {
+        name: "PAWN_SHIELD",
+        doc: "King on its first two ranks, by own pawns in front of it on its and the adjacent \
+              files within two ranks (capped at 3).",
+        start: PAWN_SHIELD,
+        shape: Shape::List(SHIELD_MAX + 1),
+    },
+    Section {
+        name: "KING_ATTACK",
+        doc: "Attack on the enemy king zone by two or more pieces, by attack units (sum over \
+              attacked zone squares of N=2, B=2, R=3, Q=5 per attacker, capped at 40).",
+        start: KING_ATTACK,
+        shape: Shape::List(KING_ATTACK_MAX + 1),
+    },
+    Section {
+        name: "TEMPO",
+        doc: "Side to move; blended by phase on its own, after the other terms.",
+        start: TEMPO,
+        shape: Shape::One,
+    },
+];
+
+/// Every weight in flat order, built at compile time from the tables of `weights.rs`.
+pub static WEIGHTS: [Score; COUNT] = flatten();
+
+const fn flatten() -> [Score; COUNT] {
+    let mut w = [Score(0, 0); COUNT];
+    w = put(w, MATERIAL, &weights::MATERIAL);
+    let mut p = 0;
+    while p < 6 {
+        w = put(w, PSQ + 64 * p, &weights::PSQ[p]);
+        p += 1;
+    }
+    w = put(w, MOBILITY_KNIGHT, &weights::MOBILITY_KNIGHT);
+    w = put(w, MOBILITY_BISHOP, &weights::MOBILITY_BISHOP);
+    w = put(w, MOBILITY_ROOK, &weights::MOBILITY_ROOK);
+    w = put(w, MOBILITY_QUEEN, &weights::MOBILITY_QUEEN);
+    w = put(w, PASSED, &weights::PASSED);
+    w = put(w, PASSED_FREE, &weights::PASSED_FREE);
+    w = put(w, DOUBLED, &[weights::DOUBLED]);
+    w = put(w, ISOLATED, &[weights::ISOLATED]);
+    w = put(w, BISHOP_PAIR, &[weights::BISHOP_PAIR]);
+    w = put(w, ROOK_OPEN, &[weights::ROOK_OPEN]);
+    w = put(w, ROOK_SEMI_OPEN, &[weights::ROOK_SEMI_OPEN]);
+    w = put(w, PAWN_SHIELD, &weights::PAWN_SHIELD);
+    w = put(w, KING_ATTACK, &weights::KING_ATTACK);
+    w = put(w, TEMPO, &[weights::TEMPO]);
+    w
+}
+
+const fn put(mut w: [Score; COUNT], at: usize, src: &[Score]) -> [Score; COUNT] {
+    let mut i = 0;
+    while i < src.len() {
+        w[at + i] = src[i];
+        i += 1;
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_tile_the_flat_table_in_order() {
+        let mut next = 0;
+        for s in SECTIONS {
+            assert_eq!(s.start, next, "{} starts at {}", s.name, s.start);
+            next += s.shape.size();
+        }
+        assert_eq!(next, COUNT);
+    }
+}

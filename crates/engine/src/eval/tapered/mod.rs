@@ -1,0 +1,306 @@
+//! Augur's own evaluation: every term has a middle-game and an endgame weight, blended by the
+//! remaining non-pawn material (the phase). The evaluation is weights × features: `terms`
+//! names each feature it finds by the flat index of its weight (`layout`) and hands it to a
+//! `Sink`. The engine's sink adds the weights at once (`evaluate_white`, no feature vector is
+//! built at search time); the tuner's sink (`Trace`) records the counts instead. The weights
+//! live in the generated `weights.rs`, written by `augur-lab tune`.
+
+pub mod layout;
+pub mod trace;
+#[rustfmt::skip]
+pub mod weights;
+
+pub use layout::WEIGHTS;
+pub use trace::Trace;
+
+use super::passed_span;
+use cozy_chess::{BitBoard, Board, Color, File, Piece};
+
+/// A (middle game, endgame) pair.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Score(pub i32, pub i32);
+
+impl std::ops::AddAssign for Score {
+    fn add_assign(&mut self, o: Score) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+impl std::ops::SubAssign for Score {
+    fn sub_assign(&mut self, o: Score) {
+        self.0 -= o.0;
+        self.1 -= o.1;
+    }
+}
+impl std::ops::Sub for Score {
+    type Output = Score;
+    fn sub(self, o: Score) -> Score {
+        Score(self.0 - o.0, self.1 - o.1)
+    }
+}
+impl std::ops::Mul<i32> for Score {
+    type Output = Score;
+    fn mul(self, k: i32) -> Score {
+        Score(self.0 * k, self.1 * k)
+    }
+}
+
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+pub const PHASE_MAX: i32 = 24;
+/// King-zone attack units per attacked square: knight, bishop, rook, queen. Not a weight:
+/// the units index the `KING_ATTACK` table, whose entries are the weights.
+const KING_ATTACK_UNIT: [i32; 6] = [0, 2, 2, 3, 5, 0];
+/// Piece values that decide which pawnless endings are scaled down as drawish. Fixed (the
+/// hand-set endgame values), so that tuning the material weights does not move the rule.
+const DRAWISH_VALUE: [i32; 6] = [0, 305, 325, 540, 1010, 0];
+
+/// Receives the evaluation's features: `count` times the weight at flat index `index`
+/// (`layout`), for side `us`. The evaluation is generic over it, so each sink gets its own
+/// monomorphised copy: a score accumulator in the engine, a coefficient trace in the tuner.
+pub trait Sink {
+    fn add(&mut self, us: Color, index: usize, count: i32);
+
+    /// A piece of `us` on `sq` (seen from its own side): its material and piece-square weights.
+    #[inline(always)]
+    fn piece(&mut self, us: Color, piece: Piece, sq: usize) {
+        self.add(us, layout::MATERIAL + piece as usize, 1);
+        self.add(us, layout::PSQ + 64 * piece as usize + sq, 1);
+    }
+}
+
+/// The engine's sink: each side's (mg, eg) sum of weights.
+#[derive(Default)]
+struct Accumulator([Score; 2]);
+
+impl Sink for Accumulator {
+    #[inline(always)]
+    fn add(&mut self, us: Color, index: usize, count: i32) {
+        self.0[us as usize] += WEIGHTS[index] * count;
+    }
+
+    #[inline(always)]
+    fn piece(&mut self, us: Color, piece: Piece, sq: usize) {
+        self.0[us as usize] += PIECE_SQUARE[piece as usize][sq];
+    }
+}
+
+/// Material plus piece-square weight of each piece on each square, folded at compile time
+/// so the engine adds one number a piece.
+static PIECE_SQUARE: [[Score; 64]; 6] = {
+    let mut t = [[Score(0, 0); 64]; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            let m = WEIGHTS[layout::MATERIAL + p];
+            let q = WEIGHTS[layout::PSQ + 64 * p + sq];
+            t[p][sq] = Score(m.0 + q.0, m.1 + q.1);
+            sq += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// Evaluation from white's point of view, in centipawns.
+pub fn evaluate_white(board: &Board) -> i32 {
+    let mut acc = Accumulator::default();
+    let phase = terms(board, &mut acc);
+    // The tempo is blended on its own, after the rest, as `Trace::evaluate` does: one
+    // rounding per part keeps the trace's sum equal to this evaluation.
+    let tempo = if board.side_to_move() == Color::White {
+        WEIGHTS[layout::TEMPO]
+    } else {
+        WEIGHTS[layout::TEMPO] * -1
+    };
+    let score = blend(acc.0[0] - acc.0[1], phase) + blend(tempo, phase);
+    let strong = stronger_side(score);
+    if is_drawish(board, strong) {
+        scale_drawish(score)
+    } else {
+        score
+    }
+}
+
+/// The phase: 24 with all pieces on the board, 0 with pawns and kings only.
+pub fn phase(board: &Board) -> i32 {
+    let mut phase = 0;
+    for p in Piece::ALL {
+        phase += PHASE_WEIGHT[p as usize] * board.pieces(p).len() as i32;
+    }
+    phase.min(PHASE_MAX)
+}
+
+/// Middle-game and endgame parts mixed by the phase.
+#[inline]
+pub fn blend(s: Score, phase: i32) -> i32 {
+    (s.0 * phase + s.1 * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// The side a blended score favours (black on zero), for the drawish-ending rule.
+#[inline]
+pub fn stronger_side(score: i32) -> Color {
+    if score > 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// Endings without pawns where the stronger side has at most a minor piece more cannot be
+/// won; their score is scaled down (`scale_drawish`) so the search prefers real winning
+/// chances.
+pub fn is_drawish(board: &Board, strong: Color) -> bool {
+    if !board.colored_pieces(strong, Piece::Pawn).is_empty() {
+        return false;
+    }
+    let mat = |c: Color| {
+        [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
+            .iter()
+            .map(|&p| DRAWISH_VALUE[p as usize] * board.colored_pieces(c, p).len() as i32)
+            .sum::<i32>()
+    };
+    mat(strong) - mat(!strong) <= DRAWISH_VALUE[Piece::Bishop as usize]
+        && mat(strong) < 2 * DRAWISH_VALUE[Piece::Rook as usize]
+}
+
+#[inline]
+pub fn scale_drawish(score: i32) -> i32 {
+    score / 8
+}
+
+/// Every weighted feature of both sides except the tempo, handed to `sink`; returns the phase.
+#[inline(always)]
+pub fn terms<S: Sink>(board: &Board, sink: &mut S) -> i32 {
+    let occ = board.occupied();
+    let att = [
+        attacks_by_pawns(board, Color::White),
+        attacks_by_pawns(board, Color::Black),
+    ];
+    side(board, Color::White, occ, &att, sink);
+    side(board, Color::Black, occ, &att, sink);
+    phase(board)
+}
+
+fn attacks_by_pawns(board: &Board, c: Color) -> BitBoard {
+    let mut a = BitBoard::EMPTY;
+    for sq in board.colored_pieces(c, Piece::Pawn) {
+        a |= cozy_chess::get_pawn_attacks(sq, c);
+    }
+    a
+}
+
+#[inline(always)]
+fn side<S: Sink>(board: &Board, us: Color, occ: BitBoard, pawn_att: &[BitBoard; 2], sink: &mut S) {
+    use layout::*;
+    let them = !us;
+    let own = board.colors(us);
+    let safe = !own & !pawn_att[them as usize];
+    let enemy_king = board.king(them);
+    let king_zone = cozy_chess::get_king_moves(enemy_king) | enemy_king.bitboard();
+    let mut attack_units = 0;
+    let mut attackers = 0;
+
+    for p in Piece::ALL {
+        for sq in board.colored_pieces(us, p) {
+            sink.piece(us, p, sq.relative_to(us) as usize);
+            let reach = match p {
+                Piece::Knight => cozy_chess::get_knight_moves(sq),
+                Piece::Bishop => cozy_chess::get_bishop_moves(sq, occ),
+                Piece::Rook => cozy_chess::get_rook_moves(sq, occ),
+                Piece::Queen => {
+                    cozy_chess::get_bishop_moves(sq, occ) | cozy_chess::get_rook_moves(sq, occ)
+                }
+                _ => continue,
+            };
+            sink.add(
+                us,
+                MOBILITY[p as usize - 1] + (reach & safe).len() as usize,
+                1,
+            );
+            let hits = (reach & king_zone).len() as i32;
+            if hits > 0 {
+                attackers += 1;
+                attack_units += hits * KING_ATTACK_UNIT[p as usize];
+            }
+        }
+    }
+
+    // King safety: attacks on the enemy king zone count only with two or more attackers; the
+    // weight is a table by attack units, so it can grow faster than linearly, because
+    // coordinated attacks are what break a king.
+    if attackers >= 2 {
+        let u = attack_units.min(KING_ATTACK_MAX as i32) as usize;
+        sink.add(us, KING_ATTACK + u, 1);
+    }
+
+    let pawns = board.colored_pieces(us, Piece::Pawn);
+    let their_pawns = board.colored_pieces(them, Piece::Pawn);
+    for f in File::ALL {
+        let on_file = (pawns & f.bitboard()).len() as i32;
+        if on_file == 0 {
+            continue;
+        }
+        if on_file > 1 {
+            sink.add(us, DOUBLED, on_file - 1);
+        }
+        if (pawns & f.adjacent()).is_empty() {
+            sink.add(us, ISOLATED, on_file);
+        }
+    }
+    for sq in pawns {
+        if (passed_span(sq, us) & their_pawns).is_empty() {
+            let r = sq.relative_to(us).rank() as usize;
+            sink.add(us, PASSED + r, 1);
+            // A passer with a free path is worth more: nothing blocks it yet.
+            let front = sq.file().bitboard() & passed_span(sq, us);
+            if (front & occ).is_empty() {
+                sink.add(us, PASSED_FREE + r, 1);
+            }
+        }
+    }
+
+    if board.colored_pieces(us, Piece::Bishop).len() >= 2 {
+        sink.add(us, BISHOP_PAIR, 1);
+    }
+    for sq in board.colored_pieces(us, Piece::Rook) {
+        let file = sq.file().bitboard();
+        if (file & pawns).is_empty() {
+            if (file & their_pawns).is_empty() {
+                sink.add(us, ROOK_OPEN, 1);
+            } else {
+                sink.add(us, ROOK_SEMI_OPEN, 1);
+            }
+        }
+    }
+
+    // Pawn shield in front of a king on its first two ranks.
+    let king = board.king(us);
+    if king.relative_to(us).rank() as i32 <= 1 {
+        let files = king.file().bitboard() | king.file().adjacent();
+        let shield = files & passed_span(king, us) & pawns;
+        let close = shield
+            .iter()
+            .filter(|p| (p.rank() as i32 - king.rank() as i32).abs() <= 2)
+            .count();
+        sink.add(us, PAWN_SHIELD + close.min(SHIELD_MAX), 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extra_material_is_good_and_start_is_near_zero() {
+        let start = evaluate_white(&Board::default());
+        assert!(start.abs() <= 20, "{start}");
+        let up_knight: Board = "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+            .parse()
+            .unwrap();
+        assert!(evaluate_white(&up_knight) > 200);
+        // Bare minor piece advantage is scaled down as a likely draw.
+        let kbk: Board = "8/8/4k3/8/8/2B5/8/K7 w - - 0 1".parse().unwrap();
+        assert!(evaluate_white(&kbk) < 60);
+    }
+}

@@ -18,9 +18,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play a match, gauntlet or round robin between UCI engines (PGN, Elo, SPRT).
-    Match(Box<augur_lab::tournament::MatchArgs>),
+    Match(Box<augur_arena::matchmaking::tournament::MatchArgs>),
     /// Statistics of the games in a PGN file (W/D/L, pentanomial, Elo, LOS, SPRT, ratings).
-    Stats(augur_lab::pgn_stats::StatsArgs),
+    Stats(augur_arena::matchmaking::pgn_stats::StatsArgs),
     /// SPP thesis experiment: NBP/NC of textbook algorithms per position and depth, extra pruning, correctness, charts.
     Compare(augur_lab::compare::CompareArgs),
     /// Maximum positional difference of an evaluation: self-play (thesis method), distributions, spp vs spp-exact.
@@ -42,8 +42,8 @@ enum Command {
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Match(args) => augur_lab::tournament::run(&args).map(|_| ()),
-        Command::Stats(args) => augur_lab::pgn_stats::run(&args),
+        Command::Match(args) => augur_arena::matchmaking::tournament::run(&args).map(|_| ()),
+        Command::Stats(args) => augur_arena::matchmaking::pgn_stats::run(&args),
         Command::Compare(args) => augur_lab::compare::run(&args),
         Command::Mpd(args) => augur_lab::mpd::run(&args),
         Command::Collect(args) => augur_lab::probcut::collect::run(&args),

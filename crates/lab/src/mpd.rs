@@ -10,7 +10,6 @@
 
 use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
 use crate::compare::{self, analysis, suite};
-use crate::progress::Progress;
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::{self, classic, EvalKind};
 use augur::position::Position;
@@ -19,6 +18,7 @@ use augur::search::limits::Limits;
 use augur::search::textbook::{Algorithm, TextbookConfig};
 use augur::search::tt::TranspositionTable;
 use augur::search::{Control, Searcher};
+use augur_arena::progress::Progress;
 use clap::Args;
 use cozy_chess::{Move, Piece};
 use std::fmt::Write as _;
@@ -29,7 +29,7 @@ use std::sync::Arc;
 /// `data/README.md`).
 pub const SAMPLE: &str = include_str!("../data/mpd-sample1000.epd");
 /// Openings for the self-play games (shared with `augur-lab match`).
-pub const OPENINGS: &str = include_str!("../data/8moves_v3-sample300.epd");
+pub const OPENINGS: &str = augur_arena::game::openings::BUNDLED_EPD;
 
 #[derive(Args, Debug, Clone)]
 pub struct MpdArgs {

@@ -11,7 +11,6 @@ pub mod analysis;
 pub mod report;
 pub mod suite;
 
-use crate::progress::Progress;
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
@@ -20,6 +19,7 @@ use augur::search::limits::Limits;
 use augur::search::textbook::{self, Algorithm, TextbookConfig};
 use augur::search::tt::TranspositionTable;
 use augur::search::{Control, Searcher};
+use augur_arena::progress::Progress;
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -18,7 +18,7 @@ use anyhow::{Context, Result};
 use augur::position::Position;
 use augur::search::Control;
 
-use crate::progress::Progress;
+use augur_arena::progress::Progress;
 use format::RecordReader;
 use selfplay::{Adjudication, Game, GameSettings};
 
@@ -98,7 +98,7 @@ fn settings_line(s: &GameSettings, book: Option<&Path>) -> String {
 }
 
 fn load_book(path: &Path) -> Result<Vec<String>> {
-    let openings = crate::openings::load(Some(path), None)?;
+    let openings = augur_arena::game::openings::load(Some(path), None)?;
     for o in &openings {
         Position::from_fen(&o.fen, false)
             .map_err(|e| anyhow::anyhow!("{}: '{}': {e}", o.origin, o.fen))?;

@@ -19,7 +19,7 @@ use augur::search::{Control, SearchResult, Searcher, MATE_BOUND};
 use cozy_chess::Color;
 
 use super::format::{Outcome, Record};
-use crate::schedule::SplitMix64;
+use augur_arena::matchmaking::schedule::SplitMix64;
 
 /// When a game is decided before the rules end it. Scores are the search's, in centipawns.
 #[derive(Clone, Debug, PartialEq, Eq)]

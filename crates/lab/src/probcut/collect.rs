@@ -34,7 +34,7 @@ use augur::search::{Control, Searcher, MATE_BOUND};
 use clap::Args;
 
 use super::{load_epd, EpdLine};
-use crate::progress::Progress;
+use augur_arena::progress::Progress;
 
 pub const HEADER: &str = "id,depth,score,mate,stage,nodes,depths,fen";
 

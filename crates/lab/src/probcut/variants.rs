@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use crate::engine_spec::EngineSpec;
-use crate::progress::Progress;
-use crate::uci_client::{Score, UciEngine};
+use augur_arena::engine::spec::EngineSpec;
+use augur_arena::engine::uci::{Score, UciEngine};
+use augur_arena::progress::Progress;
 
 pub const DEFAULT_VARIANTS: [&str; 3] =
     ["baseline", "probcut:ProbCut=true", "mpc:MultiProbCut=true"];

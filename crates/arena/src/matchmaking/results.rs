@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 
 use shakmaty::{Color, KnownOutcome};
 
-use crate::pgn::GameSummary;
-use crate::ratings;
-use crate::stats::{fmt_elo, Penta, Wdl};
+use crate::game::pgn::GameSummary;
+use crate::matchmaking::elo::{fmt_elo, Penta, Wdl};
+use crate::matchmaking::ratings;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outcome {

@@ -1,13 +1,19 @@
 //! Plays one game between two running UCI engines under the referee, with
-//! clocks, fault detection and optional score adjudication.
+//! clocks, fault detection and optional score adjudication; the referee,
+//! clocks, openings and PGN it relies on live in the submodules.
+
+pub mod openings;
+pub mod pgn;
+pub mod referee;
+pub mod time_control;
 
 use std::time::{Duration, Instant};
 
 use shakmaty::{Color, KnownOutcome};
 
-use crate::referee::{Referee, RuleEnd};
-use crate::time_control::{Clocks, TimeControl};
-use crate::uci_client::{Score, SearchFailure, UciEngine};
+use crate::engine::uci::{Score, SearchFailure, UciEngine};
+use crate::game::referee::{Referee, RuleEnd};
+use crate::game::time_control::{Clocks, TimeControl};
 
 /// An engine misbehaving; the offender loses the game.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use anyhow::{Context, Result};
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Color, KnownOutcome};
 
+use crate::engine::uci::Score;
 use crate::game::{GameEnd, GameRecord};
-use crate::uci_client::Score;
 
 /// Today's date (UTC) as `YYYY.MM.DD`.
 pub fn pgn_date_today() -> String {

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::pgn;
-use crate::results::ResultTable;
-use crate::tournament::{final_report, SprtArgs};
+use crate::game::pgn;
+use crate::matchmaking::results::ResultTable;
+use crate::matchmaking::tournament::{final_report, SprtArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct StatsArgs {
@@ -80,7 +80,7 @@ fn reindex(t: &ResultTable, order: &[usize]) -> ResultTable {
     out.games = t
         .games
         .iter()
-        .map(|g| crate::results::Outcome {
+        .map(|g| crate::matchmaking::results::Outcome {
             white: inverse[g.white],
             black: inverse[g.black],
             ..*g

@@ -16,17 +16,17 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use shakmaty::Color;
 
-use crate::engine_spec::{self, EngineSpec};
+use crate::engine::spec::{self, EngineSpec};
+use crate::engine::uci::UciEngine;
+use crate::game::openings::{self, Opening};
+use crate::game::pgn;
+use crate::game::time_control::TimeControl;
 use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
-use crate::openings::{self, Opening};
-use crate::pgn;
+use crate::matchmaking::elo::{self, fmt_elo};
+use crate::matchmaking::results::{white_score, Outcome, ResultTable};
+use crate::matchmaking::schedule::{self, Format, OpeningOrder, Slot};
+use crate::matchmaking::sprt::{EloModel, Sprt, SprtState};
 use crate::progress::Progress;
-use crate::results::{white_score, Outcome, ResultTable};
-use crate::schedule::{self, Format, OpeningOrder, Slot};
-use crate::sprt::{EloModel, Sprt, SprtState};
-use crate::stats::{self, fmt_elo};
-use crate::time_control::TimeControl;
-use crate::uci_client::UciEngine;
 
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
@@ -186,7 +186,7 @@ pub struct MatchSummary {
 fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String {
     if table.names.len() == 2 {
         let (wdl, penta) = table.head_to_head(0, 1);
-        let est = stats::estimate_penta(&penta).or_else(|| stats::estimate_wdl(&wdl));
+        let est = elo::estimate_penta(&penta).or_else(|| elo::estimate_wdl(&wdl));
         let mut s = format!(
             "W {} D {} L {}  {:.1}%",
             wdl.wins,
@@ -241,7 +241,7 @@ pub fn final_report(
             "{} vs {} (from {}'s side)\n",
             table.names[0], table.names[1], table.names[0]
         ));
-        out.push_str(&stats::report(&wdl, &penta, significance, assumed_draws));
+        out.push_str(&elo::report(&wdl, &penta, significance, assumed_draws));
         if let Some(t) = sprt {
             let llr = t.llr(&penta);
             let (lo, hi) = t.bounds();
@@ -269,7 +269,7 @@ fn load_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
         specs.push(EngineSpec::parse_cli(e)?);
     }
     if let Some(f) = &args.engines_file {
-        specs.extend(engine_spec::load_engines_file(f)?);
+        specs.extend(spec::load_engines_file(f)?);
     }
     for spec in &mut specs {
         for each in &args.each {
@@ -279,7 +279,7 @@ fn load_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
     if specs.len() < 2 {
         bail!("a match needs at least two engines (--engine or --engines-file)");
     }
-    engine_spec::check_names(&specs)?;
+    spec::check_names(&specs)?;
     Ok(specs)
 }
 
@@ -359,7 +359,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         .append(true)
         .open(&args.pgn)
         .with_context(|| format!("cannot open {} for writing", args.pgn.display()))?;
-    let mut progress = Progress::new(slots.len(), done.len(), !args.quiet);
+    let mut progress = Progress::with_unit(slots.len(), done.len(), !args.quiet, "games");
     let mut finished = done.len();
     let mut sprt_state = sprt.as_ref().map(|t| {
         let llr = t.llr(&state.table.head_to_head(0, 1).1);

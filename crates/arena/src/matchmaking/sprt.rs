@@ -4,7 +4,7 @@
 //! (M. Van den Bergh, "A practical introduction to the GSPRT" / fishtest's
 //! `LLRcalc`). Bounds are Wald's: ln(beta/(1-alpha)) and ln((1-beta)/alpha).
 
-use crate::stats::{mean_var, score_from_elo, Penta};
+use crate::matchmaking::elo::{mean_var, score_from_elo, Penta};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EloModel {

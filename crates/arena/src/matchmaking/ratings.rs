@@ -74,7 +74,7 @@ mod tests {
             });
         }
         let r = fit(2, &games, 1);
-        let expected = crate::stats::elo_from_score(60.5 / 101.0);
+        let expected = crate::matchmaking::elo::elo_from_score(60.5 / 101.0);
         assert!((r[0] - expected).abs() < 1e-6, "{r:?} {expected}");
         assert_eq!(r[1], 0.0);
     }

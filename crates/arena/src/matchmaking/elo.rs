@@ -5,7 +5,7 @@
 //! Scores are from the first engine's point of view: 1 win, 1/2 draw, 0 loss;
 //! a game pair scores 0, 1/4, 1/2, 3/4 or 1 per game.
 
-use std::f64::consts::SQRT_2;
+use statrs::distribution::{ContinuousCDF, Normal};
 
 /// Win/draw/loss counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,80 +68,14 @@ pub fn elo_from_score(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
-/// Error function: Abramowitz & Stegun 7.1.26 (absolute error < 1.5e-7), with
-/// the Maclaurin series near zero; plenty for LOS and p-values.
-pub fn erf(x: f64) -> f64 {
-    if x.abs() < 0.5 {
-        // Maclaurin series, converges fast near 0 where 7.1.26 is weakest.
-        let x2 = x * x;
-        let mut term = x;
-        let mut sum = x;
-        for n in 1..20 {
-            term *= -x2 / n as f64;
-            sum += term / (2 * n + 1) as f64;
-        }
-        return sum * 2.0 / std::f64::consts::PI.sqrt();
-    }
-    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
-    let poly = t
-        * (0.254_829_592
-            + t * (-0.284_496_736
-                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
-    let y = 1.0 - poly * (-x * x).exp();
-    y.copysign(x)
-}
-
 /// Standard normal distribution function.
 pub fn phi(x: f64) -> f64 {
-    0.5 * (1.0 + erf(x / SQRT_2))
+    Normal::standard().cdf(x)
 }
 
-/// Inverse of the standard normal distribution function (P. J. Acklam's
-/// rational approximation, relative error < 1.2e-9), for 0 < p < 1.
+/// Inverse of the standard normal distribution function, for 0 < p < 1.
 pub fn phi_inv(p: f64) -> f64 {
-    const A: [f64; 6] = [
-        -3.969_683_028_665_376e1,
-        2.209_460_984_245_205e2,
-        -2.759_285_104_469_687e2,
-        1.383_577_518_672_69e2,
-        -3.066_479_806_614_716e1,
-        2.506_628_277_459_239,
-    ];
-    const B: [f64; 5] = [
-        -5.447_609_879_822_406e1,
-        1.615_858_368_580_409e2,
-        -1.556_989_798_598_866e2,
-        6.680_131_188_771_972e1,
-        -1.328_068_155_288_572e1,
-    ];
-    const C: [f64; 6] = [
-        -7.784_894_002_430_293e-3,
-        -3.223_964_580_411_365e-1,
-        -2.400_758_277_161_838,
-        -2.549_732_539_343_734,
-        4.374_664_141_464_968,
-        2.938_163_982_698_783,
-    ];
-    const D: [f64; 4] = [
-        7.784_695_709_041_462e-3,
-        3.224_671_290_700_398e-1,
-        2.445_134_137_142_996,
-        3.754_408_661_907_416,
-    ];
-    let p = p.clamp(1e-300, 1.0 - 1e-16);
-    let low = 0.02425;
-    if p < low {
-        let q = (-2.0 * p.ln()).sqrt();
-        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
-            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
-    } else if p <= 1.0 - low {
-        let q = p - 0.5;
-        let r = q * q;
-        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
-            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
-    } else {
-        -phi_inv(1.0 - p)
-    }
+    Normal::standard().inverse_cdf(p)
 }
 
 /// An Elo estimate with its 95% confidence interval.

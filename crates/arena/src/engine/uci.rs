@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use crate::engine_spec::EngineSpec;
+use crate::engine::spec::EngineSpec;
 
 /// How long an engine may take to answer `uci` or `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -11,11 +11,11 @@ use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use crate::referee::Referee;
+use crate::game::referee::Referee;
 
 /// 300 positions sampled from official-stockfish/books `8moves_v3` (CC0);
-/// see `crates/lab/data/README.md`.
-pub const BUNDLED_EPD: &str = include_str!("../data/8moves_v3-sample300.epd");
+/// see `crates/arena/data/README.md`.
+pub const BUNDLED_EPD: &str = include_str!("../../data/8moves_v3-sample300.epd");
 pub const BUNDLED_NAME: &str = "bundled 8moves_v3 sample (official-stockfish/books, CC0)";
 
 #[derive(Clone, Debug, PartialEq)]

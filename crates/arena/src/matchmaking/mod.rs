@@ -1,0 +1,10 @@
+//! Matches: the seeded schedule, the result table, Elo and SPRT statistics,
+//! ratings for several engines, and the runner that plays it all.
+
+pub mod elo;
+pub mod pgn_stats;
+pub mod ratings;
+pub mod results;
+pub mod schedule;
+pub mod sprt;
+pub mod tournament;

@@ -2,6 +2,7 @@
 pub mod bench;
 pub mod eval;
 pub mod genfens;
+pub mod options;
 pub mod perft;
 pub mod position;
 pub mod search;

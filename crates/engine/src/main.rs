@@ -1,4 +1,4 @@
-//! The `augur` binary: UCI engine by default; `bench` and `perft` subcommands.
+//! The `augur` binary: UCI engine by default; `bench`, `perft`, `options` and `spsa` subcommands.
 
 use augur::perft;
 use augur::position::{Position, STARTPOS_FEN};
@@ -15,7 +15,12 @@ const USAGE: &str = "usage:
   augur perft <depth> [fen] [--threads N]
                                  per-move divide, then 'Nodes searched: <N>' (all cores by default)
   augur perft --suite <file.epd> [--max-depth D] [--max-nodes N]
-                                 check every position of an EPD perft suite ('FEN ;D1 n ;D2 n ...')";
+                                 check every position of an EPD perft suite ('FEN ;D1 n ;D2 n ...')
+  augur options [--markdown | --spsa]
+                                 the UCI options: as 'uci' declares them, as the README's table,
+                                 or as OpenBench SPSA input
+  augur spsa                     the tunable options as OpenBench SPSA input
+                                 ('name, int, default, min, max, step, learning rate')";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,6 +31,8 @@ fn main() -> ExitCode {
         }
         Some("bench") => bench(&args[1..]),
         Some("perft") => perft_cmd(&args[1..]),
+        Some("options") => options_cmd(&args[1..]),
+        Some("spsa") => options_cmd(&["--spsa".to_string()]),
         Some(first) if is_command(first) => {
             augur::uci::Engine::new().run_with_args(&args, std::io::stdin().lock());
             ExitCode::SUCCESS
@@ -69,6 +76,23 @@ fn bench(args: &[String]) -> ExitCode {
     };
     let r = augur::bench::run(depth, &SearchConfig::default(), true);
     println!("{} nodes {} nps", r.nodes, r.nps);
+    ExitCode::SUCCESS
+}
+
+fn options_cmd(args: &[String]) -> ExitCode {
+    match args.first().map(String::as_str) {
+        None => {
+            for spec in augur::options::all() {
+                println!("{}", spec.declaration());
+            }
+        }
+        Some("--markdown") => print!("{}", augur::options::markdown()),
+        Some("--spsa") => print!("{}", augur::options::spsa()),
+        Some(other) => {
+            eprintln!("augur options: unknown flag '{other}' (expected --markdown or --spsa)");
+            return ExitCode::from(2);
+        }
+    }
     ExitCode::SUCCESS
 }
 

@@ -95,7 +95,7 @@ fn handshake_lists_options() {
         "MultiPV",
         "Ponder",
         "UCI_Chess960",
-        "NullMove",
+        "Nmp",
         "Eval",
         "Algorithm",
         "SppMpd",
@@ -122,7 +122,7 @@ fn malformed_input_is_reported_and_state_is_kept() {
         "setoption name Hash value -5",
         "setoption name Hash value 33554432",
         "setoption name NoSuchOption value 1",
-        "setoption name NullMove value perhaps",
+        "setoption name Nmp value perhaps",
         "setoption",
         "fly to the moon",
     ] {
@@ -310,11 +310,11 @@ fn a_bad_probcut_parameter_file_keeps_the_previous_parameters() {
         lines
             .iter()
             .any(|l| l.starts_with("info string error: ProbCutParams")
-                && l.contains("previous parameters kept")),
+                && l.contains("previous value kept")),
         "{lines:?}"
     );
     // The good file's (2,4) pair is still the one in force: MPC uses it at height 4.
-    s.send("setoption name MultiProbCut value true");
+    s.send("setoption name Mpc value true");
     s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
     s.send("go depth 8");
     let (_, lines) = s.bestmove(LONG);
@@ -418,7 +418,7 @@ fn random_garbage_never_kills_the_engine() {
         "true",
         "ProbCutParams",
         "/",
-        "MultiProbCut",
+        "Mpc",
         "mate",
         "ponderhit",
         "stop",

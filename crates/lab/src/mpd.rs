@@ -321,7 +321,7 @@ fn dist_table(s: &mut String, title: &str, samples: &[Sample], mpd: i32) {
 }
 
 pub fn run(args: &MpdArgs) -> Result<()> {
-    let play_eval: EvalKind = args.play_eval.parse().map_err(|e: String| anyhow!(e))?;
+    let play_eval: EvalKind = args.play_eval.parse()?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -147,11 +147,11 @@ fn fixed_nodes_match_between_augur_configurations_is_deterministic() {
     let augur = augur_binary();
     let dir = scratch("det");
     let a = format!(
-        "name=nmp-on,cmd={},option.NullMove=true,option.Threads=1,option.Hash=8",
+        "name=nmp-on,cmd={},option.Nmp=true,option.Threads=1,option.Hash=8",
         augur.display()
     );
     let b = format!(
-        "name=nmp-off,cmd={},option.NullMove=false,option.Threads=1,option.Hash=8",
+        "name=nmp-off,cmd={},option.Nmp=false,option.Threads=1,option.Hash=8",
         augur.display()
     );
     let mut runs = Vec::new();

@@ -123,7 +123,7 @@ struct EngineTable {
 /// [[engine]]
 /// name = "augur-nmp"
 /// cmd = "target/release/augur"
-/// options = { NullMove = true, Hash = 16 }
+/// options = { Nmp = true, Hash = 16 }
 /// ```
 ///
 /// Relative `cmd` paths containing a `/` are taken relative to the file's directory.
@@ -186,15 +186,14 @@ mod tests {
 
     #[test]
     fn parses_cli_spec() {
-        let s = EngineSpec::parse_cli("name=a,cmd=/bin/x,option.Hash=16,option.NullMove=false")
-            .unwrap();
+        let s = EngineSpec::parse_cli("name=a,cmd=/bin/x,option.Hash=16,option.Nmp=false").unwrap();
         assert_eq!(s.name, "a");
         assert_eq!(s.cmd, PathBuf::from("/bin/x"));
         assert_eq!(
             s.options,
             vec![
                 ("Hash".to_string(), "16".to_string()),
-                ("NullMove".to_string(), "false".to_string())
+                ("Nmp".to_string(), "false".to_string())
             ]
         );
         assert!(EngineSpec::parse_cli("name=a").is_err());
@@ -217,7 +216,7 @@ mod tests {
         assert!(err.contains("engines.toml"), "{err}");
         std::fs::write(
             &path,
-            "[[engine]]\nname = \"a\"\ncmd = \"/bin/a\"\noptions = { Hash = 16, NullMove = false }\n",
+            "[[engine]]\nname = \"a\"\ncmd = \"/bin/a\"\noptions = { Hash = 16, Nmp = false }\n",
         )
         .unwrap();
         let specs = load_engines_file(&path).unwrap();

@@ -7,39 +7,14 @@ pub mod tapered;
 
 use crate::position::Position;
 use cozy_chess::{BitBoard, Board, Color, Piece, Square};
-use std::fmt;
-use std::str::FromStr;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EvalKind {
-    Classic,
-    #[default]
-    Default,
-}
-
-impl EvalKind {
-    pub const NAMES: [&'static str; 2] = ["default", "classic"];
-}
-
-impl FromStr for EvalKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "classic" => Ok(EvalKind::Classic),
-            "default" => Ok(EvalKind::Default),
-            _ => Err(format!(
-                "unknown evaluation '{s}' (expected default or classic)"
-            )),
-        }
-    }
-}
-
-impl fmt::Display for EvalKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EvalKind::Classic => "classic",
-            EvalKind::Default => "default",
-        })
+crate::options::choice! {
+    /// The evaluation function, chosen with the UCI option `Eval`.
+    #[derive(Default)]
+    pub enum EvalKind("evaluation") {
+        #[default]
+        Default = "default",
+        Classic = "classic",
     }
 }
 

@@ -1,126 +1,314 @@
-//! `SearchConfig`: one plain field per technique switch and parameter, owned by each search
-//! thread and set through UCI options. The option table in `uci::options` maps names to fields.
+//! The search's settings, declared once. Each technique is one block of the table at the end
+//! of this file: its tag, its on/off switch and one row per parameter (field, type, default,
+//! UCI option name, range, SPSA step, one line of why). From the table follow the
+//! `SearchConfig` struct and its defaults, the UCI options with their ranges, the `setoption`
+//! setter, the per-technique counters (`Technique`) and their tags.
+//!
+//! One name family per technique: tag `nmp` → options `Nmp`, `NmpReduction` → fields
+//! `config.nmp.enabled`, `config.nmp.reduction` → counter `Technique::Nmp`, printed `nmp=`.
+//! Adding a technique is one block here, one `// [tag]` block in the search and one test.
 
 use crate::eval::EvalKind;
+use crate::options::{OptionError, OptionSpec, OptionType, ValueError};
 use crate::search::probcut::{DepthRule, ProbCutParams};
 use crate::search::textbook::Algorithm;
 use std::sync::Arc;
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchConfig {
-    pub eval: EvalKind,
-    pub multipv: usize,
-    /// `engine` is the full search below; the others are the fixed-depth textbook algorithms.
-    pub algorithm: Algorithm,
-    /// [spp] Maximum positional difference for `spp`/`sppt`.
-    pub spp_mpd: i32,
-    /// Quiescence at the textbook algorithms' leaves (off: static evaluation, as the thesis).
-    pub textbook_qsearch: bool,
+/// Expands the table below. Rows of `settings` become fields of `SearchConfig`; each block of
+/// `techniques` becomes a struct (`enabled` plus its parameters), a field of `SearchConfig`
+/// named by the tag, and a `Technique` counter (plus any extra `counter` rows).
+macro_rules! search_config {
+    (
+        settings {
+            $(
+                $s:ident : $sty:ty = $sdef:expr => $sopt:literal $([$smin:literal, $smax:literal])?;
+                $swhy:literal
+            )*
+        }
+        techniques {
+            $(
+                [$tag:ident] $T:ident => $switch:literal = $on:literal; $twhy:literal {
+                    $(
+                        $f:ident : $fty:ty = $fdef:expr => $fopt:literal
+                            $([$fmin:literal, $fmax:literal] $(step $fstep:literal)?)?;
+                        $fwhy:literal
+                    )*
+                }
+                $(counter [$xtag:ident] $X:ident; $xwhy:literal)*
+            )*
+        }
+    ) => {
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct SearchConfig {
+            $( #[doc = $swhy] pub $s: $sty, )*
+            $( #[doc = $twhy] pub $tag: $T, )*
+        }
 
-    pub tt_enabled: bool,
-    pub qsearch_enabled: bool,
-    pub qsearch_see_enabled: bool,
-    pub aspiration_enabled: bool,
-    pub aspiration_window: i32,
-    pub pvs_enabled: bool,
-    pub killers_enabled: bool,
-    pub history_enabled: bool,
-    pub check_extension_enabled: bool,
+        impl Default for SearchConfig {
+            fn default() -> Self {
+                SearchConfig {
+                    $( $s: $sdef, )*
+                    $( $tag: $T::default(), )*
+                }
+            }
+        }
 
-    pub nmp_enabled: bool,
-    pub nmp_min_depth: i32,
-    pub nmp_reduction: i32,
-    pub nmp_depth_divisor: i32,
-    pub nmp_verify_depth: i32,
+        $(
+            #[doc = $twhy]
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct $T {
+                /// The technique's switch.
+                pub enabled: bool,
+                $( #[doc = $fwhy] pub $f: $fty, )*
+            }
 
-    pub rfp_enabled: bool,
-    pub rfp_max_depth: i32,
-    pub rfp_margin: i32,
+            impl Default for $T {
+                fn default() -> Self {
+                    $T {
+                        enabled: $on,
+                        $( $f: $fdef, )*
+                    }
+                }
+            }
+        )*
 
-    pub futility_enabled: bool,
-    pub futility_max_depth: i32,
-    pub futility_margin: i32,
+        /// A technique's counters (how often it was tried, how often it cut), named by its tag.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Technique {
+            $( #[doc = $twhy] $T, $( #[doc = $xwhy] $X, )* )*
+        }
 
-    pub lmp_enabled: bool,
-    pub lmp_max_depth: i32,
+        impl Technique {
+            pub const ALL: &'static [Technique] = &[$( Technique::$T, $( Technique::$X, )* )*];
+            pub const COUNT: usize = Self::ALL.len();
 
-    pub lmr_enabled: bool,
-    pub lmr_base: f64,
-    pub lmr_divisor: f64,
+            /// The tag: `// [tag]` in the code, `tag=tried/cut` in `info string stats`.
+            pub fn tag(self) -> &'static str {
+                match self {
+                    $( Technique::$T => stringify!($tag), $( Technique::$X => stringify!($xtag), )* )*
+                }
+            }
+        }
 
-    pub iir_enabled: bool,
+        impl SearchConfig {
+            /// The UCI options of the search, in table order.
+            pub fn option_specs() -> Vec<OptionSpec> {
+                let d = SearchConfig::default();
+                vec![
+                    $(
+                        OptionSpec {
+                            name: $sopt,
+                            kind: <$sty as OptionType>::kind(&d.$s, None $(.or(Some(($smin, $smax))))?),
+                            tag: None,
+                            step: None,
+                            why: $swhy,
+                        },
+                    )*
+                    $(
+                        OptionSpec {
+                            name: $switch,
+                            kind: <bool as OptionType>::kind(&$on, None),
+                            tag: Some(stringify!($tag)),
+                            step: None,
+                            why: $twhy,
+                        },
+                        $(
+                            OptionSpec {
+                                name: $fopt,
+                                kind: <$fty as OptionType>::kind(
+                                    &d.$tag.$f,
+                                    None $(.or(Some(($fmin, $fmax))))?,
+                                ),
+                                tag: Some(stringify!($tag)),
+                                step: None $($(.or(Some($fstep as f64)))?)?,
+                                why: $fwhy,
+                            },
+                        )*
+                    )*
+                ]
+            }
 
-    /// [probcut] Buro's ProbCut: one depth pair (shallow, height) per stage.
-    pub probcut_enabled: bool,
-    pub probcut_height: i32,
-    pub probcut_shallow: i32,
-    pub probcut_threshold: f64,
-    /// [mpc] Multi-ProbCut: every fitted pair whose deep depth is the node's depth.
-    pub mpc_enabled: bool,
-    pub mpc_tries: usize,
-    pub mpc_max_height: i32,
-    pub mpc_threshold_mid: f64,
-    pub mpc_threshold_end: f64,
-    /// The fitted models both use (`ProbCutParams` option).
-    pub probcut_params: Arc<ProbCutParams>,
-    /// [sfpc] Stockfish-style ProbCut: captures verified by qsearch, then a reduced search.
-    pub sfpc_enabled: bool,
-    pub sfpc_margin: i32,
-    pub sfpc_improving: i32,
-    pub sfpc_min_depth: i32,
-    pub sfpc_depth_rule: DepthRule,
+            /// `setoption`: sets the search option `name` (any case) from its text. Returns
+            /// `Ok(false)` if `name` is not a search option; on a bad value nothing changes.
+            pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, OptionError> {
+                let refused =
+                    |name: &'static str| move |error: ValueError| OptionError::Value { name, error };
+                $(
+                    if name.eq_ignore_ascii_case($sopt) {
+                        self.$s = <$sty as OptionType>::parse(value, None $(.or(Some(($smin, $smax))))?)
+                            .map_err(refused($sopt))?;
+                        return Ok(true);
+                    }
+                )*
+                $(
+                    if name.eq_ignore_ascii_case($switch) {
+                        self.$tag.enabled = <bool as OptionType>::parse(value, None)
+                            .map_err(refused($switch))?;
+                        return Ok(true);
+                    }
+                    $(
+                        if name.eq_ignore_ascii_case($fopt) {
+                            self.$tag.$f = <$fty as OptionType>::parse(
+                                value,
+                                None $(.or(Some(($fmin, $fmax))))?,
+                            )
+                            .map_err(refused($fopt))?;
+                            return Ok(true);
+                        }
+                    )*
+                )*
+                Ok(false)
+            }
+        }
+    };
 }
 
-impl Default for SearchConfig {
-    fn default() -> Self {
-        SearchConfig {
-            eval: EvalKind::Default,
-            multipv: 1,
-            algorithm: Algorithm::Engine,
-            spp_mpd: 70,
-            textbook_qsearch: false,
-            tt_enabled: true,
-            qsearch_enabled: true,
-            qsearch_see_enabled: true,
-            aspiration_enabled: true,
-            aspiration_window: 25,
-            pvs_enabled: true,
-            killers_enabled: true,
-            history_enabled: true,
-            check_extension_enabled: true,
-            nmp_enabled: true,
-            nmp_min_depth: 3,
-            nmp_reduction: 3,
-            nmp_depth_divisor: 4,
-            nmp_verify_depth: 12,
-            rfp_enabled: true,
-            rfp_max_depth: 7,
-            rfp_margin: 75,
-            futility_enabled: true,
-            futility_max_depth: 6,
-            futility_margin: 90,
-            lmp_enabled: true,
-            lmp_max_depth: 8,
-            lmr_enabled: true,
-            lmr_base: 0.75,
-            lmr_divisor: 2.25,
-            iir_enabled: true,
-            probcut_enabled: false,
-            probcut_height: 8,
-            probcut_shallow: 4,
-            probcut_threshold: 1.0,
-            mpc_enabled: false,
-            mpc_tries: 2,
-            mpc_max_height: 10,
-            mpc_threshold_mid: 1.2,
-            mpc_threshold_end: 1.0,
-            probcut_params: Arc::new(ProbCutParams::builtin()),
-            sfpc_enabled: false,
-            sfpc_margin: 215,
-            sfpc_improving: 60,
-            sfpc_min_depth: 3,
-            sfpc_depth_rule: DepthRule::Fixed,
+search_config! {
+    settings {
+        multipv: i32 = 1 => "MultiPV" [1, 256];
+            "number of principal variations reported"
+        move_overhead: i32 = 30 => "MoveOverhead" [0, 5000];
+            "milliseconds kept back from the clock per move, for GUI and network lag"
+        eval: EvalKind = EvalKind::Default => "Eval";
+            "`default`: Augur's tapered evaluation; `classic`: the SPP thesis's feature table"
+        algorithm: Algorithm = Algorithm::Engine => "Algorithm";
+            "`engine`, or a textbook algorithm searched to a fixed depth (`go depth N`, default 5)"
+        spp_mpd: i32 = 70 => "SppMpd" [0, 10000];
+            "[spp] maximum positional difference of the `spp` and `sppt` algorithms"
+        textbook_qsearch: bool = false => "TextbookQsearch";
+            "quiescence at the textbook algorithms' leaves (off: static evaluation, as the thesis)"
+    }
+    techniques {
+        [tt] Tt => "Tt" = true;
+            "Transposition table: reuse what an equal position searched at least as deep proved" {}
+        [aspiration] Aspiration => "Aspiration" = true;
+            "Aspiration windows: iterations mostly land near the last score, so search a narrow window around it" {
+            window: i32 = 25 => "AspirationWindow" [1, 1000] step 5;
+                "first window half-width (cp)"
+            min_depth: i32 = 4 => "AspirationMinDepth" [1, 64] step 1;
+                "first iteration with a window; earlier scores swing too much to aim at"
+            growth: i32 = 200 => "AspirationGrowth" [110, 1000] step 20;
+                "half-width after a failed window, percent of the last one"
+            max_window: i32 = 1000 => "AspirationMaxWindow" [1, 32000] step 50;
+                "a half-width beyond this searches the full window (cp)"
         }
+        [pvs] Pvs => "Pvs" = true;
+            "Principal variation search: after the first move prove each move worse with a null window; re-search only if not" {}
+        [checkext] CheckExt => "CheckExt" = true;
+            "Check extension: a side in check has few replies and the line is forcing; search it a ply deeper" {}
+        [iir] Iir => "Iir" = true;
+            "Internal iterative reduction: without a TT move the ordering is poor and the node likely unimportant; search it a ply shallower" {
+            min_depth: i32 = 4 => "IirMinDepth" [1, 64] step 1;
+                "shallowest node reduced"
+        }
+        [qsearch] Qsearch => "Qsearch" = true;
+            "Quiescence search: resolve captures and promotions at the horizon so that leaves are quiet" {}
+        [qsee] Qsee => "Qsee" = true;
+            "SEE pruning in quiescence: a capture that loses material by exchange cannot raise a stand-pat score" {
+            margin: i32 = 0 => "QseeMargin" [-1000, 1000] step 10;
+                "a capture is searched only if its exchange gains at least this (cp)"
+        }
+        [killers] Killers => "Killers" = true;
+            "Killer moves: a quiet move that cut at this ply likely cuts in its siblings too" {}
+        [history] History => "History" = true;
+            "History heuristic: order quiet moves by how often they caused cutoffs" {
+            bonus_scale: i32 = 16 => "HistoryBonusScale" [1, 256] step 2;
+                "a cutoff at depth d rewards its move scale·d² (and punishes the quiets tried before it)"
+            bonus_max: i32 = 4000 => "HistoryBonusMax" [64, 16384] step 200;
+                "the largest reward of one cutoff"
+        }
+        [rfp] Rfp => "Rfp" = true;
+            "Reverse futility pruning: at shallow depth a static eval far above beta will almost surely hold" {
+            max_depth: i32 = 7 => "RfpMaxDepth" [1, 20] step 1;
+                "deepest node pruned"
+            margin: i32 = 75 => "RfpMargin" [0, 1000] step 5;
+                "margin per ply of depth (one ply less when improving, cp)"
+        }
+        [nmp] Nmp => "Nmp" = true;
+            "Null-move pruning: if a reduced search after passing still fails high, a real move would too" {
+            min_depth: i32 = 3 => "NmpMinDepth" [1, 20] step 1;
+                "shallowest node that tries a null move"
+            reduction: i32 = 3 => "NmpReduction" [1, 10] step 0.5;
+                "R = reduction + depth / NmpDepthDivisor + min((eval − beta) / NmpEvalDivisor, NmpEvalMax)"
+            depth_divisor: i32 = 4 => "NmpDepthDivisor" [1, 20] step 0.5;
+                "deeper nodes reduce more: one ply per this many plies of depth"
+            eval_divisor: i32 = 200 => "NmpEvalDivisor" [1, 2000] step 10;
+                "an eval further above beta reduces more: one ply per this many cp"
+            eval_max: i32 = 3 => "NmpEvalMax" [0, 10] step 0.5;
+                "the most plies the eval term adds"
+            verify_depth: i32 = 12 => "NmpVerifyDepth" [1, 101] step 1;
+                "from this depth a null-move cutoff is verified by a reduced normal search (zugzwang)"
+        }
+        [futility] Futility => "Futility" = true;
+            "Futility pruning: a quiet move cannot lift a static eval this far below alpha within the remaining depth" {
+            max_depth: i32 = 6 => "FutilityMaxDepth" [1, 20] step 1;
+                "deepest node whose quiet moves are pruned"
+            base: i32 = 100 => "FutilityBase" [0, 1000] step 10;
+                "margin at depth 0 (cp)"
+            margin: i32 = 90 => "FutilityMargin" [0, 1000] step 5;
+                "margin added per ply of depth (cp)"
+        }
+        [lmp] Lmp => "Lmp" = true;
+            "Late move pruning: at low depth, quiet moves this late in a well-ordered list almost never matter" {
+            max_depth: i32 = 8 => "LmpMaxDepth" [1, 20] step 1;
+                "deepest node pruned"
+            base: i32 = 3 => "LmpBase" [0, 64] step 1;
+                "moves searched before pruning: (base + depth²), halved when not improving"
+        }
+        [lmr] Lmr => "Lmr" = true;
+            "Late move reductions: quiet moves late in the ordering are searched shallower first, fully only if they beat alpha" {
+            min_depth: i32 = 3 => "LmrMinDepth" [1, 20] step 1;
+                "shallowest node that reduces"
+            min_moves: i32 = 2 => "LmrMinMoves" [1, 64] step 1;
+                "moves searched in full before reducing (one more in PV nodes)"
+            base: i32 = 75 => "LmrBase" [0, 300] step 5;
+                "r = (base + ln depth · ln moves · 100 / divisor) / 100"
+            divisor: i32 = 225 => "LmrDivisor" [50, 1000] step 10;
+                "larger divisors reduce less (hundredths)"
+            history_divisor: i32 = 6000 => "LmrHistoryDivisor" [100, 100000] step 250;
+                "a quiet move's history changes its reduction by one ply per this much"
+        }
+        [probcut] ProbCut => "ProbCut" = false;
+            "ProbCut (Buro; Figure 2 of Jiang & Buro): a shallow search predicts the deep one through the fitted model v = a·v' + b + e" {
+            height: i32 = 8 => "ProbCutHeight" [2, 64];
+                "the depth at which ProbCut is tried"
+            shallow: i32 = 4 => "ProbCutShallow" [1, 63];
+                "the depth of its shallow search"
+            threshold: i32 = 100 => "ProbCutThreshold" [0, 1000];
+                "confidence T in hundredths: cut when the shallow result is T·σ beyond the bound"
+            params: Arc<ProbCutParams> = Arc::new(ProbCutParams::builtin()) => "ProbCutParams";
+                "the fitted models of ProbCut and Multi-ProbCut: a file written by `augur-lab fit`; a bad file is reported and the previous models stay"
+        }
+        [mpc] Mpc => "Mpc" = false;
+            "Multi-ProbCut (Figure 3 of Jiang & Buro): every fitted depth pair for the node's height and stage, stage-specific thresholds" {
+            tries: i32 = 2 => "MpcTries" [1, 8];
+                "depth pairs tried per node"
+            max_height: i32 = 10 => "MpcMaxHeight" [2, 64];
+                "deepest node tried"
+            threshold_mid: i32 = 120 => "MpcThresholdMid" [0, 1000];
+                "confidence T in the middle game (hundredths)"
+            threshold_end: i32 = 100 => "MpcThresholdEnd" [0, 1000];
+                "confidence T in the endgame (hundredths)"
+        }
+        [sfpc] Sfpc => "Sfpc" = false;
+            "Stockfish-style ProbCut: a good capture that beats beta by a margin in qsearch and then in a reduced search cuts the node" {
+            margin: i32 = 215 => "SfpcMargin" [0, 2000];
+                "how far above beta the capture must score (cp)"
+            improving: i32 = 60 => "SfpcImproving" [0, 1000];
+                "margin taken off when the static eval is improving (cp)"
+            min_depth: i32 = 3 => "SfpcMinDepth" [1, 64];
+                "shallowest node tried"
+            tt_depth: i32 = 3 => "SfpcTtDepth" [0, 64];
+                "skipped when a TT score at least depth − this deep is below the raised beta"
+            reduction: i32 = 5 => "SfpcReduction" [1, 64];
+                "the verification search is this many plies shallower (before the depth rule's term)"
+            eval_divisor: i32 = 300 => "SfpcEvalDivisor" [1, 10000];
+                "the dynamic depth rules change the verification depth by one ply per this many cp of eval − beta"
+            depth_rule: DepthRule = DepthRule::Fixed => "SfpcDepthRule";
+                "verification depth: `fixed` (depth − reduction), `dynamic` (the seed patch, also extends), `dynamic-clamped` (only reduces)"
+        }
+        counter [sfpc_extend] SfpcExtend;
+            "[sfpc] verification depths computed (tried) and those deeper than depth − reduction (cut)"
     }
 }
 
@@ -128,12 +316,67 @@ impl SearchConfig {
     /// Every selective technique off: with this the search is a plain full-width alpha-beta
     /// (still with TT, ordering and qsearch unless those are switched off too).
     pub fn without_selectivity(mut self) -> Self {
-        self.nmp_enabled = false;
-        self.rfp_enabled = false;
-        self.futility_enabled = false;
-        self.lmp_enabled = false;
-        self.lmr_enabled = false;
-        self.qsearch_see_enabled = false;
+        self.nmp.enabled = false;
+        self.rfp.enabled = false;
+        self.futility.enabled = false;
+        self.lmp.enabled = false;
+        self.lmr.enabled = false;
+        self.qsee.enabled = false;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Kind;
+
+    /// Setting every option to its declared default leaves the defaults as they were: the
+    /// declaration and the setter read the same fields and scales.
+    #[test]
+    fn declared_defaults_are_the_config_defaults() {
+        let mut cfg = SearchConfig::default();
+        for s in SearchConfig::option_specs() {
+            let text = match s.kind {
+                Kind::Check(d) => d.to_string(),
+                Kind::Spin { default, .. } => default.to_string(),
+                Kind::Combo { default, .. } | Kind::Text(default) => default.to_string(),
+                Kind::Button => continue,
+            };
+            assert_eq!(cfg.set_option(s.name, Some(&text)), Ok(true), "{}", s.name);
+        }
+        assert_eq!(cfg, SearchConfig::default());
+    }
+
+    #[test]
+    fn the_setter_reaches_each_field_and_refuses_bad_values() {
+        let mut cfg = SearchConfig::default();
+        assert_eq!(cfg.set_option("nmpreduction", Some("5")), Ok(true));
+        assert_eq!(cfg.nmp.reduction, 5);
+        assert_eq!(cfg.set_option("NMP", Some("false")), Ok(true));
+        assert!(!cfg.nmp.enabled);
+        assert_eq!(cfg.set_option("SfpcDepthRule", Some("dynamic")), Ok(true));
+        assert_eq!(cfg.sfpc.depth_rule, DepthRule::Dynamic);
+        assert_eq!(cfg.set_option("Hash", Some("5")), Ok(false));
+        let before = cfg.clone();
+        for (name, value) in [
+            ("NmpReduction", Some("11")),
+            ("Nmp", Some("perhaps")),
+            ("SfpcDepthRule", Some("sideways")),
+            ("LmrBase", None),
+            ("ProbCutParams", Some("/nonexistent/params.toml")),
+        ] {
+            let e = cfg.set_option(name, value).unwrap_err();
+            assert!(e.to_string().ends_with("previous value kept"), "{e}");
+        }
+        assert_eq!(cfg, before);
+    }
+
+    #[test]
+    fn every_technique_has_a_distinct_tag() {
+        let mut tags: Vec<&str> = Technique::ALL.iter().map(|t| t.tag()).collect();
+        tags.sort_unstable();
+        tags.dedup();
+        assert_eq!(tags.len(), Technique::COUNT);
     }
 }

@@ -104,7 +104,6 @@ pub struct Searcher {
     pub control: Arc<Control>,
     /// Print UCI `info` lines while searching.
     pub verbose: bool,
-    pub move_overhead_ms: u64,
     pos: Position,
     root_ply: usize,
     killers: Killers,
@@ -140,7 +139,6 @@ impl Searcher {
             stats: SearchStats::default(),
             control,
             verbose: false,
-            move_overhead_ms: 30,
             pos: Position::startpos(),
             root_ply: 0,
             killers: Killers::new(MAX_PLY),
@@ -169,7 +167,10 @@ impl Searcher {
 
     /// Recomputes the reduction table after the LMR parameters change.
     pub fn rebuild_lmr_table(&mut self) {
-        let (base, div) = (self.config.lmr_base, self.config.lmr_divisor.max(0.1));
+        let (base, div) = (
+            self.config.lmr.base as f64 / 100.0,
+            (self.config.lmr.divisor as f64 / 100.0).max(0.1),
+        );
         self.lmr_table = (0..=MAX_DEPTH as usize)
             .map(|d| {
                 let mut row = [0i32; 64];
@@ -217,7 +218,7 @@ impl Searcher {
         self.root_ply = self.pos.ply_count();
         self.plan = limits.plan(
             pos.side() == cozy_chess::Color::White,
-            self.move_overhead_ms,
+            self.config.move_overhead.max(0) as u64,
         );
         self.node_limit = limits.nodes;
         self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
@@ -257,7 +258,7 @@ impl Searcher {
             // keeping the time for later.
             max_depth = max_depth.min(4);
         }
-        let multipv = self.config.multipv.clamp(1, candidates);
+        let multipv = (self.config.multipv.max(1) as usize).min(candidates);
         let mut prev_score = 0;
 
         'deepening: for depth in 1..=max_depth {
@@ -391,11 +392,11 @@ impl Searcher {
     /// [aspiration] Aspiration windows: search a narrow window around the previous score
     /// and widen on failure, since most iterations land close to the last one.
     fn aspiration(&mut self, depth: i32, guess: i32, pv_index: usize) -> i32 {
-        let use_window = self.config.aspiration_enabled
-            && depth >= 4
+        let use_window = self.config.aspiration.enabled
+            && depth >= self.config.aspiration.min_depth
             && pv_index == 0
             && guess.abs() < MATE_BOUND;
-        let mut delta = self.config.aspiration_window.max(1);
+        let mut delta = self.config.aspiration.window.max(1);
         let (mut alpha, mut beta) = if use_window {
             self.stats.tried(Technique::Aspiration);
             ((guess - delta).max(-INF), (guess + delta).min(INF))
@@ -423,8 +424,8 @@ impl Searcher {
             } else {
                 return score;
             }
-            delta = delta.saturating_mul(2);
-            if delta > 1000 {
+            delta = delta.saturating_mul(self.config.aspiration.growth) / 100;
+            if delta > self.config.aspiration.max_window {
                 alpha = -INF;
                 beta = INF;
             }
@@ -546,12 +547,12 @@ impl Searcher {
 
         // [checkext] Check extension: a side in check has few replies and the position is
         // forcing, so search it one ply deeper rather than risk a horizon blunder.
-        if in_check && self.config.check_extension_enabled && ply > 0 {
-            self.stats.tried(Technique::CheckExtension);
+        if in_check && self.config.checkext.enabled && ply > 0 {
+            self.stats.tried(Technique::CheckExt);
             depth += 1;
         }
         if depth <= 0 {
-            if self.config.qsearch_enabled {
+            if self.config.qsearch.enabled {
                 return self.qsearch::<PV>(ply, alpha, beta);
             }
             // Without quiescence a leaf is scored as the textbook algorithms score it:
@@ -590,7 +591,7 @@ impl Searcher {
         // [tt] Transposition table probe: reuse a result from an equal position searched at
         // least as deep, and its best move for ordering.
         let key = self.pos.hash();
-        let entry = if self.config.tt_enabled {
+        let entry = if self.config.tt.enabled {
             self.stats.tried(Technique::Tt);
             self.tt.probe(key)
         } else {
@@ -622,12 +623,12 @@ impl Searcher {
 
             // [rfp] Reverse futility pruning: at shallow depth a static eval far above beta
             // will almost surely hold, so return it without searching.
-            if self.config.rfp_enabled
-                && depth <= self.config.rfp_max_depth
+            if self.config.rfp.enabled
+                && depth <= self.config.rfp.max_depth
                 && static_eval.abs() < MATE_BOUND
             {
                 self.stats.tried(Technique::Rfp);
-                let margin = self.config.rfp_margin * (depth - improving as i32);
+                let margin = self.config.rfp.margin * (depth - improving as i32);
                 if static_eval - margin >= beta {
                     self.stats.cut(Technique::Rfp);
                     return static_eval;
@@ -637,16 +638,17 @@ impl Searcher {
             // [nmp] Null-move pruning: give the opponent a free move; if a reduced search still
             // fails high, a real move would too. Off in check, in pawn-only endings (zugzwang)
             // and after another null move; verified by a normal search at high depth.
-            if self.config.nmp_enabled
-                && depth >= self.config.nmp_min_depth
+            if self.config.nmp.enabled
+                && depth >= self.config.nmp.min_depth
                 && static_eval >= beta
                 && self.move_stack[ply].is_some()
                 && self.has_non_pawn_material()
             {
-                self.stats.tried(Technique::NullMove);
-                let r = self.config.nmp_reduction
-                    + depth / self.config.nmp_depth_divisor.max(1)
-                    + ((static_eval - beta) / 200).min(3);
+                self.stats.tried(Technique::Nmp);
+                let nmp = &self.config.nmp;
+                let r = nmp.reduction
+                    + depth / nmp.depth_divisor.max(1)
+                    + ((static_eval - beta) / nmp.eval_divisor.max(1)).min(nmp.eval_max);
                 self.move_stack[ply + 1] = None;
                 self.pos.make_null();
                 let score =
@@ -657,21 +659,21 @@ impl Searcher {
                 }
                 if score >= beta {
                     let score = if score >= MATE_BOUND { beta } else { score };
-                    if depth < self.config.nmp_verify_depth {
-                        self.stats.cut(Technique::NullMove);
+                    if depth < self.config.nmp.verify_depth {
+                        self.stats.cut(Technique::Nmp);
                         return score;
                     }
-                    self.config.nmp_enabled = false;
+                    self.config.nmp.enabled = false;
                     let verified = self.negamax::<false>(depth - 1 - r, ply, beta - 1, beta, false);
-                    self.config.nmp_enabled = true;
+                    self.config.nmp.enabled = true;
                     if verified >= beta {
-                        self.stats.cut(Technique::NullMove);
+                        self.stats.cut(Technique::Nmp);
                         return score;
                     }
                 }
             }
 
-            if self.config.sfpc_enabled {
+            if self.config.sfpc.enabled {
                 let tt_score = entry.map(|e| (e.depth, score_from_tt(e.score, ply)));
                 if let Some(score) = self.stockfish_probcut(
                     depth,
@@ -690,12 +692,16 @@ impl Searcher {
 
         // [iir] Internal iterative reduction: without a TT move the ordering is poor and the
         // node probably unimportant; search it a ply shallower.
-        if self.config.iir_enabled && depth >= 4 && tt_move.is_none() && (PV || cut_node) {
+        if self.config.iir.enabled
+            && depth >= self.config.iir.min_depth
+            && tt_move.is_none()
+            && (PV || cut_node)
+        {
             self.stats.tried(Technique::Iir);
             depth -= 1;
         }
 
-        let killers = if self.config.killers_enabled {
+        let killers = if self.config.killers.enabled {
             self.killers.get(ply)
         } else {
             [None; 2]
@@ -719,7 +725,7 @@ impl Searcher {
         let board = self.pos.board().clone();
 
         while let Some(mv) =
-            picker.next(&board, self.config.history_enabled.then_some(&self.history))
+            picker.next(&board, self.config.history.enabled.then_some(&self.history))
         {
             if ply == 0
                 && (self.root_skip.contains(&mv)
@@ -734,9 +740,9 @@ impl Searcher {
                 // [lmp] Late move pruning: at low depth, quiet moves this late in a well-ordered
                 // list almost never matter.
                 let mut prune = None;
-                if self.config.lmp_enabled && !PV && depth <= self.config.lmp_max_depth {
+                if self.config.lmp.enabled && !PV && depth <= self.config.lmp.max_depth {
                     self.stats.tried(Technique::Lmp);
-                    let limit = (3 + depth * depth) / (2 - improving as i32);
+                    let limit = (self.config.lmp.base + depth * depth) / (2 - improving as i32);
                     if searched >= limit {
                         prune = Some(Technique::Lmp);
                     }
@@ -744,12 +750,14 @@ impl Searcher {
                 // [futility] Futility pruning: a quiet move cannot lift a static eval this far
                 // below alpha within the remaining depth.
                 if prune.is_none()
-                    && self.config.futility_enabled
-                    && depth <= self.config.futility_max_depth
+                    && self.config.futility.enabled
+                    && depth <= self.config.futility.max_depth
                     && searched > 0
                 {
                     self.stats.tried(Technique::Futility);
-                    if static_eval + 100 + self.config.futility_margin * depth <= alpha {
+                    if static_eval + self.config.futility.base + self.config.futility.margin * depth
+                        <= alpha
+                    {
                         prune = Some(Technique::Futility);
                     }
                 }
@@ -775,9 +783,9 @@ impl Searcher {
                 // [lmr] Late move reductions: quiet moves late in the ordering are searched
                 // shallower first and re-searched at full depth only if they beat alpha.
                 let mut r = 0;
-                if self.config.lmr_enabled
-                    && depth >= 3
-                    && searched >= 2 + PV as i32
+                if self.config.lmr.enabled
+                    && depth >= self.config.lmr.min_depth
+                    && searched >= self.config.lmr.min_moves + PV as i32
                     && !noisy
                     && !in_check
                 {
@@ -788,12 +796,13 @@ impl Searcher {
                     r -= killers.contains(&Some(mv)) as i32;
                     r += !improving as i32;
                     r += cut_node as i32;
-                    if self.config.history_enabled {
-                        r -= self.history.get(board.side_to_move(), mv) / 6000;
+                    if self.config.history.enabled {
+                        r -= self.history.get(board.side_to_move(), mv)
+                            / self.config.lmr.history_divisor.max(1);
                     }
                     r = r.clamp(0, new_depth - 1).max(0);
                 }
-                if self.config.pvs_enabled {
+                if self.config.pvs.enabled {
                     // [pvs] Principal variation search: after the first move, prove each move
                     // worse with a null window; re-search with the full window only if it is not.
                     let mut s =
@@ -876,7 +885,7 @@ impl Searcher {
             return alpha;
         }
 
-        if self.config.tt_enabled {
+        if self.config.tt.enabled {
             let bound = Bound::classify(best_score, original_alpha, beta);
             self.tt.store(
                 key,
@@ -904,7 +913,7 @@ impl Searcher {
         cut_node: bool,
     ) -> Option<i32> {
         let cfg = &self.config;
-        if !(cfg.probcut_enabled || cfg.mpc_enabled)
+        if !(cfg.probcut.enabled || cfg.mpc.enabled)
             || self.probcut_nesting > 0
             || beta.abs() >= MATE_BOUND
             || alpha.abs() >= MATE_BOUND
@@ -916,32 +925,32 @@ impl Searcher {
         } else {
             Stage::Middlegame
         };
-        let params = cfg.probcut_params.clone();
-        let (technique, threshold, pairs): (Technique, f64, Vec<&Pair>) = if cfg.mpc_enabled {
-            if depth > cfg.mpc_max_height {
+        let params = cfg.probcut.params.clone();
+        let (technique, threshold, pairs): (Technique, f64, Vec<&Pair>) = if cfg.mpc.enabled {
+            if depth > cfg.mpc.max_height {
                 return None;
             }
             let t = if stage == Stage::Endgame {
-                cfg.mpc_threshold_end
+                cfg.mpc.threshold_end
             } else {
-                cfg.mpc_threshold_mid
+                cfg.mpc.threshold_mid
             };
             (
                 Technique::Mpc,
-                t,
+                t as f64 / 100.0,
                 params
                     .for_height(stage, depth)
-                    .take(cfg.mpc_tries)
+                    .take(cfg.mpc.tries.max(0) as usize)
                     .collect(),
             )
         } else {
-            if depth != cfg.probcut_height {
+            if depth != cfg.probcut.height {
                 return None;
             }
-            let pair = params.find(stage, cfg.probcut_shallow, cfg.probcut_height);
+            let pair = params.find(stage, cfg.probcut.shallow, cfg.probcut.height);
             (
                 Technique::ProbCut,
-                cfg.probcut_threshold,
+                cfg.probcut.threshold as f64 / 100.0,
                 pair.into_iter().collect(),
             )
         };
@@ -985,7 +994,7 @@ impl Searcher {
 
     /// [sfpc] Stockfish-style ProbCut: if a good capture beats beta by a margin in qsearch and
     /// then in a reduced null-window search, the node will almost surely fail high. The
-    /// verification depth follows `ProbCutDepthRule` (fixed, the seed patch, or clamped).
+    /// verification depth follows `SfpcDepthRule` (fixed, the seed patch, or clamped).
     #[allow(clippy::too_many_arguments)]
     fn stockfish_probcut(
         &mut self,
@@ -998,21 +1007,26 @@ impl Searcher {
         tt_move: Option<Move>,
         tt_score: Option<(i32, i32)>,
     ) -> Option<i32> {
-        let cfg = &self.config;
-        if depth < cfg.sfpc_min_depth || beta.abs() >= MATE_BOUND {
+        let cfg = &self.config.sfpc;
+        if depth < cfg.min_depth || beta.abs() >= MATE_BOUND {
             return None;
         }
-        let pc_beta = beta + cfg.sfpc_margin - improving as i32 * cfg.sfpc_improving;
-        if tt_score.is_some_and(|(d, s)| d >= depth - 3 && s < pc_beta) {
+        let pc_beta = beta + cfg.margin - improving as i32 * cfg.improving;
+        if tt_score.is_some_and(|(d, s)| d >= depth - cfg.tt_depth && s < pc_beta) {
             return None;
         }
-        let rule = cfg.sfpc_depth_rule;
-        let pc_depth = rule.verification_depth(depth, static_eval, beta);
-        self.stats.tried(Technique::SfProbCutExtend);
-        if pc_depth > (depth - 5).max(0) {
-            self.stats.cut(Technique::SfProbCutExtend);
+        let pc_depth = cfg.depth_rule.verification_depth(
+            depth,
+            static_eval,
+            beta,
+            cfg.reduction,
+            cfg.eval_divisor,
+        );
+        self.stats.tried(Technique::SfpcExtend);
+        if pc_depth > (depth - cfg.reduction).max(0) {
+            self.stats.cut(Technique::SfpcExtend);
         }
-        self.stats.tried(Technique::SfProbCut);
+        self.stats.tried(Technique::Sfpc);
         let board = self.pos.board().clone();
         let tt_capture = tt_move.filter(|&m| is_noisy(&board, m));
         let mut picker = MovePicker::new(
@@ -1043,7 +1057,7 @@ impl Searcher {
                 return Some(0);
             }
             if v >= pc_beta {
-                if self.config.tt_enabled {
+                if self.config.tt.enabled {
                     self.tt.store(
                         key,
                         Some(mv),
@@ -1054,7 +1068,7 @@ impl Searcher {
                     );
                 }
                 if v.abs() < MATE_BOUND {
-                    self.stats.cut(Technique::SfProbCut);
+                    self.stats.cut(Technique::Sfpc);
                     result = Some(v - (pc_beta - beta));
                     break;
                 }
@@ -1074,16 +1088,17 @@ impl Searcher {
         tried: &[Option<Move>],
         killers: [Option<Move>; 2],
     ) {
-        if self.config.killers_enabled {
+        if self.config.killers.enabled {
             self.stats.tried(Technique::Killers);
             if killers.contains(&Some(mv)) {
                 self.stats.cut(Technique::Killers);
             }
             self.killers.add(ply, mv);
         }
-        if self.config.history_enabled {
+        if self.config.history.enabled {
             let side = self.pos.side();
-            let bonus = (depth * depth * 16).min(4000);
+            let h = &self.config.history;
+            let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
             self.history.update(side, mv, bonus);
             for q in tried.iter().flatten() {
                 self.history.update(side, *q, -bonus);
@@ -1113,7 +1128,7 @@ impl Searcher {
         }
 
         let key = self.pos.hash();
-        let entry = if self.config.tt_enabled {
+        let entry = if self.config.tt.enabled {
             self.tt.probe(key)
         } else {
             None
@@ -1158,10 +1173,10 @@ impl Searcher {
             any = true;
             // [qsee] SEE pruning in quiescence: a capture that loses material by exchange
             // cannot raise a stand-pat score, so skip it.
-            if !in_check && self.config.qsearch_see_enabled {
-                self.stats.tried(Technique::QsearchSee);
-                if !see_ge(&board, mv, 0) {
-                    self.stats.cut(Technique::QsearchSee);
+            if !in_check && self.config.qsee.enabled {
+                self.stats.tried(Technique::Qsee);
+                if !see_ge(&board, mv, self.config.qsee.margin) {
+                    self.stats.cut(Technique::Qsee);
                     continue;
                 }
             }
@@ -1189,7 +1204,7 @@ impl Searcher {
         if in_check && !any {
             return -MATE + ply as i32;
         }
-        if self.config.tt_enabled {
+        if self.config.tt.enabled {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else {
@@ -1247,10 +1262,10 @@ mod tests {
         for kind in [EvalKind::Classic, EvalKind::Default] {
             let mut cfg = SearchConfig::default().without_selectivity();
             cfg.eval = kind;
-            cfg.tt_enabled = false;
-            cfg.qsearch_enabled = false;
-            cfg.check_extension_enabled = false;
-            cfg.iir_enabled = false;
+            cfg.tt.enabled = false;
+            cfg.qsearch.enabled = false;
+            cfg.checkext.enabled = false;
+            cfg.iir.enabled = false;
             let tb = TextbookConfig {
                 eval: kind,
                 ..Default::default()
@@ -1356,31 +1371,27 @@ mod tests {
             s.stats
         };
         let base = run(SearchConfig::default());
-        let tweaked = SearchConfig {
-            probcut_threshold: 0.3,
-            mpc_threshold_mid: 0.1,
-            sfpc_margin: 10,
-            probcut_params: Arc::new(probcut::ProbCutParams::default()),
-            ..Default::default()
-        };
+        let mut tweaked = SearchConfig::default();
+        tweaked.probcut.threshold = 30;
+        tweaked.probcut.params = Arc::new(probcut::ProbCutParams::default());
+        tweaked.mpc.threshold_mid = 10;
+        tweaked.sfpc.margin = 10;
         assert_eq!(run(tweaked).nodes, base.nodes);
         for enable in [
-            |c: &mut SearchConfig| c.probcut_enabled = true,
+            |c: &mut SearchConfig| c.probcut.enabled = true,
             |c: &mut SearchConfig| {
-                c.mpc_enabled = true;
-                c.probcut_height = 5;
+                c.mpc.enabled = true;
+                c.probcut.height = 5;
             },
-            |c: &mut SearchConfig| c.sfpc_enabled = true,
+            |c: &mut SearchConfig| c.sfpc.enabled = true,
         ] {
-            let mut cfg = SearchConfig {
-                probcut_height: 5,
-                probcut_shallow: 3,
-                ..Default::default()
-            };
+            let mut cfg = SearchConfig::default();
+            cfg.probcut.height = 5;
+            cfg.probcut.shallow = 3;
             enable(&mut cfg);
             let stats = run(cfg);
             assert_ne!(stats.nodes, base.nodes);
-            let tried: u64 = [Technique::ProbCut, Technique::Mpc, Technique::SfProbCut]
+            let tried: u64 = [Technique::ProbCut, Technique::Mpc, Technique::Sfpc]
                 .iter()
                 .map(|&t| stats.tried[t as usize])
                 .sum();

@@ -2,7 +2,6 @@
 //! stage, read from a small TOML file (written by `augur-lab fit`), and the cut bounds.
 //! The cuts themselves are in `search/mod.rs` under `[probcut]`, `[mpc]` and `[sfpc]`.
 
-use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
@@ -209,50 +208,38 @@ impl FromStr for ProbCutParams {
     }
 }
 
-/// How the Stockfish-style ProbCut chooses its verification depth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum DepthRule {
-    /// depth − 5 (Stockfish).
-    #[default]
-    Fixed,
-    /// depth − 5 − (staticEval − beta)/300, the seed patch: extends when staticEval < beta.
-    Dynamic,
-    /// The patch's term clamped to [0, depth], so it can only reduce.
-    DynamicClamped,
+crate::options::choice! {
+    /// How the Stockfish-style ProbCut chooses its verification depth (`SfpcDepthRule`).
+    #[derive(Default)]
+    pub enum DepthRule("depth rule") {
+        /// depth − reduction (Stockfish: depth − 5).
+        #[default]
+        Fixed = "fixed",
+        /// depth − reduction − (staticEval − beta)/divisor, the seed patch: extends when
+        /// staticEval < beta.
+        Dynamic = "dynamic",
+        /// The patch's term clamped to [0, depth], so it can only reduce.
+        DynamicClamped = "dynamic-clamped",
+    }
 }
 
 impl DepthRule {
-    pub const NAMES: [&'static str; 3] = ["fixed", "dynamic", "dynamic-clamped"];
-
-    /// Verification depth (before the `> 0` check) for a node of `depth`.
-    pub fn verification_depth(self, depth: i32, static_eval: i32, beta: i32) -> i32 {
-        let term = (static_eval - beta) / 300;
+    /// Verification depth (before the `> 0` check) for a node of `depth`: `reduction` plies
+    /// shallower, and for the dynamic rules one ply per `divisor` cp of staticEval − beta.
+    pub fn verification_depth(
+        self,
+        depth: i32,
+        static_eval: i32,
+        beta: i32,
+        reduction: i32,
+        divisor: i32,
+    ) -> i32 {
+        let term = (static_eval - beta) / divisor.max(1);
         match self {
-            DepthRule::Fixed => (depth - 5).max(0),
-            DepthRule::Dynamic => (depth - 5 - term).max(0),
-            DepthRule::DynamicClamped => (depth - 5 - term.clamp(0, depth)).max(0),
+            DepthRule::Fixed => (depth - reduction).max(0),
+            DepthRule::Dynamic => (depth - reduction - term).max(0),
+            DepthRule::DynamicClamped => (depth - reduction - term.clamp(0, depth)).max(0),
         }
-    }
-}
-
-impl FromStr for DepthRule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "fixed" => Ok(DepthRule::Fixed),
-            "dynamic" => Ok(DepthRule::Dynamic),
-            "dynamic-clamped" => Ok(DepthRule::DynamicClamped),
-            _ => Err(format!(
-                "unknown depth rule '{s}' (expected {})",
-                Self::NAMES.join(", ")
-            )),
-        }
-    }
-}
-
-impl fmt::Display for DepthRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(Self::NAMES[*self as usize])
     }
 }
 
@@ -308,16 +295,22 @@ mod tests {
     #[test]
     fn depth_rules() {
         // staticEval 600 above beta: the patch reduces 2 more plies.
-        assert_eq!(DepthRule::Fixed.verification_depth(10, 700, 100), 5);
-        assert_eq!(DepthRule::Dynamic.verification_depth(10, 700, 100), 3);
+        assert_eq!(DepthRule::Fixed.verification_depth(10, 700, 100, 5, 300), 5);
         assert_eq!(
-            DepthRule::DynamicClamped.verification_depth(10, 700, 100),
+            DepthRule::Dynamic.verification_depth(10, 700, 100, 5, 300),
+            3
+        );
+        assert_eq!(
+            DepthRule::DynamicClamped.verification_depth(10, 700, 100, 5, 300),
             3
         );
         // staticEval 900 below beta: the unclamped patch extends by 3, the clamped one does not.
-        assert_eq!(DepthRule::Dynamic.verification_depth(10, -800, 100), 8);
         assert_eq!(
-            DepthRule::DynamicClamped.verification_depth(10, -800, 100),
+            DepthRule::Dynamic.verification_depth(10, -800, 100, 5, 300),
+            8
+        );
+        assert_eq!(
+            DepthRule::DynamicClamped.verification_depth(10, -800, 100, 5, 300),
             5
         );
     }

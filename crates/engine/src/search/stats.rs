@@ -1,72 +1,9 @@
 //! Per-thread counters: nodes, and for each technique how often it was tried and how often it
 //! cut (pruned, produced a cutoff, or for re-search techniques: had to re-search).
 
+pub use crate::search::config::Technique;
 use crate::search::probcut::Stage;
 use std::fmt;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Technique {
-    Tt,
-    NullMove,
-    Rfp,
-    Futility,
-    Lmp,
-    Lmr,
-    QsearchSee,
-    Aspiration,
-    Pvs,
-    Killers,
-    CheckExtension,
-    Iir,
-    ProbCut,
-    Mpc,
-    SfProbCut,
-    /// Tried: verification depths computed; cut: those deeper than depth − 5 (an extension).
-    SfProbCutExtend,
-}
-
-impl Technique {
-    pub const ALL: [Technique; 16] = [
-        Technique::Tt,
-        Technique::NullMove,
-        Technique::Rfp,
-        Technique::Futility,
-        Technique::Lmp,
-        Technique::Lmr,
-        Technique::QsearchSee,
-        Technique::Aspiration,
-        Technique::Pvs,
-        Technique::Killers,
-        Technique::CheckExtension,
-        Technique::Iir,
-        Technique::ProbCut,
-        Technique::Mpc,
-        Technique::SfProbCut,
-        Technique::SfProbCutExtend,
-    ];
-
-    /// Short name used in `info string stats` and the lab.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Technique::Tt => "tt",
-            Technique::NullMove => "nmp",
-            Technique::Rfp => "rfp",
-            Technique::Futility => "futility",
-            Technique::Lmp => "lmp",
-            Technique::Lmr => "lmr",
-            Technique::QsearchSee => "qsee",
-            Technique::Aspiration => "aspiration",
-            Technique::Pvs => "pvs",
-            Technique::Killers => "killers",
-            Technique::CheckExtension => "checkext",
-            Technique::Iir => "iir",
-            Technique::ProbCut => "probcut",
-            Technique::Mpc => "mpc",
-            Technique::SfProbCut => "sfpc",
-            Technique::SfProbCutExtend => "sfpc_extend",
-        }
-    }
-}
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
@@ -74,8 +11,8 @@ pub struct SearchStats {
     pub qnodes: u64,
     /// Static evaluations made (the thesis's NBP when leaves are evaluated statically).
     pub evals: u64,
-    pub tried: [u64; Technique::ALL.len()],
-    pub cut: [u64; Technique::ALL.len()],
+    pub tried: [u64; Technique::COUNT],
+    pub cut: [u64; Technique::COUNT],
     /// ProbCut/MPC shallow searches per (stage, shallow, deep): tried, cut.
     pub pairs: Vec<((Stage, i32, i32), u64, u64)>,
 }
@@ -115,7 +52,7 @@ impl fmt::Display for SearchStats {
             "nodes={} qnodes={} evals={}",
             self.nodes, self.qnodes, self.evals
         )?;
-        for t in Technique::ALL {
+        for &t in Technique::ALL {
             write!(
                 f,
                 " {}={}/{}",

@@ -10,63 +10,28 @@ use crate::search::ordering::{captured_piece, is_castle, SEE_VALUE};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{score_to_tt, INF, MATE};
 use cozy_chess::Move;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algorithm {
-    Minimax,
-    AlphaBeta,
-    AlphaBetaSoft,
-    Abt,
-    Pvs,
-    Aspiration,
-    Mtdf,
-    Sss,
-    Spp,
-    Sppt,
-    SppExact,
-    SpptExact,
-    Engine,
+crate::options::choice! {
+    /// `engine` is the engine's own search; the others are the fixed-depth textbook algorithms.
+    pub enum Algorithm("algorithm") {
+        Engine = "engine",
+        Minimax = "minimax",
+        AlphaBeta = "alphabeta",
+        AlphaBetaSoft = "alphabeta-soft",
+        Abt = "abt",
+        Pvs = "pvs",
+        Aspiration = "aspiration",
+        Mtdf = "mtdf",
+        Sss = "sss",
+        Spp = "spp",
+        Sppt = "sppt",
+        SppExact = "spp-exact",
+        SpptExact = "sppt-exact",
+    }
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 13] = [
-        Algorithm::Engine,
-        Algorithm::Minimax,
-        Algorithm::AlphaBeta,
-        Algorithm::AlphaBetaSoft,
-        Algorithm::Abt,
-        Algorithm::Pvs,
-        Algorithm::Aspiration,
-        Algorithm::Mtdf,
-        Algorithm::Sss,
-        Algorithm::Spp,
-        Algorithm::Sppt,
-        Algorithm::SppExact,
-        Algorithm::SpptExact,
-    ];
-    pub const NAMES: [&'static str; 13] = [
-        "engine",
-        "minimax",
-        "alphabeta",
-        "alphabeta-soft",
-        "abt",
-        "pvs",
-        "aspiration",
-        "mtdf",
-        "sss",
-        "spp",
-        "sppt",
-        "spp-exact",
-        "sppt-exact",
-    ];
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[Self::ALL.iter().position(|&a| a == self).expect("listed")]
-    }
-
     fn uses_tt(self) -> bool {
         matches!(
             self,
@@ -85,29 +50,6 @@ impl Algorithm {
             Algorithm::SppExact | Algorithm::SpptExact => Some(SppBound::Exact),
             _ => None,
         }
-    }
-}
-
-impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let lower = s.to_ascii_lowercase();
-        Self::NAMES
-            .iter()
-            .position(|n| *n == lower)
-            .map(|i| Self::ALL[i])
-            .ok_or_else(|| {
-                format!(
-                    "unknown algorithm '{s}' (expected one of: {})",
-                    Self::NAMES.join(", ")
-                )
-            })
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -663,10 +605,14 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_unknown_names_are_reported() {
-        for a in Algorithm::ALL {
+        for &a in Algorithm::ALL {
             assert_eq!(a.name().parse::<Algorithm>().unwrap(), a);
+            assert_eq!(a.name().to_uppercase().parse::<Algorithm>().unwrap(), a);
         }
         let e = "alphabet".parse::<Algorithm>().unwrap_err();
-        assert!(e.contains("unknown algorithm 'alphabet'"), "{e}");
+        assert!(
+            e.to_string().contains("unknown algorithm 'alphabet'"),
+            "{e}"
+        );
     }
 }

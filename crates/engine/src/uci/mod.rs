@@ -3,17 +3,15 @@
 //! Anything malformed is answered with `info string error: ...` and changes nothing.
 
 pub mod input;
-pub mod options;
 
+use crate::options::{self, OptionError, Value};
 use crate::perft;
 use crate::position::Position;
 use crate::search::config::SearchConfig;
 use crate::search::limits::Limits;
-use crate::search::probcut::ProbCutParams;
 use crate::search::threads::SearchTeam;
 use crate::search::tt::TranspositionTable;
 use crate::search::Control;
-use options::Value;
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -23,7 +21,7 @@ use thiserror::Error;
 
 pub const ENGINE_NAME: &str = concat!("Augur ", env!("CARGO_PKG_VERSION"));
 
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Debug, Error, PartialEq)]
 pub enum CommandError {
     #[error("unknown command '{0}'")]
     Unknown(String),
@@ -32,11 +30,9 @@ pub enum CommandError {
     #[error("go: {0}")]
     Go(String),
     #[error(transparent)]
-    Option(#[from] options::OptionError),
+    Option(#[from] OptionError),
     #[error("setoption: expected 'setoption name <id> [value <x>]'")]
     SetOptionSyntax,
-    #[error("ProbCutParams: {0}; previous parameters kept")]
-    Params(String),
     #[error("Hash: {0}; keeping {1} MiB")]
     Hash(String, usize),
     #[error(transparent)]
@@ -48,7 +44,6 @@ pub struct Engine {
     config: SearchConfig,
     chess960: bool,
     hash_mib: usize,
-    move_overhead: u64,
     threads: usize,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
@@ -228,7 +223,6 @@ impl Engine {
             config,
             chess960: false,
             hash_mib,
-            move_overhead: 30,
             threads: 1,
             tt,
             control,
@@ -327,8 +321,8 @@ impl Engine {
             "uci" => {
                 println!("id name {ENGINE_NAME}");
                 println!("id author the Augur developers");
-                for d in options::declarations() {
-                    println!("{d}");
+                for spec in options::all() {
+                    println!("{}", spec.declaration());
                 }
                 println!("uciok");
                 Ok(())
@@ -396,19 +390,36 @@ impl Engine {
 
     fn setoption(&mut self, rest: &str) -> Result<(), CommandError> {
         let (name, value) = parse_setoption(rest)?;
-        let (spec, v) = options::parse(&name, value.as_deref())?;
         let team = self
             .team
             .as_mut()
             .expect("search threads present when idle");
-        match (spec.name, &v) {
+        let Some(spec) = options::engine_option_named(&name) else {
+            if !self.config.set_option(&name, value.as_deref())? {
+                return Err(OptionError::Unknown(name).into());
+            }
+            let cfg = self.config.clone();
+            team.for_each(|s| {
+                s.config = cfg.clone();
+                s.rebuild_lmr_table();
+            });
+            if name.eq_ignore_ascii_case("ProbCutParams") {
+                println!(
+                    "info string ProbCutParams: {} depth pairs from {}",
+                    self.config.probcut.params.pairs.len(),
+                    value.as_deref().unwrap_or(options::BUILTIN_PARAMS)
+                );
+            }
+            return Ok(());
+        };
+        match (spec.name, spec.parse(value.as_deref())?) {
             ("Hash", Value::Int(n)) => {
                 // Free the old table first so that resizing does not need both at once.
                 self.tt = Arc::new(TranspositionTable::new(1));
                 team.for_each(|s| s.tt = Arc::new(TranspositionTable::new(1)));
-                let (tt, result) = match TranspositionTable::try_new(*n as usize) {
+                let (tt, result) = match TranspositionTable::try_new(n as usize) {
                     Ok(tt) => {
-                        self.hash_mib = *n as usize;
+                        self.hash_mib = n as usize;
                         (tt, Ok(()))
                     }
                     // The old size may be gone too if memory was taken meanwhile: 1 MiB then.
@@ -427,41 +438,15 @@ impl Engine {
             }
             ("Clear Hash", _) => self.tt.clear(),
             ("UCI_Chess960", Value::Bool(b)) => {
-                self.chess960 = *b;
-                self.pos.set_chess960(*b);
-            }
-            ("MoveOverhead", Value::Int(n)) => {
-                self.move_overhead = *n as u64;
-                team.main.move_overhead_ms = self.move_overhead;
+                self.chess960 = b;
+                self.pos.set_chess960(b);
             }
             ("Threads", Value::Int(n)) => {
-                self.threads = *n as usize;
+                self.threads = n as usize;
                 team.set_threads(self.threads);
             }
-            ("Ponder", _) => {}
-            ("ProbCutParams", Value::Text(path)) => {
-                // A bad file leaves the previous parameters in force.
-                let params = if path == options::BUILTIN_PARAMS {
-                    ProbCutParams::builtin()
-                } else {
-                    ProbCutParams::load(path).map_err(|e| CommandError::Params(e.to_string()))?
-                };
-                self.config.probcut_params = Arc::new(params);
-                let cfg = self.config.clone();
-                team.for_each(|s| s.config = cfg.clone());
-                println!(
-                    "info string ProbCutParams: {} depth pairs from {path}",
-                    self.config.probcut_params.pairs.len()
-                );
-            }
-            (name, v) => {
-                options::apply_to_config(&mut self.config, name, v);
-                let cfg = self.config.clone();
-                team.for_each(|s| {
-                    s.config = cfg.clone();
-                    s.rebuild_lmr_table();
-                });
-            }
+            // Ponder only tells that the GUI may send `go ponder`, which is always served.
+            _ => {}
         }
         Ok(())
     }
@@ -523,7 +508,6 @@ impl Engine {
     fn fresh_team(&self) -> SearchTeam {
         let mut team = SearchTeam::new(self.config.clone(), self.tt.clone(), self.control.clone());
         team.set_threads(self.threads);
-        team.main.move_overhead_ms = self.move_overhead;
         team
     }
 

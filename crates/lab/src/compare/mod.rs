@@ -122,7 +122,7 @@ pub fn parse_depths(text: &str) -> Result<Vec<i32>> {
 pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>> {
     let mut out: Vec<Algorithm> = Vec::new();
     for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let a: Algorithm = name.parse().map_err(|e: String| anyhow!(e))?;
+        let a: Algorithm = name.parse()?;
         if !out.contains(&a) {
             out.push(a);
         }
@@ -148,7 +148,7 @@ impl Plan {
     pub fn from_args(args: &CompareArgs) -> Result<Plan> {
         let depths = parse_depths(&args.depths)?;
         let algorithms = parse_algorithms(&args.algorithms)?;
-        let eval: EvalKind = args.eval.parse().map_err(|e: String| anyhow!(e))?;
+        let eval: EvalKind = args.eval.parse()?;
         if eval != EvalKind::Classic {
             if let Some(a) = algorithms
                 .iter()

@@ -15,8 +15,7 @@ use augur_arena::engine::spec::EngineSpec;
 use augur_arena::engine::uci::{Score, UciEngine};
 use augur_arena::progress::Progress;
 
-pub const DEFAULT_VARIANTS: [&str; 3] =
-    ["baseline", "probcut:ProbCut=true", "mpc:MultiProbCut=true"];
+pub const DEFAULT_VARIANTS: [&str; 3] = ["baseline", "probcut:ProbCut=true", "mpc:Mpc=true"];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
@@ -259,7 +258,7 @@ mod tests {
 
     #[test]
     fn variants_and_stats() {
-        let v = Variant::parse("mpc:MultiProbCut=true, MpcThresholdMid=100").unwrap();
+        let v = Variant::parse("mpc:Mpc=true, MpcThresholdMid=100").unwrap();
         assert_eq!(v.name, "mpc");
         assert_eq!(v.options[1], ("MpcThresholdMid".into(), "100".into()));
         assert!(Variant::parse(":ProbCut=true").is_err());

@@ -362,6 +362,19 @@ fn sprt_stops_by_itself() {
     // crossed; that game finishes and is recorded, so the count can be odd.)
     assert!(s.games_played < 400, "{}", s.games_played);
     assert!(s.report.contains("H0 accepted"), "{}", s.report);
+    assert!(
+        s.report.contains("(normalized Elo, pentanomial sample)"),
+        "{}",
+        s.report
+    );
+    // The ready-to-paste docs/strength.md row, in the SPRT's model.
+    let row = s
+        .report
+        .lines()
+        .find(|l| l.starts_with("| crashy vs shuffler | ? | [0, 10] | nodes=10 |"))
+        .unwrap_or_else(|| panic!("{}", s.report));
+    assert!(row.ends_with("| normalized | H0 accepted |"), "{row}");
+    assert_eq!(row.matches(" | ").count(), 10, "{row}");
 }
 
 /// Round, result and moves of each game, without clock/eval comments and dates.

@@ -177,6 +177,8 @@ pub struct GameSummary {
     pub fen: Option<String>,
     /// `TerminationDetail` as written by us, e.g. `White: crash`.
     pub detail: Option<String>,
+    /// The `TimeControl` tag.
+    pub time_control: Option<String>,
     pub plies: usize,
 }
 
@@ -219,6 +221,7 @@ impl Visitor for SummaryVisitor {
             b"Result" => g.result = v.parse().ok(),
             b"FEN" => g.fen = Some(v),
             b"TerminationDetail" => g.detail = Some(v),
+            b"TimeControl" => g.time_control = Some(v),
             _ => {}
         }
         ControlFlow::Continue(())

@@ -1,11 +1,14 @@
-//! Match statistics: W/D/L, pentanomial counts over game pairs, logistic Elo
-//! with a 95% interval from the pentanomial variance, LOS, draw ratio, and the
-//! "score needed for significance" test used by the ProbCut papers.
+//! Match statistics: W/D/L, pentanomial counts over game pairs, logistic and
+//! normalized Elo with 95% intervals from the pentanomial variance (trinomial
+//! when games cannot be paired), LOS, draw ratio, and the "score needed for
+//! significance" test used by the ProbCut papers.
 //!
 //! Scores are from the first engine's point of view: 1 win, 1/2 draw, 0 loss;
 //! a game pair scores 0, 1/4, 1/2, 3/4 or 1 per game.
 
 use statrs::distribution::{ContinuousCDF, Normal};
+
+use crate::matchmaking::sprt::{Sample, NELO_PER_T};
 
 /// Win/draw/loss counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -78,81 +81,109 @@ pub fn phi_inv(p: f64) -> f64 {
     Normal::standard().inverse_cdf(p)
 }
 
-/// An Elo estimate with its 95% confidence interval.
+/// An Elo estimate with its 95% confidence intervals, in both models.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
     /// Mean score per game.
     pub score: f64,
+    /// Logistic Elo of the mean score, and the interval's ends.
     pub elo: f64,
     pub elo_low: f64,
     pub elo_high: f64,
+    /// Normalized Elo, 800/ln 10 x (score - 1/2) / sigma per game, and half
+    /// its 95% interval.
+    pub nelo: f64,
+    pub nelo_half: f64,
     /// Likelihood of superiority, P(true Elo > 0) under the normal approximation.
     pub los: f64,
     /// Standard error of the mean score.
     pub std_error: f64,
+    /// The sample the variance came from.
+    pub sample: Sample,
 }
 
-fn estimate(score: f64, std_error: f64) -> Estimate {
-    let z = phi_inv(0.975);
-    let los = if std_error > 0.0 {
-        phi((score - 0.5) / std_error)
-    } else if score > 0.5 {
-        1.0
-    } else if score < 0.5 {
-        0.0
-    } else {
-        0.5
-    };
-    Estimate {
-        score,
-        elo: elo_from_score(score),
-        elo_low: elo_from_score(score - z * std_error),
-        elo_high: elo_from_score(score + z * std_error),
-        los,
-        std_error,
-    }
-}
-
-/// Mean and variance of a pair-score distribution given as (possibly
-/// fractional) counts of the five pair outcomes, per-game scale.
-pub fn mean_var(counts: &[f64; 5]) -> Option<(f64, f64)> {
+/// Mean and variance of a distribution given as (possibly fractional) counts
+/// of equally spaced outcomes scoring 0 ..= 1.
+pub fn mean_var(counts: &[f64]) -> Option<(f64, f64)> {
     let n: f64 = counts.iter().sum();
-    if n <= 0.0 {
+    if n <= 0.0 || counts.len() < 2 {
         return None;
     }
-    let x = |i: usize| i as f64 / 4.0;
-    let mean = (0..5).map(|i| counts[i] * x(i)).sum::<f64>() / n;
-    let var = (0..5)
+    let last = (counts.len() - 1) as f64;
+    let x = |i: usize| i as f64 / last;
+    let mean = (0..counts.len()).map(|i| counts[i] * x(i)).sum::<f64>() / n;
+    let var = (0..counts.len())
         .map(|i| counts[i] * (x(i) - mean).powi(2))
         .sum::<f64>()
         / n;
     Some((mean, var))
 }
 
-/// Mean and per-pair variance of the pentanomial distribution (per-game scale).
-pub fn penta_mean_var(p: &Penta) -> Option<(f64, f64)> {
-    mean_var(&p.0.map(|c| c as f64))
+/// Elo from a sample: game pairs when the games can be paired (the pair
+/// variance accounts for the two games of a pair sharing an opening), single
+/// games otherwise (see [`Sample::choose`]).
+///
+/// The logistic interval maps score ± 1.96 standard errors through the Elo
+/// curve (OpenBench's `Elo`). The normalized interval is nElo ± 1.96 x 800/ln 10
+/// / sqrt(games): the t-value's standard error is 1/sqrt(games) whatever the
+/// draw ratio (delta method, sigma taken as known).
+pub fn estimate(sample: &Sample) -> Option<Estimate> {
+    let (counts, games, per_game_var): (Vec<f64>, f64, fn(f64) -> f64) = match sample {
+        Sample::Penta(c) => (
+            c.iter().map(|&x| x as f64).collect(),
+            2.0 * c.iter().sum::<u64>() as f64,
+            |var_pair| 2.0 * var_pair,
+        ),
+        Sample::Tri(c) => (
+            c.iter().map(|&x| x as f64).collect(),
+            c.iter().sum::<u64>() as f64,
+            |var| var,
+        ),
+    };
+    let (mean, var) = mean_var(&counts)?;
+    let n: f64 = counts.iter().sum();
+    let std_error = (var / n).sqrt();
+    let z = phi_inv(0.975);
+    let los = if std_error > 0.0 {
+        phi((mean - 0.5) / std_error)
+    } else if mean > 0.5 {
+        1.0
+    } else if mean < 0.5 {
+        0.0
+    } else {
+        0.5
+    };
+    let sigma_pg = per_game_var(var).sqrt();
+    let nelo = if sigma_pg > 0.0 {
+        NELO_PER_T * (mean - 0.5) / sigma_pg
+    } else if mean > 0.5 {
+        f64::INFINITY
+    } else if mean < 0.5 {
+        f64::NEG_INFINITY
+    } else {
+        0.0
+    };
+    Some(Estimate {
+        score: mean,
+        elo: elo_from_score(mean),
+        elo_low: elo_from_score(mean - z * std_error),
+        elo_high: elo_from_score(mean + z * std_error),
+        nelo,
+        nelo_half: z * NELO_PER_T / games.sqrt(),
+        los,
+        std_error,
+        sample: *sample,
+    })
 }
 
-/// Elo from game pairs: the pentanomial variance accounts for the correlation
-/// between the two games of a pair (same opening), unlike the W/D/L variance.
+/// Elo from game pairs.
 pub fn estimate_penta(p: &Penta) -> Option<Estimate> {
-    let (mean, var) = penta_mean_var(p)?;
-    Some(estimate(mean, (var / p.pairs() as f64).sqrt()))
+    estimate(&Sample::Penta(p.0))
 }
 
 /// Elo from independent games (for PGNs whose games cannot be paired).
 pub fn estimate_wdl(r: &Wdl) -> Option<Estimate> {
-    let n = r.games() as f64;
-    if n == 0.0 {
-        return None;
-    }
-    let mean = r.points() / n;
-    let var = (r.wins as f64 * (1.0 - mean).powi(2)
-        + r.draws as f64 * (0.5 - mean).powi(2)
-        + r.losses as f64 * mean.powi(2))
-        / n;
-    Some(estimate(mean, (var / n).sqrt()))
+    estimate(&Sample::Tri([r.losses, r.draws, r.wins]))
 }
 
 /// The score fraction an engine needs in an `n`-game match to be significantly
@@ -205,16 +236,26 @@ pub fn report(wdl: &Wdl, penta: &Penta, alpha: f64, assumed_draws: f64) -> Strin
     } else {
         0.0
     };
-    let est = estimate_penta(penta)
-        .map(|e| (e, "pentanomial"))
-        .or_else(|| estimate_wdl(wdl).map(|e| (e, "trinomial (no complete pairs)")));
-    if let Some((e, kind)) = est {
+    let sample = Sample::choose(wdl, penta);
+    let est = estimate(&sample);
+    if let Some(e) = &est {
+        let left_out = n - match sample {
+            Sample::Penta(_) => 2 * penta.pairs(),
+            Sample::Tri(_) => n,
+        };
+        let kind = match (sample, left_out) {
+            (Sample::Penta(_), 0) => "pentanomial".to_string(),
+            (Sample::Penta(_), k) => format!("pentanomial; {k} unpaired games left out"),
+            (Sample::Tri(_), _) => "trinomial: the games cannot be paired".to_string(),
+        };
         out.push_str(&format!(
-            "Score: {:.2}%  Elo: {} [{}, {}] (95%, {kind} variance)  LOS: {:.1}%  Draw ratio: {:.1}%\n",
+            "Score: {:.2}%  Elo (logistic): {} [{}, {}]  nElo (normalized): {} ± {:.1}  (95%, {kind})  LOS: {:.1}%  Draw ratio: {:.1}%\n",
             100.0 * e.score,
             fmt_elo(e.elo),
             fmt_elo(e.elo_low),
             fmt_elo(e.elo_high),
+            fmt_elo(e.nelo),
+            e.nelo_half,
             100.0 * e.los,
             100.0 * draw_ratio
         ));
@@ -243,6 +284,24 @@ pub fn report(wdl: &Wdl, penta: &Penta, alpha: f64, assumed_draws: f64) -> Strin
             100.0 * need_obs,
             verdict(need_obs),
         ));
+        // The papers' test ignores the pairing and its per-game variance is
+        // that of equal engines; when it and the LOS disagree, the LOS counts.
+        if let Some(e) = &est {
+            let los_verdict = if e.los > 1.0 - alpha {
+                "significant: first engine better"
+            } else if e.los < alpha {
+                "significant: first engine worse"
+            } else {
+                "not significant"
+            };
+            if los_verdict != verdict(need_obs) {
+                out.push_str(&format!(
+                    "The verdicts differ: by the {} LOS the result is {los_verdict}. The LOS counts: it uses the observed variance of the {} sample, the papers' test assumes equal engines and independent games.\n",
+                    e.sample.name(),
+                    e.sample.name(),
+                ));
+            }
+        }
     }
     out
 }
@@ -285,7 +344,7 @@ mod tests {
         // var = sum p (x - m)^2 = 0.05*0.28891 + 0.2*0.08266 + 0.4*0.00141 + 0.25*0.04516 + 0.1*0.21391
         //     = 0.06421875, se = sqrt(var/100) = 0.025341...
         let p = Penta([5, 20, 40, 25, 10]);
-        let (m, v) = penta_mean_var(&p).unwrap();
+        let (m, v) = mean_var(&p.0.map(|c| c as f64)).unwrap();
         assert!((m - 0.5375).abs() < 1e-12);
         assert!((v - 0.064_218_75).abs() < 1e-12, "{v}");
         let e = estimate_penta(&p).unwrap();
@@ -294,6 +353,26 @@ mod tests {
         assert!((e.elo_low - lo).abs() < 1e-6);
         assert!((e.los - phi(0.0375 / 0.064_218_75f64.sqrt() * 10.0)).abs() < 1e-9);
         assert!(e.los > 0.92 && e.los < 0.94);
+        // nElo = 800/ln10 x 0.0375 / sqrt(2 x 0.06421875) = 36.355...;
+        // half interval 1.959964 x 347.4356 / sqrt(200) = 48.151...
+        assert!((e.nelo - 36.3548).abs() < 1e-3, "{}", e.nelo);
+        assert!((e.nelo_half - 48.1510).abs() < 1e-3, "{}", e.nelo_half);
+    }
+
+    #[test]
+    fn trinomial_interval() {
+        // 7 wins, 10 draws, 3 losses: mean 0.6, var = (7 x 0.16 + 10 x 0.01 + 3 x 0.36)/20 = 0.115.
+        let w = Wdl {
+            wins: 7,
+            draws: 10,
+            losses: 3,
+        };
+        let e = estimate_wdl(&w).unwrap();
+        assert!((e.score - 0.6).abs() < 1e-12);
+        assert!((e.std_error - (0.115f64 / 20.0).sqrt()).abs() < 1e-12);
+        assert!((e.nelo - 347.435_585_5 * 0.1 / 0.115f64.sqrt()).abs() < 1e-6);
+        assert!((e.nelo_half - 1.959_964 * 347.435_585_5 / 20f64.sqrt()).abs() < 1e-3);
+        assert_eq!(e.sample.name(), "trinomial");
     }
 
     #[test]

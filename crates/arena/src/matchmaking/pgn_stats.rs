@@ -8,7 +8,7 @@ use clap::Args;
 
 use crate::game::pgn;
 use crate::matchmaking::results::ResultTable;
-use crate::matchmaking::tournament::{final_report, SprtArgs};
+use crate::matchmaking::tournament::{final_report, strength_row, RowLabels, SprtArgs};
 
 #[derive(Args, Debug, Clone)]
 pub struct StatsArgs {
@@ -55,13 +55,30 @@ pub fn report(args: &StatsArgs) -> Result<String> {
             .with_context(|| format!("--anchor '{a}' does not play in {}", args.pgn.display()))?,
         None => table.names.len() - 1,
     };
-    Ok(final_report(
+    let mut out = final_report(
         &table,
         sprt.as_ref(),
         anchor,
         args.significance,
         args.assumed_draws,
-    ))
+    );
+    if let Some(t) = &sprt {
+        let tc = games
+            .iter()
+            .find_map(|g| g.time_control.clone())
+            .unwrap_or_else(|| "?".to_string());
+        let row = strength_row(
+            &table,
+            t,
+            &RowLabels {
+                change: args.sprt.change.as_deref(),
+                commit: args.sprt.commit.as_deref(),
+                time_control: &tc,
+            },
+        );
+        out.push_str(&format!("Row for docs/strength.md:\n{row}\n"));
+    }
+    Ok(out)
 }
 
 pub fn run(args: &StatsArgs) -> Result<()> {

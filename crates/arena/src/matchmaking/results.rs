@@ -10,6 +10,7 @@ use shakmaty::{Color, KnownOutcome};
 use crate::game::pgn::GameSummary;
 use crate::matchmaking::elo::{fmt_elo, Penta, Wdl};
 use crate::matchmaking::ratings;
+use crate::matchmaking::sprt::Sample;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outcome {
@@ -136,6 +137,13 @@ impl ResultTable {
             }
         }
         (wdl, penta)
+    }
+
+    /// The sample an SPRT or an Elo estimate of `a` against `b` uses:
+    /// pentanomial when the games are paired, trinomial otherwise.
+    pub fn sample(&self, a: usize, b: usize) -> Sample {
+        let (wdl, penta) = self.head_to_head(a, b);
+        Sample::choose(&wdl, &penta)
     }
 
     /// Points and games of each engine.

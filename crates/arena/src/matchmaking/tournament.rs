@@ -25,7 +25,7 @@ use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
 use crate::matchmaking::elo::{self, fmt_elo};
 use crate::matchmaking::results::{white_score, Outcome, ResultTable};
 use crate::matchmaking::schedule::{self, Format, OpeningOrder, Slot};
-use crate::matchmaking::sprt::{EloModel, Sprt, SprtState};
+use crate::matchmaking::sprt::{EloModel, Sample, Sprt, SprtState};
 use crate::progress::Progress;
 
 #[derive(Args, Debug, Clone)]
@@ -132,8 +132,15 @@ pub struct SprtArgs {
     pub alpha: f64,
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
-    #[arg(long, value_enum, default_value = "logistic")]
+    /// Elo model of the bounds: normalized (fishtest's and OpenBench's default) or logistic.
+    #[arg(long, value_enum, default_value = "normalized")]
     pub elo_model: EloModel,
+    /// The change under test, for the docs/strength.md row printed after an SPRT.
+    #[arg(long, value_name = "TEXT")]
+    pub change: Option<String>,
+    /// The commit under test, for the docs/strength.md row.
+    #[arg(long, value_name = "HASH")]
+    pub commit: Option<String>,
 }
 
 impl SprtArgs {
@@ -186,7 +193,8 @@ pub struct MatchSummary {
 fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String {
     if table.names.len() == 2 {
         let (wdl, penta) = table.head_to_head(0, 1);
-        let est = elo::estimate_penta(&penta).or_else(|| elo::estimate_wdl(&wdl));
+        let sample = Sample::choose(&wdl, &penta);
+        let est = elo::estimate(&sample);
         let mut s = format!(
             "W {} D {} L {}  {:.1}%",
             wdl.wins,
@@ -209,7 +217,7 @@ fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String 
         }
         if let Some(t) = sprt {
             let (lo, hi) = t.bounds();
-            s.push_str(&format!("  LLR {:.2} [{lo:.2}, {hi:.2}]", t.llr(&penta)));
+            s.push_str(&format!("  LLR {:.2} [{lo:.2}, {hi:.2}]", t.llr(&sample)));
         }
         s.push_str(&format!("  faults {faults}"));
         s
@@ -243,16 +251,18 @@ pub fn final_report(
         ));
         out.push_str(&elo::report(&wdl, &penta, significance, assumed_draws));
         if let Some(t) = sprt {
-            let llr = t.llr(&penta);
+            let sample = Sample::choose(&wdl, &penta);
+            let llr = t.llr(&sample);
             let (lo, hi) = t.bounds();
-            let verdict = match t.state(llr) {
-                SprtState::AcceptH1 => "H1 accepted",
-                SprtState::AcceptH0 => "H0 accepted",
-                SprtState::Continue => "no decision yet",
-            };
             out.push_str(&format!(
-                "SPRT elo0={} elo1={} alpha={} beta={} ({:?}): LLR {llr:.3} [{lo:.3}, {hi:.3}] -> {verdict}\n",
-                t.elo0, t.elo1, t.alpha, t.beta, t.model
+                "SPRT elo0={} elo1={} alpha={} beta={} ({} Elo, {} sample): LLR {llr:.3} [{lo:.3}, {hi:.3}] -> {}\n",
+                t.elo0,
+                t.elo1,
+                t.alpha,
+                t.beta,
+                t.model.name(),
+                sample.name(),
+                t.state(llr).verdict()
             ));
         }
     }
@@ -261,6 +271,63 @@ pub fn final_report(
     }
     out.push_str(&table.fault_summary());
     out
+}
+
+/// What a docs/strength.md row needs beyond the results.
+pub struct RowLabels<'a> {
+    pub change: Option<&'a str>,
+    pub commit: Option<&'a str>,
+    pub time_control: &'a str,
+}
+
+/// A ready-to-paste row of the project's fishtest log (docs/strength.md):
+/// change | commit | bounds | TC | games | W/D/L | pentanomial | LLR |
+/// Elo ± 95% CI | Elo model | verdict. The Elo is given in the SPRT's model.
+pub fn strength_row(table: &ResultTable, sprt: &Sprt, labels: &RowLabels) -> String {
+    let (wdl, penta) = table.head_to_head(0, 1);
+    let sample = Sample::choose(&wdl, &penta);
+    let llr = sprt.llr(&sample);
+    let (lo, hi) = sprt.bounds();
+    let elo = match elo::estimate(&sample) {
+        Some(e) if sprt.model == EloModel::Normalized => {
+            format!("{} ± {:.1}", fmt_elo(e.nelo), e.nelo_half)
+        }
+        Some(e) => {
+            let half = (e.elo_high - e.elo_low) / 2.0;
+            if half.is_finite() {
+                format!("{} ± {half:.1}", fmt_elo(e.elo))
+            } else {
+                format!(
+                    "{} [{}, {}]",
+                    fmt_elo(e.elo),
+                    fmt_elo(e.elo_low),
+                    fmt_elo(e.elo_high)
+                )
+            }
+        }
+        None => "-".to_string(),
+    };
+    let pentanomial = match sample {
+        Sample::Penta(p) => format!("[{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]),
+        Sample::Tri(_) => "- (unpaired)".to_string(),
+    };
+    let change = labels
+        .change
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("{} vs {}", table.names[0], table.names[1]));
+    format!(
+        "| {change} | {} | [{}, {}] | {} | {} | {}/{}/{} | {pentanomial} | {llr:.2} ({lo:.2}, {hi:.2}) | {elo} | {} | {} |",
+        labels.commit.unwrap_or("?"),
+        sprt.elo0,
+        sprt.elo1,
+        labels.time_control,
+        wdl.games(),
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        sprt.model.name(),
+        sprt.state(llr).verdict(),
+    )
 }
 
 fn load_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
@@ -362,7 +429,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
     let mut progress = Progress::with_unit(slots.len(), done.len(), !args.quiet, "games");
     let mut finished = done.len();
     let mut sprt_state = sprt.as_ref().map(|t| {
-        let llr = t.llr(&state.table.head_to_head(0, 1).1);
+        let llr = t.llr(&state.table.sample(0, 1));
         (llr, t.state(llr))
     });
     let already_decided = matches!(sprt_state, Some((_, s)) if s != SprtState::Continue);
@@ -404,7 +471,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
             record_game(&mut state, &slot, &rec);
             finished += 1;
             if let Some(t) = &sprt {
-                let llr = t.llr(&state.table.head_to_head(0, 1).1);
+                let llr = t.llr(&state.table.sample(0, 1));
                 let s = t.state(llr);
                 sprt_state = Some((llr, s));
                 if s != SprtState::Continue {
@@ -449,6 +516,20 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         started.elapsed().as_secs_f64(),
         args.pgn.display()
     ));
+    if let Some(t) = &sprt {
+        let row = strength_row(
+            &state.table,
+            t,
+            &RowLabels {
+                change: args.sprt.change.as_deref(),
+                commit: args.sprt.commit.as_deref(),
+                time_control: &args.tc.to_string(),
+            },
+        );
+        report.push_str(&format!(
+            "Row for docs/strength.md (set --change and --commit to fill them in):\n{row}\n"
+        ));
+    }
     print!("{report}");
     Ok(MatchSummary {
         games_played: finished,

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -166,6 +166,52 @@ pub fn format_game(rec: &GameRecord, event: &str, date: &str, time_control: &str
     s
 }
 
+/// The PGN result tokens that end a game's movetext.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Length of the longest prefix of `text` made of complete game records: a
+/// record is complete once its movetext line ending in a result token is
+/// followed by a blank line, which is how [`format_game`] ends every record.
+/// Anything after it is a record torn by a kill in the middle of a write.
+pub fn complete_prefix_len(text: &str) -> usize {
+    let mut end = 0;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        pos += line.len();
+        let body = line.trim_end();
+        let last = body.rsplit(' ').next().unwrap_or("");
+        let is_movetext_end = line.ends_with('\n')
+            && !body.starts_with('[')
+            && RESULTS.contains(&last)
+            && text[pos..].starts_with('\n');
+        if is_movetext_end {
+            end = pos + 1;
+        }
+    }
+    end
+}
+
+/// Cuts a torn record off the end of a PGN file that the runner writes, so
+/// that appending goes on from a record boundary; returns the bytes removed.
+pub fn truncate_torn_tail(path: &Path) -> Result<u64> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let keep = complete_prefix_len(&text);
+    // Lossy decoding only replaces invalid bytes after the last complete
+    // record (the runner writes UTF-8), so the prefix length is in bytes too.
+    let dropped = bytes.len().saturating_sub(keep) as u64;
+    if dropped > 0 {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot open {} to repair it", path.display()))?;
+        file.set_len(keep as u64)
+            .and_then(|_| file.sync_all())
+            .with_context(|| format!("cannot truncate {}", path.display()))?;
+    }
+    Ok(dropped)
+}
+
 /// What statistics and resuming need from a game in a PGN file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameSummary {
@@ -252,21 +298,82 @@ impl Visitor for SummaryVisitor {
 /// Reads the summaries of all games in a PGN file.
 pub fn read_summaries(path: &Path) -> Result<Vec<GameSummary>> {
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut reader = Reader::new(BufReader::new(file));
+    summaries_of(
+        Reader::new(BufReader::new(file)),
+        &path.display().to_string(),
+    )
+}
+
+/// Reads the summaries of the games in PGN text (`name` for errors).
+pub fn read_summaries_from(bytes: &[u8], name: &str) -> Result<Vec<GameSummary>> {
+    summaries_of(Reader::new(bytes), name)
+}
+
+fn summaries_of<R: std::io::Read>(mut reader: Reader<R>, name: &str) -> Result<Vec<GameSummary>> {
     let mut out = Vec::new();
     while let Some(g) = reader
         .read_game(&mut SummaryVisitor)
-        .with_context(|| format!("cannot read {}", path.display()))?
+        .with_context(|| format!("cannot read {name}"))?
     {
         out.push(g);
     }
     Ok(out)
 }
 
+/// Writes one game record. The runner writes a record in one piece, so a kill
+/// tears at most the record being written; the test hook
+/// `AUGUR_ARENA_WRITE_PAUSE_MS` splits it in two with a pause between, so that
+/// the kill tests can tear a record for certain.
+pub fn append_record(out: &mut impl Write, record: &str) -> std::io::Result<()> {
+    match write_pause() {
+        Some(pause) => {
+            let half = record.len() / 2;
+            let cut = (half..record.len())
+                .find(|&i| record.is_char_boundary(i))
+                .unwrap_or(record.len());
+            out.write_all(&record.as_bytes()[..cut])?;
+            out.flush()?;
+            std::thread::sleep(pause);
+            out.write_all(&record.as_bytes()[cut..])?;
+        }
+        None => out.write_all(record.as_bytes())?,
+    }
+    out.flush()
+}
+
+fn write_pause() -> Option<Duration> {
+    let ms: u64 = std::env::var("AUGUR_ARENA_WRITE_PAUSE_MS")
+        .ok()?
+        .parse()
+        .ok()?;
+    Some(Duration::from_millis(ms))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Fault, MoveRecord, Overhead};
+
+    #[test]
+    fn torn_records_are_found() {
+        let game = "[Event \"e\"]\n[Result \"1-0\"]\n\n1. e4 {0.1s} e5 {White: crash}\n1-0\n\n";
+        let two = format!("{game}{game}");
+        assert_eq!(complete_prefix_len(&two), two.len());
+        // Every cut inside the second record keeps exactly the first.
+        for cut in game.len()..two.len() {
+            assert_eq!(complete_prefix_len(&two[..cut]), game.len(), "cut at {cut}");
+        }
+        assert_eq!(complete_prefix_len(&game[..game.len() - 1]), 0);
+        assert_eq!(complete_prefix_len(""), 0);
+        let dir = std::env::temp_dir().join(format!("augur-arena-torn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.pgn");
+        std::fs::write(&path, &two[..game.len() + 20]).unwrap();
+        assert_eq!(truncate_torn_tail(&path).unwrap(), 20);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), game);
+        assert_eq!(truncate_torn_tail(&path).unwrap(), 0);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     #[test]
     fn dates() {

@@ -4,7 +4,6 @@
 
 use std::collections::HashSet;
 use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -464,9 +463,11 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
                     return Err(e);
                 }
             };
-            out.write_all(pgn::format_game(&rec, &args.event, &date, &tc_tag).as_bytes())
-                .and_then(|_| out.flush())
-                .with_context(|| format!("cannot write {}", args.pgn.display()))?;
+            pgn::append_record(
+                &mut out,
+                &pgn::format_game(&rec, &args.event, &date, &tc_tag),
+            )
+            .with_context(|| format!("cannot write {}", args.pgn.display()))?;
             let slot = slots[rec.round - 1];
             record_game(&mut state, &slot, &rec);
             finished += 1;
@@ -575,7 +576,12 @@ fn resume(
     if !args.pgn.exists() {
         return Ok(done);
     }
-    let games = pgn::read_summaries(&args.pgn)?;
+    // A kill may have torn the last record: resume from the complete ones,
+    // and cut the torn tail off only once they prove to be this schedule's.
+    let bytes =
+        std::fs::read(&args.pgn).with_context(|| format!("cannot read {}", args.pgn.display()))?;
+    let complete = pgn::complete_prefix_len(&String::from_utf8_lossy(&bytes));
+    let games = pgn::read_summaries_from(&bytes[..complete], &args.pgn.display().to_string())?;
     for (k, g) in games.iter().enumerate() {
         let Some(result) = g.result else { continue };
         let where_ = || {
@@ -629,6 +635,13 @@ fn resume(
                 &kind,
             );
         }
+    }
+    let dropped = pgn::truncate_torn_tail(&args.pgn)?;
+    if dropped > 0 && !args.quiet {
+        eprintln!(
+            "{}: removed an unfinished game record ({dropped} bytes) left by an interrupted run; it is played again",
+            args.pgn.display()
+        );
     }
     Ok(done)
 }

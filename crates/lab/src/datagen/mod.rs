@@ -8,7 +8,7 @@ pub mod journal;
 pub mod selfplay;
 
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -23,7 +23,25 @@ use format::RecordReader;
 use selfplay::{Adjudication, Game, GameSettings};
 
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["games", "positions"])))]
+#[command(
+    group(clap::ArgGroup::new("target").required(true).args(["games", "positions"])),
+    after_help = "Examples:\n  \
+augur-lab datagen --out ../shared/data/datagen/augur-s1.bin --games 100000 --threads 2 --seed 1\n  \
+augur-lab datagen --out data.bin --positions 10000000 --book openings.epd --random-plies 4\n  \
+augur-lab convert data.bin --limit 10",
+    after_long_help = "Plays Augur against itself in-process and writes training positions as \
+bullet's 32-byte ChessBoard records: the board, the search score (side to move, cp) and the \
+game result. Each game: --random-plies random moves from the start (or a --book position), \
+replayed if the first search says |score| > 300; then every move searched with a soft node \
+limit (--nodes) and a hard cap. Wins are adjudicated at |score| >= 2000 for 4 plies, draws by \
+the rules or after ply 80 at |score| <= 10 for 12 plies. Positions in check, with a capture or \
+promotion as best move, or a mate score are not written. The same settings give the same \
+file for any --threads; an interrupted run (Ctrl-C, kill -9) resumes when started again. \
+See docs/datagen.md.\n\nExamples:\n  \
+augur-lab datagen --out ../shared/data/datagen/augur-s1.bin --games 100000 --threads 2 --seed 1\n  \
+augur-lab datagen --out data.bin --positions 10000000 --book openings.epd --random-plies 4\n  \
+augur-lab convert data.bin --limit 10"
+)]
 pub struct DatagenArgs {
     /// Output file of bullet ChessBoard records; FILE.journal beside it lists the finished
     /// games. An interrupted run resumes when started again with the same settings.
@@ -198,13 +216,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         .collect();
     drop(tx);
 
-    let (total, initial) = match (args.games, args.positions) {
-        (Some(g), _) => (g, tally.games),
-        (_, p) => (p.unwrap_or(0), tally.records),
-    };
-    let mut progress = Progress::new(total as usize, initial as usize, !args.quiet);
-    let start = Instant::now();
-    let mut last_draw = Instant::now() - Duration::from_secs(60);
+    let mut meter = Meter::new(args, &tally);
     let mut waiting: BTreeMap<u64, Game> = BTreeMap::new();
     let mut outcome = Ok(());
     // Games are written in index order (a finished game waits for the earlier ones), so the
@@ -234,15 +246,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
             if done(&tally) {
                 break 'receive;
             }
-            if last_draw.elapsed() >= Duration::from_millis(500) {
-                last_draw = Instant::now();
-                let now = if args.games.is_some() {
-                    tally.games
-                } else {
-                    tally.records
-                };
-                progress.update(now as usize, &progress_stats(&tally, start, &resumed));
-            }
+            meter.update(&tally, false);
         }
     }
     // Stops the searches still running; their games are not needed.
@@ -251,13 +255,8 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     for w in workers {
         let _ = w.join();
     }
-    let now = if args.games.is_some() {
-        tally.games
-    } else {
-        tally.records
-    };
-    progress.update(now as usize, &progress_stats(&tally, start, &resumed));
-    progress.finish();
+    meter.update(&tally, true);
+    meter.finish();
     outcome?;
     eprintln!(
         "{}: {} games, {} positions; results this run (white wins-draws-black wins) {}-{}-{}",
@@ -271,20 +270,70 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     Ok(())
 }
 
-fn progress_stats(t: &Tally, start: Instant, resumed: &journal::Resumed) -> String {
-    let secs = start.elapsed().as_secs_f64().max(1e-3);
-    let fresh = t.records - resumed.records;
-    let games = t.games - resumed.games;
-    format!(
-        "games {} positions {} | {:.0} pos/s | W-D-B {}-{}-{} | {:.0} plies/game",
-        t.games,
-        t.records,
-        fresh as f64 / secs,
-        t.white,
-        t.draws,
-        t.black,
-        t.plies as f64 / games.max(1) as f64
-    )
+/// The progress display: the arena's bar on a terminal (redrawn at every game), otherwise (a
+/// log file) a plain line every `LOG_EVERY`. Rates count only this run's games.
+struct Meter {
+    progress: Progress,
+    by_games: bool,
+    tty: bool,
+    start: Instant,
+    first: (u64, u64),
+    last_log: Instant,
+}
+
+const LOG_EVERY: Duration = Duration::from_secs(60);
+
+impl Meter {
+    fn new(args: &DatagenArgs, t: &Tally) -> Meter {
+        let by_games = args.games.is_some();
+        let (total, done, unit) = match (args.games, args.positions) {
+            (Some(g), _) => (g, t.games, "games"),
+            (_, p) => (p.unwrap_or(0), t.records, "positions"),
+        };
+        Meter {
+            progress: Progress::with_unit(total as usize, done as usize, !args.quiet, unit),
+            by_games,
+            tty: std::io::stderr().is_terminal(),
+            start: Instant::now(),
+            first: (t.games, t.records),
+            last_log: Instant::now(),
+        }
+    }
+
+    /// What the bar does not show already: the other count, positions/s, results, game length.
+    fn stats(&self, t: &Tally) -> String {
+        let secs = self.start.elapsed().as_secs_f64().max(1e-3);
+        let games = t.games - self.first.0;
+        let other = if self.by_games {
+            format!(
+                "games, {} positions, {:.0} pos/s",
+                t.records,
+                (t.records - self.first.1) as f64 / secs
+            )
+        } else {
+            format!("positions, {} games", t.games)
+        };
+        format!(
+            "{other} | W-D-B {}-{}-{} | {:.0} plies/game",
+            t.white,
+            t.draws,
+            t.black,
+            t.plies as f64 / games.max(1) as f64
+        )
+    }
+
+    fn update(&mut self, t: &Tally, last: bool) {
+        if self.tty || last || self.last_log.elapsed() >= LOG_EVERY {
+            self.last_log = Instant::now();
+            let done = if self.by_games { t.games } else { t.records };
+            let stats = self.stats(t);
+            self.progress.update(done as usize, &stats);
+        }
+    }
+
+    fn finish(&mut self) {
+        self.progress.finish();
+    }
 }
 
 /// `augur-lab convert`: records to `FEN | score | result` text.

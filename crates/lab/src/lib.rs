@@ -1,6 +1,7 @@
-//! Augur laboratory: the search experiments (SPP thesis, ProbCut family),
-//! self-play data generation and their charts. Matches, statistics and tuning come from the `augur_arena`
-//! crate; the experiments reuse its UCI client to drive engines.
+//! Augur laboratory: the search experiments (SPP thesis, ProbCut family), self-play data
+//! generation, Texel tuning of the `default` evaluation, and their charts. Matches,
+//! statistics and SPSA tuning of engine options come from the `augur_arena` crate; the
+//! experiments reuse its UCI client to drive engines.
 
 pub mod chart;
 pub mod compare;
@@ -8,3 +9,4 @@ pub mod datagen;
 pub mod epd;
 pub mod mpd;
 pub mod probcut;
+pub mod tune;

@@ -37,6 +37,8 @@ enum Command {
     Datagen(augur_lab::datagen::DatagenArgs),
     /// Datagen records to `FEN | score | result` text (bullet's text format, white's view).
     Convert(augur_lab::datagen::ConvertArgs),
+    /// Texel tuning of the default evaluation's weights (Adam on sigmoid(eval/K)); writes weights.rs.
+    Tune(augur_lab::tune::TuneArgs),
 }
 
 fn main() -> Result<()> {
@@ -52,5 +54,6 @@ fn main() -> Result<()> {
         Command::Solve(args) => augur_lab::probcut::solve::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),
         Command::Convert(args) => augur_lab::datagen::convert(&args),
+        Command::Tune(args) => augur_lab::tune::run(&args),
     }
 }

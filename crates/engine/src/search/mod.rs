@@ -205,6 +205,26 @@ impl Searcher {
         eval::evaluate(&self.pos, self.config.eval)
     }
 
+    /// [qsearch] The quiescence search alone from `pos` (full window, no limits): its score for
+    /// the side to move and its principal variation, the captures (evasions in check) that
+    /// lead to the quiet position it stands pat on. `augur-lab tune` evaluates that leaf.
+    pub fn quiescence(&mut self, pos: &Position) -> (i32, Vec<Move>) {
+        self.stats = SearchStats::default();
+        self.stopped = false;
+        self.pos = pos.clone();
+        self.root_ply = self.pos.ply_count();
+        self.plan = None;
+        self.node_limit = None;
+        self.was_pondering = false;
+        let score = self.qsearch::<true>(0, -INF, INF);
+        let pv = self.pv[0][..self.pv_len[0]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        (score, pv)
+    }
+
     /// Runs a whole `go`: iterative deepening until a limit, printing `info` lines if verbose.
     /// With a textbook `Algorithm` selected, runs that algorithm to the requested depth instead.
     pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchResult {

@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use augur_lab::datagen::format::{RecordReader, RECORD_SIZE};
 
@@ -45,7 +44,9 @@ fn journal(out: &Path) -> PathBuf {
 fn same_seed_same_file_and_kill_9_loses_and_duplicates_nothing() {
     let dir = scratch("kill");
     let reference = dir.join("reference.bin");
+    let started = std::time::Instant::now();
     run_to_end(&reference, 2);
+    let full_run = started.elapsed();
     let expected = std::fs::read(&reference).unwrap();
     assert!(expected.len() >= 10 * RECORD_SIZE);
     let records: Vec<_> = RecordReader::open(&reference)
@@ -64,7 +65,8 @@ fn same_seed_same_file_and_kill_9_loses_and_duplicates_nothing() {
     assert_eq!(std::fs::read(&single).unwrap(), expected);
 
     // Killed at pseudo-random moments, sometimes with a torn record appended as a write cut
-    // short would leave it, then restarted until done.
+    // short would leave it, then restarted until done. The moments are 5-20% of a whole run's
+    // time, so that on any machine most runs are still going when killed.
     let killed = dir.join("killed.bin");
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut kills = 0;
@@ -73,7 +75,7 @@ fn same_seed_same_file_and_kill_9_loses_and_duplicates_nothing() {
         state ^= state >> 7;
         state ^= state << 17;
         let mut child = datagen(&killed, 2).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(30 + state % 250));
+        std::thread::sleep(full_run.mul_f64((5 + state % 16) as f64 / 100.0));
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap(); // SIGKILL
             kills += 1;
@@ -92,6 +94,7 @@ fn same_seed_same_file_and_kill_9_loses_and_duplicates_nothing() {
             std::io::Write::write_all(&mut j, b"99").unwrap();
         }
     }
+    eprintln!("{kills} of 6 runs killed mid-way; an uninterrupted run takes {full_run:?}");
     assert!(kills >= 3, "only {kills} runs were still going when killed");
     run_to_end(&killed, 2);
     assert_eq!(std::fs::read(&killed).unwrap(), expected);

@@ -375,7 +375,11 @@ impl Tree<'_> {
         // The most a pruned sibling could have scored: part of this node's (upper) bound.
         let mut pruned_below = -INF;
         for (i, &(mv, active)) in moves.iter().enumerate() {
-            if skipping_quiets && !active && !is_castle(self.pos.board(), mv) {
+            if skipping_quiets
+                && !active
+                && !is_castle(self.pos.board(), mv)
+                && !self.child_is_terminal(mv)
+            {
                 self.result.spp_pruned += 1;
                 continue;
             }
@@ -445,6 +449,18 @@ impl Tree<'_> {
             self.store(depth, best, alpha0, beta, best_move);
         }
         result
+    }
+
+    /// [spp] For `spp-exact`: whether `mv` leads to a position the draw rules score (fifty
+    /// moves, repetition, stalemate, or mate). Such a sibling's value is not the evaluation plus
+    /// a bounded positional change (a draw is 0 however far behind the mover is), so the exact
+    /// bound does not cover it and it is searched, never pruned. Only the rules are checked
+    /// here; nothing is evaluated, so this costs no NBP.
+    fn child_is_terminal(&mut self, mv: Move) -> bool {
+        self.pos.make(mv);
+        let terminal = self.terminal().is_some();
+        self.pos.unmake();
+        terminal
     }
 
     /// For `spp-exact`: the highest value any quiet move can reach at this depth-1 node.
@@ -583,6 +599,45 @@ mod tests {
                     (ab.best, ab.score),
                     "exact depth {d} {fen}"
                 );
+            }
+        }
+    }
+
+    /// [spp] Regressions: positions where `spp-exact` returned another move and score than
+    /// alpha-beta at depth 1 before draw-scored siblings were exempt from its bound. Each side
+    /// to move is far behind; alpha-beta finds the draw (a threefold repetition, a stalemate).
+    #[test]
+    fn spp_exact_never_prunes_a_draw_scored_sibling() {
+        let cases: [(&str, &str, &str); 2] = [
+            (
+                "3q4/2p1b1kp/8/Rp2P3/1PP2r2/8/1P5P/6BK w - - 3 5",
+                "g1b6 f4e4 b6g1 e4f4 g1b6 f4e4 b6g1 e4f4",
+                "g1b6", // repeats the position a third time; spp-exact played a5b5 (-713)
+            ),
+            (
+                "8/8/5p2/5P2/5P2/5k1p/7P/7K b - - 0 60",
+                "",
+                "f3f2", // stalemates White; spp-exact played f3f4 (-2)
+            ),
+        ];
+        for (fen, moves, best) in cases {
+            let mut pos = Position::from_fen(fen, false).unwrap();
+            for m in moves.split_whitespace() {
+                pos.play_uci(m).unwrap();
+            }
+            let cfg = TextbookConfig::default();
+            for (exact, base) in [
+                (Algorithm::SppExact, Algorithm::AlphaBeta),
+                (Algorithm::SpptExact, Algorithm::Abt),
+            ] {
+                let a = run(&pos, base, 1, &cfg).unwrap();
+                let e = run(&pos, exact, 1, &cfg).unwrap();
+                assert_eq!(
+                    (a.best.unwrap().to_string(), a.score),
+                    (best.to_string(), 0)
+                );
+                assert_eq!((e.best, e.score), (a.best, a.score), "{exact} {fen}");
+                assert!(e.spp_cuts > 0, "the case must exercise the pruning: {fen}");
             }
         }
     }

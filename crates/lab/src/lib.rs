@@ -5,8 +5,10 @@
 
 pub mod chart;
 pub mod compare;
+pub mod confidence;
 pub mod datagen;
 pub mod epd;
 pub mod mpd;
 pub mod probcut;
+pub mod provenance;
 pub mod tune;

@@ -19,6 +19,7 @@ fn args(suite: Option<PathBuf>, out: Option<PathBuf>) -> CompareArgs {
         out,
         quiet: true,
         brief: true,
+        engine_options: Vec::new(),
     }
 }
 
@@ -110,6 +111,12 @@ fn spp_agrees_with_alphabeta_and_writes_results() {
         summary.contains("All 3 move-score pairs identical"),
         "{summary}"
     );
+    // Provenance: at the head of the report and beside the files.
+    assert!(summary.contains("Provenance: commit `"), "{summary}");
+    let prov = std::fs::read_to_string(out.join("provenance.toml")).unwrap();
+    let prov: toml::Table = prov.parse().unwrap();
+    assert!(prov["options"].as_str().unwrap().contains("depths: \"3\""));
+    assert!(prov.contains_key("commit") && prov.contains_key("date"));
     for stem in ["nbp_depth3", "pruning_spp_over_alphabeta_odd"] {
         let svg = std::fs::read_to_string(out.join(format!("{stem}.svg"))).unwrap();
         assert!(roxmltree::Document::parse(&svg).is_ok(), "{stem}.svg");

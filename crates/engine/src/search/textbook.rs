@@ -69,6 +69,9 @@ pub struct TextbookConfig {
     pub mpd: i32,
     pub aspiration_window: i32,
     pub tt_mib: usize,
+    /// [spp] Record every depth-1 node's quiet siblings (`TextbookResult::siblings`): the SPP
+    /// thesis measured the MPD on the siblings met in the search, not only in game positions.
+    pub log_siblings: bool,
 }
 
 impl Default for TextbookConfig {
@@ -79,6 +82,7 @@ impl Default for TextbookConfig {
             mpd: 70,
             aspiration_window: 50,
             tt_mib: 32,
+            log_siblings: false,
         }
     }
 }
@@ -96,6 +100,29 @@ pub struct TextbookResult {
     pub spp_pruned: u64,
     /// Stopped before completing; score and move are then not the algorithm's answer.
     pub aborted: bool,
+    /// [spp] With `log_siblings`: one record per depth-1 node with two or more quiet
+    /// siblings searched.
+    pub siblings: Vec<SiblingLog>,
+}
+
+/// [spp] The quiet siblings (no capture, promotion, check or castling) a depth-1 node searched,
+/// with the values the search gave them, from the mover's point of view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SiblingLog {
+    /// Siblings searched.
+    pub count: u32,
+    /// max - min of their values: what SPP's MPD must bound.
+    pub spread: i32,
+    /// The same over the siblings the draw rules did not score (their evaluations only).
+    pub eval_spread: Option<i32>,
+    /// Siblings scored by a rule (fifty moves, repetition, stalemate) rather than evaluated.
+    pub rule_scored: u32,
+    /// The node (FEN), and the first rule-scored sibling's move (UCI) and value, to show.
+    pub fen: String,
+    pub rule_move: Option<(String, i32)>,
+    /// The best and worst sibling (UCI move, value).
+    pub best: (String, i32),
+    pub worst: (String, i32),
 }
 
 /// Runs `algorithm` to `depth` plies from `pos`. `Engine` is not a textbook algorithm; the
@@ -374,6 +401,8 @@ impl Tree<'_> {
         let mut skipping_quiets = false;
         // The most a pruned sibling could have scored: part of this node's (upper) bound.
         let mut pruned_below = -INF;
+        // [spp] (value, scored by a rule) of each quiet sibling searched, when logging.
+        let mut log: Vec<(Move, i32, bool)> = Vec::new();
         for (i, &(mv, active)) in moves.iter().enumerate() {
             if skipping_quiets
                 && !active
@@ -383,7 +412,10 @@ impl Tree<'_> {
                 self.result.spp_pruned += 1;
                 continue;
             }
+            let logged =
+                self.cfg.log_siblings && depth == 1 && !active && !is_castle(self.pos.board(), mv);
             self.pos.make(mv);
+            let rule_scored = logged && self.terminal().is_some();
             let value = match kind {
                 Kind::Minimax => -self.node(depth - 1, -INF, INF, kind, false),
                 Kind::Pvs if i > 0 => {
@@ -399,6 +431,9 @@ impl Tree<'_> {
             self.pos.unmake();
             if self.result.aborted {
                 return 0;
+            }
+            if logged {
+                log.push((mv, value, rule_scored));
             }
             if value > best {
                 best = value;
@@ -437,6 +472,9 @@ impl Tree<'_> {
         // fail-low whose pruned siblings may reach value + MPD, so the honest upper bound is
         // the larger of the two (it matters for fail-soft parents and for the TT).
         best = best.max(pruned_below);
+        if log.len() >= 2 {
+            self.log_siblings(&log);
+        }
         if is_root && !self.result.aborted {
             self.root_best = best_move;
         }
@@ -449,6 +487,26 @@ impl Tree<'_> {
             self.store(depth, best, alpha0, beta, best_move);
         }
         result
+    }
+
+    fn log_siblings(&mut self, log: &[(Move, i32, bool)]) {
+        let spread = |v: &[i32]| Some(v.iter().max()? - v.iter().min()?);
+        let values: Vec<i32> = log.iter().map(|e| e.1).collect();
+        let evaluated: Vec<i32> = log.iter().filter(|e| !e.2).map(|e| e.1).collect();
+        let uci = |e: &(Move, i32, bool)| (self.pos.uci(e.0), e.1);
+        let best = log.iter().max_by_key(|e| e.1).map(uci).unwrap_or_default();
+        let worst = log.iter().min_by_key(|e| e.1).map(uci).unwrap_or_default();
+        let entry = SiblingLog {
+            count: log.len() as u32,
+            spread: spread(&values).unwrap_or(0),
+            eval_spread: (evaluated.len() >= 2).then(|| spread(&evaluated)).flatten(),
+            rule_scored: log.iter().filter(|e| e.2).count() as u32,
+            fen: self.pos.fen(),
+            rule_move: log.iter().find(|e| e.2).map(uci),
+            best,
+            worst,
+        };
+        self.result.siblings.push(entry);
     }
 
     /// [spp] For `spp-exact`: whether `mv` leads to a position the draw rules score (fifty

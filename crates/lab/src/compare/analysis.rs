@@ -59,6 +59,9 @@ pub struct PruningSummary {
     /// Over the summed counts: `100 - 100 * sum NBP(A1) / sum NBP(A2)`.
     pub pooled: f64,
     pub mean: f64,
+    /// The mean with its paired 95% interval (each percentage compares A1 and A2 on one
+    /// position and depth).
+    pub mean_ci: Option<crate::confidence::Interval>,
     pub median: f64,
     pub min: f64,
     pub max: f64,
@@ -125,6 +128,7 @@ pub fn summarize(
     if pcts.is_empty() {
         return None;
     }
+    let mean_ci = crate::confidence::mean_interval(&pcts);
     pcts.sort_by(f64::total_cmp);
     let n = pcts.len();
     let median = if n % 2 == 1 {
@@ -136,6 +140,7 @@ pub fn summarize(
         n,
         pooled: extra_pruning(s1, s2).unwrap_or(0.0),
         mean: pcts.iter().sum::<f64>() / n as f64,
+        mean_ci,
         median,
         min: pcts[0],
         max: pcts[n - 1],

@@ -67,6 +67,10 @@ pub struct CompareArgs {
     /// Leave the per-position table out of stdout (it still goes to summary.md).
     #[arg(long)]
     pub brief: bool,
+    /// A UCI option for the `engine` algorithm, `Name=Value` (repeatable), e.g.
+    /// `--engine-option Nmp=false`. Checked by the engine's own option table.
+    #[arg(long = "engine-option", value_name = "NAME=VALUE")]
+    pub engine_options: Vec<String>,
 }
 
 /// One measurement.
@@ -140,6 +144,8 @@ pub struct Plan {
     pub depths: Vec<i32>,
     pub algorithms: Vec<Algorithm>,
     pub config: TextbookConfig,
+    /// The `engine` algorithm's configuration (its evaluation is `config.eval`).
+    pub engine: SearchConfig,
     pub threads: usize,
     pub suite_name: String,
 }
@@ -165,6 +171,22 @@ impl Plan {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1);
+        let mut options = Vec::new();
+        for o in &args.engine_options {
+            let Some((k, v)) = o.split_once('=') else {
+                bail!("--engine-option '{o}' is not Name=Value");
+            };
+            options.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        if !options.is_empty() && !algorithms.contains(&Algorithm::Engine) {
+            bail!("--engine-option applies to the 'engine' algorithm; add it to --algorithms");
+        }
+        let (engine, others) =
+            crate::probcut::variants::search_config(&options).context("--engine-option")?;
+        if let Some(o) = others.first() {
+            bail!("--engine-option: '{o}' is not a search option of the engine");
+        }
+        let engine = SearchConfig { eval, ..engine };
         Ok(Plan {
             positions,
             depths,
@@ -176,6 +198,7 @@ impl Plan {
                 tt_mib: args.tt_mib.max(1),
                 ..TextbookConfig::default()
             },
+            engine,
             threads,
             suite_name: args.suite.as_ref().map_or_else(
                 || "SPP thesis 16-position set (bundled)".to_string(),
@@ -191,6 +214,7 @@ pub fn measure(
     algorithm: Algorithm,
     depth: i32,
     cfg: &TextbookConfig,
+    engine: &SearchConfig,
 ) -> Result<Row> {
     let start = Instant::now();
     let mut row = Row {
@@ -206,12 +230,8 @@ pub fn measure(
         spp_pruned: 0,
     };
     if algorithm == Algorithm::Engine {
-        let config = SearchConfig {
-            eval: cfg.eval,
-            ..SearchConfig::default()
-        };
         let mut s = Searcher::new(
-            config,
+            engine.clone(),
             Arc::new(TranspositionTable::new(cfg.tt_mib)),
             Arc::new(Control::default()),
         );
@@ -293,7 +313,7 @@ pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
                     break;
                 };
                 let sp = &plan.positions[p];
-                let r = measure(&sp.pos, a, d, &plan.config)
+                let r = measure(&sp.pos, a, d, &plan.config, &plan.engine)
                     .map(|mut row| {
                         row.position = p;
                         row
@@ -336,7 +356,8 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let start = Instant::now();
     let rows = run_jobs(&plan, !args.quiet)?;
     let wall = start.elapsed();
-    let rep = report::Report::new(&plan, &rows, wall);
+    let mut rep = report::Report::new(&plan, &rows, wall);
+    rep.provenance = Some(crate::provenance::Provenance::capture(args, None));
     print!("{}", rep.markdown(!args.brief));
     if let Some(dir) = &args.out {
         rep.write_files(dir)?;
@@ -365,6 +386,43 @@ mod tests {
         assert_eq!(parse_depths("7,3,5-6").unwrap(), vec![3, 5, 6, 7]);
         assert!(parse_depths("0-3").is_err());
         assert!(parse_depths("a").is_err());
+    }
+
+    fn args(cli: &[&str]) -> CompareArgs {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: CompareArgs,
+        }
+        Cli::parse_from(std::iter::once("compare").chain(cli.iter().copied())).args
+    }
+
+    #[test]
+    fn engine_options_reach_the_engine_search() {
+        let plan = Plan::from_args(&args(&[
+            "--algorithms",
+            "alphabeta,engine",
+            "--engine-option",
+            "Nmp=false",
+            "--engine-option",
+            "LMR=false",
+        ]))
+        .unwrap();
+        assert!(!plan.engine.nmp.enabled && !plan.engine.lmr.enabled);
+        assert_eq!(plan.engine.eval, EvalKind::Classic);
+        let e = Plan::from_args(&args(&[
+            "--algorithms",
+            "engine",
+            "--engine-option",
+            "Nope=1",
+        ]))
+        .unwrap_err();
+        assert!(format!("{e:#}").contains("'Nope'"), "{e:#}");
+        assert!(Plan::from_args(&args(&["--engine-option", "LMR=false"])).is_err());
+        assert!(
+            Plan::from_args(&args(&["--algorithms", "engine", "--engine-option", "LMR"])).is_err()
+        );
     }
 
     #[test]

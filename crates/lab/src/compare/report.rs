@@ -3,6 +3,7 @@
 use super::analysis::{self, LeafIndex, PruningSummary};
 use super::{Plan, Row};
 use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
+use crate::provenance::Provenance;
 use anyhow::{Context, Result};
 use augur::search::textbook::Algorithm;
 use std::fmt::Write;
@@ -14,6 +15,8 @@ pub struct Report<'a> {
     rows: &'a [Row],
     idx: LeafIndex,
     wall: Duration,
+    /// Printed at the head of the report and written as `provenance.toml`.
+    pub provenance: Option<Provenance>,
 }
 
 /// The thesis's published ranges (section 5.2), printed beside ours.
@@ -24,7 +27,11 @@ fn thesis_note(a1: Algorithm, a2: Algorithm, odd: Option<bool>) -> &'static str 
         (Spp, AlphaBeta, Some(false)) => "thesis: lower and more spread than at odd depths",
         (Abt, AlphaBeta, _) => "thesis: 13% (depth 4) to 98% (depth 9)",
         (Sppt, Spp, _) => "thesis: like ABT/AB shifted down; ~0 at depth 4",
-        (Sppt, Abt, Some(true)) => "thesis: around 50% for most positions; 14-16 negative",
+        // Section 5.2.4's "around 50%" is the share of each half of the stacked bars
+        // (Diagram 14): SPPT/ABT about as large as SPP/AB, a little smaller.
+        (Sppt, Abt, Some(true)) => {
+            "thesis: about SPP/AB, a little below (stacked halves ~50% each); 14-16 negative"
+        }
         (Sppt, Abt, Some(false)) => "thesis: less stable than odd; 14-16 negative",
         _ => "",
     }
@@ -49,6 +56,7 @@ impl<'a> Report<'a> {
             rows,
             idx: analysis::leaf_index(rows),
             wall,
+            provenance: None,
         }
     }
 
@@ -95,6 +103,9 @@ impl<'a> Report<'a> {
         let mut s = String::new();
         let algs: Vec<&str> = plan.algorithms.iter().map(|a| a.name()).collect();
         let _ = writeln!(s, "# augur-lab compare\n");
+        if let Some(p) = &self.provenance {
+            s.push_str(&p.markdown());
+        }
         let _ = writeln!(
             s,
             "Suite: {} ({} positions); depths {}; algorithms {}; eval {}; MPD {}; qsearch {}; \
@@ -144,7 +155,9 @@ impl<'a> Report<'a> {
                 s,
                 "## Extra pruning: 100 - 100 * NBP(A1) / NBP(A2), per position\n\n\
                  pooled = over the summed leaf counts; mean/median/min/max = over the \
-                 per-position percentages; A1>A2 = cases where A1 evaluated more leaves.\n"
+                 per-position percentages (mean ± the half-width of its 95% Student-t interval, \
+                 paired per position: each percentage compares A1 and A2 on one position); \
+                 A1>A2 = cases where A1 evaluated more leaves.\n"
             );
             let _ = writeln!(
                 s,
@@ -490,6 +503,9 @@ impl<'a> Report<'a> {
         }
         std::fs::write(dir.join("summary.md"), md)
             .with_context(|| format!("writing {}", dir.join("summary.md").display()))?;
+        if let Some(p) = &self.provenance {
+            p.write_into(dir)?;
+        }
         Ok(())
     }
 }
@@ -498,7 +514,7 @@ fn summary_cells(sm: &PruningSummary, note: &str) -> String {
     format!(
         "{} | {} | {} | {} | {} | {} | {note}",
         pct(sm.pooled),
-        pct(sm.mean),
+        sm.mean_ci.map_or_else(|| pct(sm.mean), |ci| ci.text(1)),
         pct(sm.median),
         pct(sm.min),
         pct(sm.max),

@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use augur::search::config::SearchConfig;
+use augur::search::probcut::Stage;
 use augur_arena::engine::spec::EngineSpec;
 use augur_arena::engine::uci::{Score, UciEngine};
 use augur_arena::progress::Progress;
@@ -71,6 +73,77 @@ impl Variant {
         }
         spec
     }
+}
+
+/// The engine's search configuration for UCI options `Name=Value`, checked and applied by the
+/// engine's own option table (so renamed or mistyped options are errors here too). Options the
+/// search does not hold (`Hash`, `Threads`, ...) are returned for the caller to judge.
+pub fn search_config(options: &[(String, String)]) -> Result<(SearchConfig, Vec<String>)> {
+    let mut cfg = SearchConfig::default();
+    let mut others = Vec::new();
+    for (name, value) in options {
+        if !cfg
+            .set_option(name, Some(value))
+            .map_err(|e| anyhow!("{e}"))?
+        {
+            others.push(name.clone());
+        }
+    }
+    Ok((cfg, others))
+}
+
+const STAGES: [Stage; 2] = [Stage::Middlegame, Stage::Endgame];
+
+/// [probcut] [mpc] A ProbCut-family switch whose depth pairs have no fitted parameters never
+/// cuts, silently. Errors when a variant's switch has no pair at all; warnings (returned) when
+/// only one game stage has one.
+pub fn check_fitted_pairs(name: &str, cfg: &SearchConfig) -> Result<Vec<String>> {
+    let params = &cfg.probcut.params;
+    let mut warnings = Vec::new();
+    if cfg.probcut.enabled {
+        let (sh, h) = (cfg.probcut.shallow, cfg.probcut.height);
+        let stages: Vec<Stage> = STAGES
+            .into_iter()
+            .filter(|&st| params.find(st, sh, h).is_some())
+            .collect();
+        if stages.is_empty() {
+            bail!(
+                "variant '{name}': ProbCut's pair (shallow {sh}, height {h}) has no fitted \
+                 parameters in the ProbCutParams file ({} pairs), so ProbCut would never cut; \
+                 fit the pair (augur-lab fit --file-pairs {sh}:{h}) or choose a fitted one",
+                params.pairs.len()
+            );
+        }
+        if stages.len() < STAGES.len() {
+            warnings.push(format!(
+                "variant '{name}': ProbCut's pair ({sh}, {h}) is fitted only for {:?}; the \
+                 other stage never cuts",
+                stages
+            ));
+        }
+    }
+    if cfg.mpc.enabled {
+        let usable = |st: Stage| {
+            params
+                .pairs
+                .iter()
+                .any(|p| p.stage == st && p.deep <= cfg.mpc.max_height)
+        };
+        let stages: Vec<Stage> = STAGES.into_iter().filter(|&st| usable(st)).collect();
+        if stages.is_empty() {
+            bail!(
+                "variant '{name}': Multi-ProbCut has no fitted pair with height <= MpcMaxHeight \
+                 {} in the ProbCutParams file, so it would never cut",
+                cfg.mpc.max_height
+            );
+        }
+        if stages.len() < STAGES.len() {
+            warnings.push(format!(
+                "variant '{name}': Multi-ProbCut has fitted pairs only for {stages:?}"
+            ));
+        }
+    }
+    Ok(warnings)
 }
 
 /// The `augur` binary next to this executable, else `augur` from PATH.
@@ -173,6 +246,14 @@ pub fn run_grid(
     concurrency: usize,
     quiet: bool,
 ) -> Result<Vec<Vec<Measurement>>> {
+    // A ProbCut pair without fitted parameters is an error, a half-fitted one a loud warning.
+    for v in variants {
+        let (cfg, _) =
+            search_config(&v.options).with_context(|| format!("variant '{}'", v.name))?;
+        for w in check_fitted_pairs(&v.name, &cfg)? {
+            eprintln!("WARNING: {w}");
+        }
+    }
     // Fail early and clearly on a typo'd option: start each variant once.
     for v in variants {
         UciEngine::start(&v.spec(engine, hash))
@@ -268,6 +349,23 @@ mod tests {
         assert_eq!(s["nodes"], (84424, 0));
         assert_eq!(s["mpc"], (5317, 4572));
         assert_eq!(s["pc_mid_4_8"], (1292, 1001));
+    }
+
+    #[test]
+    fn a_probcut_pair_without_fitted_parameters_is_an_error() {
+        let v = Variant::parse("pc64:ProbCut=true,ProbCutHeight=6,ProbCutShallow=4").unwrap();
+        let (cfg, _) = search_config(&v.options).unwrap();
+        let e = check_fitted_pairs(&v.name, &cfg).unwrap_err().to_string();
+        assert!(e.contains("(shallow 4, height 6)"), "{e}");
+        let ok = Variant::parse("pc48:ProbCut=true,ProbCutHeight=8,ProbCutShallow=4").unwrap();
+        let (cfg, _) = search_config(&ok.options).unwrap();
+        assert!(check_fitted_pairs(&ok.name, &cfg).unwrap().is_empty());
+        let mpc = Variant::parse("mpc:Mpc=true,MpcMaxHeight=4").unwrap();
+        let (cfg, _) = search_config(&mpc.options).unwrap();
+        assert!(check_fitted_pairs(&mpc.name, &cfg).is_err());
+        let (_, others) = search_config(&[("Hash".into(), "8".into())]).unwrap();
+        assert_eq!(others, ["Hash"]);
+        assert!(search_config(&[("ProbCutHeight".into(), "x".into())]).is_err());
     }
 }
 

@@ -1,0 +1,101 @@
+//! Confidence intervals for the differences the experiments report. Where the same positions
+//! are measured under two settings the interval is paired: it is built from the per-position
+//! differences, so the large spread between positions cancels and only the spread of the
+//! differences counts.
+
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// A mean with its two-sided 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    pub n: usize,
+    pub mean: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Interval {
+    /// Half the width of the interval.
+    pub fn half_width(&self) -> f64 {
+        (self.hi - self.lo) / 2.0
+    }
+
+    /// Whether the interval excludes zero (the difference is significant at 5%).
+    pub fn excludes_zero(&self) -> bool {
+        self.lo > 0.0 || self.hi < 0.0
+    }
+
+    /// "12.3 ± 4.5" with `decimals` digits.
+    pub fn text(&self, decimals: usize) -> String {
+        if self.n < 2 {
+            return format!("{:.decimals$} (n={})", self.mean, self.n);
+        }
+        format!(
+            "{:.decimals$} ± {:.decimals$}",
+            self.mean,
+            self.half_width()
+        )
+    }
+}
+
+/// The 95% Student-t interval of the mean of `values` (per-position differences for a paired
+/// comparison). With fewer than two values the interval is the mean alone (no spread known).
+pub fn mean_interval(values: &[f64]) -> Option<Interval> {
+    let n = values.len();
+    if n == 0 {
+        return None;
+    }
+    let mean = values.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return Some(Interval {
+            n,
+            mean,
+            lo: mean,
+            hi: mean,
+        });
+    }
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let se = (var / n as f64).sqrt();
+    let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
+        .ok()?
+        .inverse_cdf(0.975);
+    Some(Interval {
+        n,
+        mean,
+        lo: mean - t * se,
+        hi: mean + t * se,
+    })
+}
+
+/// The paired interval of `a[i] - b[i]`.
+pub fn paired_interval(a: &[f64], b: &[f64]) -> Option<Interval> {
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    mean_interval(&d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn student_t_interval_matches_the_textbook() {
+        // n = 5, mean 3, sd = sqrt(2.5); t(0.975, 4) = 2.776
+        let i = mean_interval(&[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+        assert!((i.mean - 3.0).abs() < 1e-12);
+        let hw = 2.776_445 * (2.5f64 / 5.0).sqrt();
+        assert!((i.half_width() - hw).abs() < 1e-4, "{i:?}");
+        assert!(i.excludes_zero());
+    }
+
+    #[test]
+    fn pairing_removes_the_spread_between_positions() {
+        let a = [100.0, 1000.0, 10.0, 500.0];
+        let b = [99.0, 999.0, 9.0, 499.5];
+        let p = paired_interval(&a, &b).unwrap();
+        assert!(p.excludes_zero(), "{p:?}");
+        let unpaired = mean_interval(&a).unwrap().half_width();
+        assert!(p.half_width() < unpaired / 100.0);
+        assert!(mean_interval(&[]).is_none());
+        assert_eq!(mean_interval(&[2.0]).unwrap().text(1), "2.0 (n=1)");
+    }
+}

@@ -1,0 +1,147 @@
+//! Where a lab result came from: the source commit, the command line, the parsed options, the
+//! random seed (if the run has one) and the date. Every lab command puts this at the head of
+//! its report and writes it next to its data files, so a number in the docs can be traced to
+//! the exact run that produced it and rebuilt.
+
+use anyhow::{Context, Result};
+use std::fmt::Debug;
+use std::path::Path;
+use std::process::Command;
+use std::time::SystemTime;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    /// `git rev-parse HEAD` of the working directory, `+dirty` with uncommitted changes to
+    /// tracked files; "unknown" outside a repository.
+    pub commit: String,
+    /// The program version (the workspace's).
+    pub version: String,
+    pub command_line: String,
+    /// The parsed options, as the program saw them.
+    pub options: String,
+    /// The run's random seed; `None` for deterministic runs.
+    pub seed: Option<u64>,
+    /// UTC, RFC 3339, to the second.
+    pub date: String,
+}
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The source commit of the working directory (see `Provenance::commit`).
+pub fn source_commit() -> String {
+    match git(&["rev-parse", "HEAD"]) {
+        Some(head) if !head.is_empty() => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{head}+dirty")
+            } else {
+                head
+            }
+        }
+        _ => "unknown (not run inside a git checkout)".to_string(),
+    }
+}
+
+impl Provenance {
+    /// Captures the provenance of the running command with its parsed `options`.
+    pub fn capture(options: &impl Debug, seed: Option<u64>) -> Provenance {
+        let command_line = std::env::args()
+            .map(|a| {
+                if a.contains(char::is_whitespace) {
+                    format!("'{a}'")
+                } else {
+                    a
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        Provenance {
+            commit: source_commit(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            command_line,
+            options: format!("{options:?}"),
+            seed,
+            date: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+        }
+    }
+
+    fn seed_text(&self) -> String {
+        self.seed
+            .map_or_else(|| "none (deterministic)".to_string(), |s| s.to_string())
+    }
+
+    /// A markdown block for the head of a report.
+    pub fn markdown(&self) -> String {
+        format!(
+            "Provenance: commit `{}` (augur-lab {}), {} UTC; seed {}.\n\
+             Command: `{}`\n\
+             Options: `{}`\n\n",
+            self.commit,
+            self.version,
+            self.date,
+            self.seed_text(),
+            self.command_line,
+            self.options
+        )
+    }
+
+    /// The same as TOML, for a file next to the data.
+    pub fn toml(&self) -> String {
+        let q = |s: &str| toml::Value::String(s.to_string()).to_string();
+        format!(
+            "# Provenance of the files in this directory (augur-lab)\n\
+             commit = {}\nversion = {}\ndate = {}\ncommand_line = {}\noptions = {}\nseed = {}\n",
+            q(&self.commit),
+            q(&self.version),
+            q(&self.date),
+            q(&self.command_line),
+            q(&self.options),
+            q(&self.seed_text())
+        )
+    }
+
+    /// Writes `provenance.toml` into `dir`.
+    pub fn write_into(&self, dir: &Path) -> Result<()> {
+        let path = dir.join("provenance.toml");
+        std::fs::write(&path, self.toml()).with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// Writes `<file>.provenance.toml` next to a data file.
+    pub fn write_beside(&self, file: &Path) -> Result<()> {
+        let mut name = file.file_name().unwrap_or_default().to_os_string();
+        name.push(".provenance.toml");
+        let path = file.with_file_name(name);
+        std::fs::write(&path, self.toml()).with_context(|| format!("writing {}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provenance_names_commit_options_seed_and_date() {
+        #[derive(Debug)]
+        #[allow(dead_code)]
+        struct Opts {
+            depth: i32,
+        }
+        let p = Provenance::capture(&Opts { depth: 7 }, Some(42));
+        let md = p.markdown();
+        assert!(md.contains("depth: 7"), "{md}");
+        assert!(md.contains("seed 42"), "{md}");
+        assert!(!p.commit.is_empty());
+        // RFC 3339 in UTC: 2026-11-23T04:00:00Z
+        assert_eq!(p.date.len(), 20, "{}", p.date);
+        assert!(p.date.ends_with('Z'));
+        let t: toml::Table = p.toml().parse().expect("valid TOML");
+        assert_eq!(t["seed"].as_str(), Some("42"));
+        assert!(t["options"].as_str().unwrap().contains("depth: 7"));
+    }
+}

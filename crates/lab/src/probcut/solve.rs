@@ -26,6 +26,9 @@ pub struct SolveArgs {
     /// Time per position and variant, milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
+    /// Fixed nodes per search instead of fixed time (independent of machine load).
+    #[arg(long, conflicts_with = "movetime")]
+    pub nodes: Option<u64>,
     #[command(flatten)]
     pub run: VariantRunArgs,
     #[arg(long)]
@@ -144,20 +147,27 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     let fens: Vec<String> = problems.iter().map(|p| p.fen.clone()).collect();
     let engine = args.run.engine.clone().unwrap_or_else(default_engine);
+    let budget = match args.nodes {
+        Some(n) => Budget::Nodes(n),
+        None => Budget::MoveTime(args.movetime),
+    };
     let results = run_grid(
         &fens,
         &variants,
         &engine,
         args.run.hash,
-        Budget::MoveTime(args.movetime),
+        budget,
         args.run.concurrency,
         args.quiet,
     )?;
     println!(
-        "{}: {} positions, {} ms per position and variant, engine {}",
+        "{}: {} positions, {} per position and variant, engine {}",
         args.suite.display(),
         problems.len(),
-        args.movetime,
+        match budget {
+            Budget::MoveTime(ms) => format!("{ms} ms"),
+            Budget::Nodes(n) => format!("{n} nodes"),
+        },
         engine.display()
     );
     print!("{}", report(&variants, &problems, &results));

@@ -292,9 +292,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn extra_material_is_good_and_start_is_near_zero() {
+    fn extra_material_is_good_and_start_is_the_tempo() {
+        // The start position is symmetric: everything cancels but the side to move's tempo.
         let start = evaluate_white(&Board::default());
-        assert!(start.abs() <= 20, "{start}");
+        assert_eq!(start, blend(WEIGHTS[layout::TEMPO], PHASE_MAX));
+        let black: Board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"
+            .parse()
+            .unwrap();
+        assert_eq!(evaluate_white(&black), -start);
+        assert!(start.abs() <= 50, "{start}");
         let up_knight: Board = "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
             .parse()
             .unwrap();

@@ -11,3 +11,4 @@ pub mod engine;
 pub mod game;
 pub mod matchmaking;
 pub mod progress;
+pub mod spsa;

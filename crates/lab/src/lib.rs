@@ -11,4 +11,5 @@ pub mod epd;
 pub mod mpd;
 pub mod probcut;
 pub mod provenance;
+pub mod spsa;
 pub mod tune;

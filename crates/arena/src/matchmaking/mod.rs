@@ -3,6 +3,7 @@
 
 pub mod elo;
 pub mod pgn_stats;
+pub mod pool;
 pub mod ratings;
 pub mod results;
 pub mod schedule;

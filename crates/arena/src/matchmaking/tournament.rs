@@ -5,9 +5,6 @@
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -22,6 +19,7 @@ use crate::game::pgn;
 use crate::game::time_control::TimeControl;
 use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
 use crate::matchmaking::elo::{self, fmt_elo};
+use crate::matchmaking::pool::Pool;
 use crate::matchmaking::results::{white_score, Outcome, ResultTable};
 use crate::matchmaking::schedule::{self, Format, OpeningOrder, Slot};
 use crate::matchmaking::sprt::{EloModel, Sample, Sprt, SprtState};
@@ -437,28 +435,14 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
     let started = Instant::now();
 
     if !already_decided && !pending.is_empty() {
-        let queue = Arc::new(Mutex::new(pending.into_iter()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::channel::<Result<GameRecord>>();
-        let mut workers = Vec::new();
-        for _ in 0..concurrency.min(slots.len()) {
-            let queue = Arc::clone(&queue);
-            let stop = Arc::clone(&stop);
-            let tx = tx.clone();
-            let specs = specs.clone();
-            let slots = slots.clone();
-            let fens: Vec<String> = openings.iter().map(|o| o.fen.clone()).collect();
-            workers.push(thread::spawn(move || {
-                worker(&queue, &stop, &tx, &specs, &slots, &fens, &settings);
-            }));
-        }
-        drop(tx);
+        let fens: Vec<String> = openings.iter().map(|o| o.fen.clone()).collect();
+        let pool = Pool::start(&specs, &slots, pending, &fens, &settings, concurrency);
         progress.update(finished, &status_line(&state.table, sprt.as_ref(), 0));
-        for msg in rx {
+        for msg in pool.results() {
             let rec = match msg {
                 Ok(r) => r,
                 Err(e) => {
-                    stop.store(true, Ordering::SeqCst);
+                    pool.stop();
                     progress.finish();
                     return Err(e);
                 }
@@ -477,15 +461,13 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
                 sprt_state = Some((llr, s));
                 if s != SprtState::Continue {
                     // Games in flight still finish and are recorded.
-                    stop.store(true, Ordering::SeqCst);
+                    pool.stop();
                 }
             }
             let faults = state.table.total_faults();
             progress.update(finished, &status_line(&state.table, sprt.as_ref(), faults));
         }
-        for w in workers {
-            let _ = w.join();
-        }
+        pool.join();
         progress.finish();
     }
 
@@ -644,83 +626,4 @@ fn resume(
         );
     }
     Ok(done)
-}
-
-/// One worker: takes game numbers from the queue and plays them with its own
-/// engine processes, restarting an engine after any fault.
-fn worker(
-    queue: &Mutex<std::vec::IntoIter<usize>>,
-    stop: &AtomicBool,
-    tx: &mpsc::Sender<Result<GameRecord>>,
-    specs: &[EngineSpec],
-    slots: &[Slot],
-    fens: &[String],
-    settings: &GameSettings,
-) {
-    let mut engines: Vec<Option<UciEngine>> = specs.iter().map(|_| None).collect();
-    loop {
-        if stop.load(Ordering::SeqCst) {
-            break;
-        }
-        let next = match queue.lock() {
-            Ok(mut q) => q.next(),
-            Err(_) => None,
-        };
-        let Some(i) = next else { break };
-        let slot = slots[i];
-        let fen = &fens[slot.opening];
-        let mut missing = None;
-        for (side, e) in [(Color::White, slot.white), (Color::Black, slot.black)] {
-            if engines[e].is_none() {
-                match UciEngine::start(&specs[e]) {
-                    Ok(engine) => engines[e] = Some(engine),
-                    Err(_) => {
-                        missing = Some(side);
-                        break;
-                    }
-                }
-            }
-        }
-        let rec = match two_mut(&mut engines, slot.white, slot.black) {
-            (Some(w), Some(b)) if missing.is_none() => game::play(i + 1, [w, b], fen, settings),
-            _ => Ok(game::forfeit_before_start(
-                i + 1,
-                &specs[slot.white].name,
-                &specs[slot.black].name,
-                fen,
-                missing.unwrap_or(Color::White),
-            )),
-        };
-        if let Ok(r) = &rec {
-            if let Some(side) = r.faulty_side() {
-                let e = if side == Color::White {
-                    slot.white
-                } else {
-                    slot.black
-                };
-                if let Some(mut engine) = engines[e].take() {
-                    engine.kill();
-                }
-            }
-        }
-        let failed = rec.is_err();
-        if tx.send(rec).is_err() || failed {
-            break;
-        }
-    }
-    for e in engines.into_iter().flatten() {
-        e.quit();
-    }
-}
-
-/// Two distinct mutable elements of a slice.
-fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
-    assert_ne!(a, b);
-    if a < b {
-        let (x, y) = v.split_at_mut(b);
-        (&mut x[a], &mut y[0])
-    } else {
-        let (x, y) = v.split_at_mut(a);
-        (&mut y[0], &mut x[b])
-    }
 }

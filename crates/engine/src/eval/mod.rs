@@ -3,6 +3,7 @@
 //! tapered evaluation. Both return centipawns from the side to move's point of view.
 
 pub mod classic;
+pub mod nnue;
 pub mod tapered;
 
 use crate::position::Position;

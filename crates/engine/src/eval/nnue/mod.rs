@@ -1,0 +1,188 @@
+//! NNUE: an efficiently updatable neural network evaluation.
+//!
+//! [nnue] A perspective network, (768 → H) × 2 → 1: each side's accumulator sums one weight row
+//! per piece (colour relative to the perspective × piece × square, mirrored vertically for
+//! black), so a move changes only two to four rows. The side to move's accumulator and the
+//! other's go through SCReLU (or CReLU) into one output. Trained by `augur-lab train` on Augur's
+//! own self-play data; docs/nnue.md has the format, the commands and the measurements.
+//!
+//! - [`network`]: the quantised weights and the file format (`EvalFile`).
+//! - [`accumulator`]: the per-ply accumulator stack the search pushes and pops.
+//! - [`simd`]: AVX2 and scalar kernels with bit-identical results.
+
+pub mod accumulator;
+pub mod network;
+pub mod simd;
+
+pub use accumulator::{evaluate_board, Delta, NnueState};
+pub use network::{Activation, Network, NetworkError, Quantisation};
+
+use cozy_chess::{Color, Piece, Square};
+
+/// Inputs per perspective: 2 colours × 6 pieces × 64 squares.
+pub const INPUTS: usize = 768;
+
+/// The input index of a piece seen from `perspective`: own pieces first (0..384), then the
+/// opponent's; squares mirrored vertically for black, so both sides see their own pieces
+/// "from the bottom" and share one weight matrix.
+#[inline]
+pub fn feature(perspective: Color, color: Color, piece: Piece, sq: Square) -> usize {
+    let (side, sq) = if perspective == Color::White {
+        (color as usize, sq as usize)
+    } else {
+        (1 - color as usize, sq as usize ^ 56)
+    };
+    side * 384 + piece as usize * 64 + sq
+}
+
+/// White's feature index to black's: swap the colour half and mirror the square.
+#[inline]
+pub fn flip_feature(f: usize) -> usize {
+    let f = f ^ 56;
+    if f >= 384 {
+        f - 384
+    } else {
+        f + 384
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+
+    /// SplitMix64, for reproducible random tests.
+    pub struct Rng(pub u64);
+    impl Rng {
+        pub fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
+            lo + (self.next() % (hi - lo + 1) as u64) as i32
+        }
+    }
+
+    /// A network with weights of the sizes a trained one has.
+    pub fn random_network(rng: &mut Rng, hidden: usize, activation: Activation) -> Network {
+        let ft: Vec<i16> = (0..INPUTS * hidden)
+            .map(|_| rng.range(-200, 200) as i16)
+            .collect();
+        let bias: Vec<i16> = (0..hidden).map(|_| rng.range(-100, 300) as i16).collect();
+        let out: Vec<i16> = (0..2 * hidden)
+            .map(|_| rng.range(-127, 127) as i16)
+            .collect();
+        Network::from_parts(
+            activation,
+            Quantisation::STANDARD,
+            ft,
+            bias,
+            out,
+            rng.range(-5000, 5000),
+        )
+        .expect("valid random network")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{random_network, Rng};
+    use super::*;
+
+    #[test]
+    fn feature_indices_mirror_between_perspectives() {
+        let mut seen = [false; INPUTS];
+        for c in [Color::White, Color::Black] {
+            for p in Piece::ALL {
+                for sq in Square::ALL {
+                    let w = feature(Color::White, c, p, sq);
+                    let b = feature(Color::Black, c, p, sq);
+                    assert_eq!(flip_feature(w), b);
+                    assert_eq!(flip_feature(b), w);
+                    assert!(!seen[w]);
+                    seen[w] = true;
+                }
+            }
+        }
+        // White's pawn on e2 seen by white is black's pawn on e7 seen by black.
+        assert_eq!(
+            feature(Color::White, Color::White, Piece::Pawn, Square::E2),
+            feature(Color::Black, Color::Black, Piece::Pawn, Square::E7)
+        );
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        let mut rng = Rng(11);
+        let net = random_network(&mut rng, 32, Activation::SCReLU);
+        let a: cozy_chess::Board =
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+                .parse()
+                .unwrap();
+        let b: cozy_chess::Board =
+            "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3"
+                .parse()
+                .unwrap();
+        assert_eq!(evaluate_board(&net, &a), evaluate_board(&net, &b));
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_files_are_refused() {
+        let mut rng = Rng(5);
+        let net = random_network(&mut rng, 16, Activation::SCReLU);
+        let bytes = net.to_bytes();
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(back.checksum(), net.checksum());
+
+        let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+        assert!(matches!(err(&bytes[..10]), NetworkError::TooShort(10)));
+        assert!(matches!(
+            err(&bytes[..bytes.len() - 1]),
+            NetworkError::Length { .. }
+        ));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(err(&longer), NetworkError::Length { .. }));
+        let mut b = bytes.clone();
+        b[0] = b'X';
+        assert!(matches!(err(&b), NetworkError::BadMagic));
+        let mut b = bytes.clone();
+        b[8] = 9;
+        assert!(matches!(err(&b), NetworkError::Version(9)));
+        let mut b = bytes.clone();
+        b[10] = 7;
+        assert!(matches!(err(&b), NetworkError::Activation(7)));
+        let mut b = bytes.clone();
+        b[12] = 17;
+        assert!(matches!(err(&b), NetworkError::Hidden(17)));
+        let mut b = bytes.clone();
+        b[16] = 0;
+        b[17] = 1; // QA 256
+        assert!(matches!(err(&b), NetworkError::Quantisation { .. }));
+        let mut b = bytes.clone();
+        let last = b.len() - 7;
+        b[last] ^= 1;
+        assert!(matches!(err(&b), NetworkError::Checksum { .. }));
+        let msg = err(&bytes[..100]).to_string();
+        assert!(msg.contains("truncated"), "{msg}");
+
+        // An output weight whose product with QA overflows int16 is refused.
+        let mut out = vec![0i16; 32];
+        out[3] = 200;
+        let r = Network::from_parts(
+            Activation::SCReLU,
+            Quantisation::STANDARD,
+            vec![0; INPUTS * 16],
+            vec![0; 16],
+            out,
+            0,
+        );
+        assert!(matches!(
+            r,
+            Err(NetworkError::OutputWeight { index: 3, .. })
+        ));
+    }
+}

@@ -1,0 +1,269 @@
+//! The network's two inner loops, in a scalar form and an AVX2 form that give bit-identical
+//! results: accumulator updates (`dst = src + Σ adds − Σ subs`, int16) and the activated dot
+//! product of an accumulator with the output weights (int32).
+//!
+//! Identity by construction: every int16 and int32 operation of the AVX2 code wraps
+//! (`_mm256_add_epi16`, `_mm256_mullo_epi16`, `_mm256_add_epi32`), so the scalar code uses
+//! `wrapping_*` with the same widths; wrapping addition is associative and commutative, so the
+//! different summation order of the lanes cannot change the result. `_mm256_madd_epi16` adds
+//! two int16×int16 products into an int32 exactly: one factor is always a clamped activation
+//! in 0..=255, so each product is below 2²³ in size.
+
+/// Which implementation runs; chosen once per process by [`Kernel::detect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    Scalar,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernel {
+    /// AVX2 if the CPU has it (known at compile time with `-C target-cpu=native`, otherwise
+    /// asked of the CPU once; `is_x86_feature_detected!` caches the answer).
+    #[inline]
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if cfg!(target_feature = "avx2") || std::arch::is_x86_feature_detected!("avx2") {
+                return Kernel::Avx2;
+            }
+        }
+        Kernel::Scalar
+    }
+
+    /// `dst = src + Σ adds − Σ subs`, lane by lane, wrapping. All slices have `dst.len()`
+    /// elements, a multiple of 16.
+    #[inline]
+    pub fn add_sub(self, dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        debug_assert!(dst.len() == src.len() && dst.len().is_multiple_of(16));
+        debug_assert!(adds.iter().chain(subs).all(|r| r.len() == dst.len()));
+        match self {
+            Kernel::Scalar => scalar::add_sub(dst, src, adds, subs),
+            // SAFETY: `Avx2` is only constructed when the CPU supports AVX2; lengths checked above.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { avx2::add_sub(dst, src, adds, subs) },
+        }
+    }
+
+    /// `Σ clamp(acc, 0, qa) · w` (CReLU), wrapping int32.
+    #[inline]
+    pub fn dot_crelu(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        debug_assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
+        match self {
+            Kernel::Scalar => scalar::dot_crelu(acc, w, qa),
+            // SAFETY: as in `add_sub`.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { avx2::dot_crelu(acc, w, qa) },
+        }
+    }
+
+    /// `Σ (clamp(acc, 0, qa) · w as int16) · clamp(acc, 0, qa)` (SCReLU), wrapping int32.
+    /// The int16 product is the usual trick that keeps the multiply in 16-bit lanes; the
+    /// network loader rejects files whose output weights could make it overflow.
+    #[inline]
+    pub fn dot_screlu(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        debug_assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
+        match self {
+            Kernel::Scalar => scalar::dot_screlu(acc, w, qa),
+            // SAFETY: as in `add_sub`.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { avx2::dot_screlu(acc, w, qa) },
+        }
+    }
+}
+
+pub mod scalar {
+    pub fn add_sub(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        for (i, d) in dst.iter_mut().enumerate() {
+            let mut v = src[i];
+            for a in adds {
+                v = v.wrapping_add(a[i]);
+            }
+            for s in subs {
+                v = v.wrapping_sub(s[i]);
+            }
+            *d = v;
+        }
+    }
+
+    pub fn dot_crelu(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        acc.iter().zip(w).fold(0i32, |sum, (&a, &w)| {
+            let v = a.clamp(0, qa) as i32;
+            sum.wrapping_add(v * w as i32)
+        })
+    }
+
+    pub fn dot_screlu(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        acc.iter().zip(w).fold(0i32, |sum, (&a, &w)| {
+            let v = a.clamp(0, qa);
+            let vw = v.wrapping_mul(w);
+            sum.wrapping_add(vw as i32 * v as i32)
+        })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn add_sub(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        let n = dst.len();
+        let mut i = 0;
+        while i < n {
+            // SAFETY: i + 16 <= n for every slice (lengths are equal multiples of 16).
+            unsafe {
+                let mut v = _mm256_loadu_si256(src.as_ptr().add(i) as *const __m256i);
+                for a in adds {
+                    let r = _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i);
+                    v = _mm256_add_epi16(v, r);
+                }
+                for s in subs {
+                    let r = _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i);
+                    v = _mm256_sub_epi16(v, r);
+                }
+                _mm256_storeu_si256(dst.as_mut_ptr().add(i) as *mut __m256i, v);
+            }
+            i += 16;
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn hsum(v: __m256i) -> i32 {
+        let lo = _mm256_castsi256_si128(v);
+        let hi = _mm256_extracti128_si256::<1>(v);
+        let s = _mm_add_epi32(lo, hi);
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        _mm_cvtsi128_si32(s)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot_crelu(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        let zero = _mm256_setzero_si256();
+        let max = _mm256_set1_epi16(qa);
+        let mut sum = _mm256_setzero_si256();
+        let mut i = 0;
+        while i < acc.len() {
+            // SAFETY: i + 16 <= len for both slices.
+            unsafe {
+                let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+                let w = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
+                let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), max);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, w));
+            }
+            i += 16;
+        }
+        hsum(sum)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot_screlu(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        let zero = _mm256_setzero_si256();
+        let max = _mm256_set1_epi16(qa);
+        let mut sum = _mm256_setzero_si256();
+        let mut i = 0;
+        while i < acc.len() {
+            // SAFETY: i + 16 <= len for both slices.
+            unsafe {
+                let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+                let w = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
+                let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), max);
+                let vw = _mm256_mullo_epi16(v, w);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+            }
+            i += 16;
+        }
+        hsum(sum)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (tests only): SplitMix64.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn vec(&mut self, n: usize, lo: i32, hi: i32) -> Vec<i16> {
+            (0..n)
+                .map(|_| (lo + (self.next() % (hi - lo + 1) as u64) as i32) as i16)
+                .collect()
+        }
+    }
+
+    #[test]
+    fn avx2_and_scalar_agree_bit_for_bit() {
+        let simd = Kernel::detect();
+        if simd == Kernel::Scalar {
+            eprintln!("no AVX2 on this CPU: only the scalar kernel exists here");
+            return;
+        }
+        let mut rng = Rng(7);
+        for &n in &[16usize, 32, 128, 256, 1024] {
+            // Full int16 range: the wrapping behaviour must match too, not only the usual values.
+            for (lo, hi) in [(-300, 300), (i16::MIN as i32, i16::MAX as i32)] {
+                let src = rng.vec(n, lo, hi);
+                let adds: Vec<Vec<i16>> = (0..2).map(|_| rng.vec(n, lo, hi)).collect();
+                let subs: Vec<Vec<i16>> = (0..2).map(|_| rng.vec(n, lo, hi)).collect();
+                for na in 0..=2 {
+                    for ns in 0..=2 {
+                        let a: Vec<&[i16]> = adds[..na].iter().map(Vec::as_slice).collect();
+                        let s: Vec<&[i16]> = subs[..ns].iter().map(Vec::as_slice).collect();
+                        let mut d1 = vec![0; n];
+                        let mut d2 = vec![0; n];
+                        Kernel::Scalar.add_sub(&mut d1, &src, &a, &s);
+                        simd.add_sub(&mut d2, &src, &a, &s);
+                        assert_eq!(d1, d2, "add_sub n={n} adds={na} subs={ns}");
+                    }
+                }
+                let w = rng.vec(n, lo.max(-128), hi.min(127));
+                for qa in [127i16, 255] {
+                    assert_eq!(
+                        Kernel::Scalar.dot_crelu(&src, &w, qa),
+                        simd.dot_crelu(&src, &w, qa)
+                    );
+                    assert_eq!(
+                        Kernel::Scalar.dot_screlu(&src, &w, qa),
+                        simd.dot_screlu(&src, &w, qa)
+                    );
+                    // Weights that overflow the int16 product: still identical (both wrap).
+                    let big = rng.vec(n, i16::MIN as i32, i16::MAX as i32);
+                    assert_eq!(
+                        Kernel::Scalar.dot_screlu(&src, &big, qa),
+                        simd.dot_screlu(&src, &big, qa)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scalar_kernels_compute_the_formulas() {
+        let acc: Vec<i16> = (0..16).map(|i| (i * 40 - 100) as i16).collect();
+        let w: Vec<i16> = (0..16).map(|i| (i as i16) - 8).collect();
+        let want_c: i32 = acc
+            .iter()
+            .zip(&w)
+            .map(|(&a, &w)| a.clamp(0, 255) as i32 * w as i32)
+            .sum();
+        let want_s: i32 = acc
+            .iter()
+            .zip(&w)
+            .map(|(&a, &w)| (a.clamp(0, 255) as i32).pow(2) * w as i32)
+            .sum();
+        assert_eq!(Kernel::Scalar.dot_crelu(&acc, &w, 255), want_c);
+        assert_eq!(Kernel::Scalar.dot_screlu(&acc, &w, 255), want_s);
+        let mut d = vec![0; 16];
+        Kernel::Scalar.add_sub(&mut d, &acc, &[&w], &[&w, &w]);
+        let want: Vec<i16> = acc.iter().zip(&w).map(|(a, w)| a - w).collect();
+        assert_eq!(d, want);
+    }
+}

@@ -12,4 +12,5 @@ pub mod mpd;
 pub mod probcut;
 pub mod provenance;
 pub mod spsa;
+pub mod train;
 pub mod tune;

@@ -1,0 +1,495 @@
+//! `augur-lab train`: the CPU trainer of Augur's NNUE, from datagen files to the quantised
+//! network file the engine reads (`EvalFile`), with a loss curve beside it.
+//!
+//! - [`sample`]: a position as the side to move's active features, score and result.
+//! - [`model`]: the float network, its sparse forward/backward pass and quantisation.
+//! - [`optim`]: AdamW and the learning-rate schedules.
+//! - [`checkpoint`]: per-epoch checkpoints for `--resume`.
+//!
+//! Batches are split over all cores: each thread sums the gradient of its share into its own
+//! buffer, the buffers are added, and one AdamW step follows. With the same seed and thread
+//! count a run is reproducible, resumed or not.
+
+pub mod checkpoint;
+pub mod model;
+pub mod optim;
+pub mod sample;
+
+use crate::chart::{CategoryChart, Chart, Series, Style};
+use anyhow::{bail, Context, Result};
+use augur::eval::nnue::{Activation, Quantisation};
+use checkpoint::Checkpoint;
+use indicatif::{ProgressBar, ProgressStyle};
+use model::{LossConfig, Model, Scratch};
+use optim::{AdamW, LrSchedule};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use sample::Sample;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Everything a training run needs besides the data.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    pub hidden: usize,
+    pub activation: Activation,
+    pub epochs: usize,
+    pub batch: usize,
+    pub schedule: LrSchedule,
+    pub weight_decay: f32,
+    pub loss: LossConfig,
+    pub threads: usize,
+    pub seed: u64,
+    /// Continue from `OUT/checkpoint.ckpt` if it exists.
+    pub resume: bool,
+    pub progress: bool,
+    /// Where the final network goes (default `OUT/augur.nnue`).
+    pub net: Option<PathBuf>,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    /// Validation loss of the untrained (or resumed) network.
+    pub initial_val_loss: f64,
+    /// (train loss, validation loss) per epoch, including epochs of earlier runs resumed.
+    pub history: Vec<(f64, f64)>,
+    pub trained_positions: usize,
+    pub seconds: f64,
+    pub net_path: PathBuf,
+    pub model: Model,
+}
+
+/// Mean loss of `model` over `data`, on `threads` threads.
+pub fn mean_loss(model: &Model, data: &[Sample], loss: &LossConfig, threads: usize) -> f64 {
+    if data.is_empty() {
+        return f64::NAN;
+    }
+    let chunk = data.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = data
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut scratch = Scratch::new(model.hidden());
+                    part.iter()
+                        .map(|x| model.sample_loss(x, loss, &mut scratch) as f64)
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .sum()
+    });
+    total / data.len() as f64
+}
+
+/// Trains on `train` (in a fresh seeded order each epoch), validates on `val`, writes
+/// checkpoints, per-epoch networks, `loss.csv` and the loss chart into `out`.
+pub fn train(
+    train: &[Sample],
+    val: &[Sample],
+    opts: &TrainOptions,
+    out: &Path,
+) -> Result<TrainReport> {
+    if train.is_empty() {
+        bail!("no training positions");
+    }
+    if train.len() > u32::MAX as usize {
+        bail!(
+            "{} training positions: at most 2^32 - 1 in one run",
+            train.len()
+        );
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let ck_path = out.join("checkpoint.ckpt");
+    let mut ck = if opts.resume && ck_path.exists() {
+        let ck = Checkpoint::load(&ck_path, opts.weight_decay)?;
+        if ck.model.hidden() != opts.hidden || ck.model.activation != opts.activation {
+            bail!(
+                "{} holds a H={} {} network, this run asks for H={} {}",
+                ck_path.display(),
+                ck.model.hidden(),
+                ck.model.activation.name(),
+                opts.hidden,
+                opts.activation.name()
+            );
+        }
+        eprintln!(
+            "resuming from {} after epoch {}",
+            ck_path.display(),
+            ck.epochs_done
+        );
+        ck
+    } else {
+        let model = Model::new(opts.hidden, opts.activation, opts.seed);
+        let opt = AdamW::new(model.params.len(), opts.weight_decay);
+        Checkpoint {
+            model,
+            opt,
+            epochs_done: 0,
+            history: Vec::new(),
+        }
+    };
+    let threads = opts.threads.max(1);
+    let initial_val_loss = mean_loss(&ck.model, val, &opts.loss, threads);
+    eprintln!(
+        "{} training, {} validation positions; H={} {}; initial validation loss {:.6}",
+        train.len(),
+        val.len(),
+        opts.hidden,
+        opts.activation.name(),
+        initial_val_loss
+    );
+
+    let batches = train.len().div_ceil(opts.batch);
+    let remaining = opts.epochs.saturating_sub(ck.epochs_done);
+    let bar = if opts.progress {
+        ProgressBar::new((remaining * train.len()) as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} pos {per_sec} eta {eta} {msg}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    let layout = ck.model.layout;
+    let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.len()]; threads];
+    let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new(opts.hidden)).collect();
+    let start = Instant::now();
+    let mut trained = 0usize;
+    let mut last_val = ck.history.last().map_or(initial_val_loss, |h| h.1);
+    let mut order: Vec<u32> = Vec::with_capacity(train.len());
+    let mut batch: Vec<Sample> = Vec::with_capacity(opts.batch);
+
+    for epoch in ck.epochs_done..opts.epochs {
+        // Each epoch's order depends only on the seed and the epoch: resuming reproduces it.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(
+            opts.seed ^ (epoch as u64 + 1).wrapping_mul(0x9E37_79B9),
+        );
+        order.clear();
+        order.extend(0..train.len() as u32);
+        order.shuffle(&mut rng);
+        let mut epoch_loss = 0.0f64;
+        for (b, indices) in order.chunks(opts.batch).enumerate() {
+            batch.clear();
+            batch.extend(indices.iter().map(|&i| train[i as usize]));
+            let batch = &batch[..];
+            let lr = opts.schedule.at(epoch as f64 + b as f64 / batches as f64);
+            let part = batch.len().div_ceil(threads);
+            let model = &ck.model;
+            let loss_cfg = &opts.loss;
+            let loss: f64 = std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .chunks(part)
+                    .zip(grads.iter_mut())
+                    .zip(scratches.iter_mut())
+                    .map(|((samples, grad), scratch)| {
+                        s.spawn(move || {
+                            grad.fill(0.0);
+                            model.backward(samples, loss_cfg, grad, scratch)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("gradient thread"))
+                    .sum()
+            });
+            let used = batch.len().div_ceil(part);
+            let (first, rest) = grads.split_at_mut(1);
+            let total = &mut first[0];
+            for other in &rest[..used - 1] {
+                for (t, o) in total.iter_mut().zip(other) {
+                    *t += o;
+                }
+            }
+            let inv = 1.0 / batch.len() as f32;
+            total.iter_mut().for_each(|g| *g *= inv);
+            ck.opt.step(&mut ck.model.params, total, lr, layout);
+            ck.model.clip();
+            epoch_loss += loss;
+            trained += batch.len();
+            bar.inc(batch.len() as u64);
+            bar.set_message(format!(
+                "epoch {}/{} lr {lr:.2e} train {:.6} val {last_val:.6}",
+                epoch + 1,
+                opts.epochs,
+                epoch_loss / ((b * opts.batch + batch.len()) as f64)
+            ));
+        }
+        let train_loss = epoch_loss / train.len() as f64;
+        last_val = mean_loss(&ck.model, val, &opts.loss, threads);
+        ck.history.push((train_loss, last_val));
+        ck.epochs_done = epoch + 1;
+        ck.save(&ck_path)?;
+        let net = ck.model.quantise(Quantisation::STANDARD)?;
+        let epoch_net = out.join(format!("epoch-{}.nnue", epoch + 1));
+        std::fs::write(&epoch_net, net.to_bytes())
+            .with_context(|| format!("writing {}", epoch_net.display()))?;
+        bar.suspend(|| {
+            eprintln!(
+                "epoch {:>3}: train loss {train_loss:.6}  validation loss {last_val:.6}  ({:.0} s)",
+                epoch + 1,
+                start.elapsed().as_secs_f64()
+            )
+        });
+        write_history(&ck.history, out)?;
+    }
+    bar.finish_and_clear();
+
+    let net = ck.model.quantise(Quantisation::STANDARD)?;
+    let net_path = opts.net.clone().unwrap_or_else(|| out.join("augur.nnue"));
+    if let Some(dir) = net_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&net_path, net.to_bytes())
+        .with_context(|| format!("writing {}", net_path.display()))?;
+    if !ck.history.is_empty() {
+        loss_chart(&ck.history).save(out, "loss")?;
+    }
+    Ok(TrainReport {
+        initial_val_loss,
+        history: ck.history,
+        trained_positions: trained,
+        seconds: start.elapsed().as_secs_f64(),
+        net_path,
+        model: ck.model,
+    })
+}
+
+fn write_history(history: &[(f64, f64)], out: &Path) -> Result<()> {
+    let path = out.join("loss.csv");
+    let mut f =
+        std::fs::File::create(&path).with_context(|| format!("writing {}", path.display()))?;
+    writeln!(f, "epoch,train_loss,validation_loss")?;
+    for (i, (t, v)) in history.iter().enumerate() {
+        writeln!(f, "{},{t:.8},{v:.8}", i + 1)?;
+    }
+    Ok(())
+}
+
+fn loss_chart(history: &[(f64, f64)]) -> Chart {
+    let epochs: Vec<String> = (1..=history.len()).map(|e| e.to_string()).collect();
+    CategoryChart::new("NNUE training loss", epochs)
+        .labels("epoch", "mean loss")
+        .style(Style::Lines)
+        .series(Series::new("train", history.iter().map(|h| h.0).collect()))
+        .series(Series::new(
+            "validation",
+            history.iter().map(|h| h.1).collect(),
+        ))
+        .into()
+}
+
+/// Shuffles `samples` once with `seed` and splits off the last `fraction` for validation.
+pub fn split_validation(samples: &mut Vec<Sample>, fraction: f64, seed: u64) -> Vec<Sample> {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    samples.shuffle(&mut rng);
+    let n_val = ((samples.len() as f64) * fraction.clamp(0.0, 0.5)).round() as usize;
+    samples.split_off(samples.len() - n_val)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::optim::Schedule;
+    use super::sample::material_samples;
+    use super::*;
+
+    fn options(hidden: usize, epochs: usize) -> TrainOptions {
+        TrainOptions {
+            hidden,
+            activation: Activation::SCReLU,
+            epochs,
+            batch: 256,
+            schedule: LrSchedule {
+                kind: Schedule::Cosine,
+                lr: 0.01,
+                epochs,
+                step_every: 1,
+                gamma: 0.5,
+                final_fraction: 0.1,
+            },
+            weight_decay: 0.0,
+            loss: LossConfig {
+                lambda: 0.0,
+                ..LossConfig::default()
+            },
+            threads: 2,
+            seed: 1,
+            resume: false,
+            progress: false,
+            net: None,
+        }
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("augur-train-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    /// The trainer fits material balance: validation loss falls far below the start, and on
+    /// fresh positions the quantised network in the engine tracks the material count.
+    #[test]
+    fn fits_a_synthetic_material_target() {
+        let mut data = material_samples(40_000, 7);
+        let val = split_validation(&mut data, 0.1, 7);
+        let out = temp_dir("fit");
+        let r = train(&data, &val, &options(32, 6), &out).unwrap();
+        let last = r.history.last().unwrap().1;
+        assert!(
+            last < r.initial_val_loss * 0.05,
+            "validation loss {} -> {last}",
+            r.initial_val_loss
+        );
+        let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
+        let (mut err, mut n) = (0.0, 0);
+        for (board, cp) in material_boards(400, 99) {
+            if cp.abs() <= 600 {
+                err += (augur::eval::nnue::evaluate_board(&net, &board) - cp).abs() as f64;
+                n += 1;
+            }
+        }
+        let mae = err / n as f64;
+        assert!(mae < 60.0, "mean error {mae:.1} cp over {n} positions");
+        for f in [
+            "loss.csv",
+            "loss.svg",
+            "loss.png",
+            "checkpoint.ckpt",
+            "epoch-6.nnue",
+        ] {
+            assert!(out.join(f).exists(), "{f}");
+        }
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    /// Boards from random games with their material balance (cp, side to move).
+    fn material_boards(n: usize, seed: u64) -> Vec<(cozy_chess::Board, i32)> {
+        use rand::Rng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut b = cozy_chess::Board::default();
+            for _ in 0..rng.random_range(10..120) {
+                let mut moves = Vec::new();
+                b.generate_moves(|pm| {
+                    moves.extend(pm);
+                    false
+                });
+                if moves.is_empty() {
+                    break;
+                }
+                b.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            }
+            let s = Sample::from_board(&b, 0, sample::Wdl::Draw).unwrap();
+            let stm = b.side_to_move();
+            let value = |c| {
+                use cozy_chess::Piece::*;
+                [(Pawn, 1), (Knight, 3), (Bishop, 3), (Rook, 5), (Queen, 9)]
+                    .iter()
+                    .map(|&(p, v)| v * b.colored_pieces(c, p).len() as i32)
+                    .sum::<i32>()
+            };
+            let cp = 100 * (value(stm) - value(!stm));
+            assert!(s.count > 0);
+            out.push((b, cp));
+        }
+        out
+    }
+
+    /// The engine's integer inference of the written file against the trainer's float forward
+    /// pass, on real game positions (both sides to move): equal up to quantisation error, and
+    /// within integer rounding of the float pass over the rounded weights.
+    #[test]
+    fn quantised_engine_inference_matches_the_float_network() {
+        let mut data = material_samples(6000, 3);
+        let val = split_validation(&mut data, 0.1, 3);
+        let out = temp_dir("quant");
+        let text = include_str!("../../data/games-sample300.epd");
+        let lines = crate::epd::parse_epd(text, "games-sample300.epd").unwrap();
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            let mut opts = options(64, 3);
+            opts.activation = activation;
+            let r = train(&data, &val, &opts, &out).unwrap();
+            let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
+            let rounded = rounded_model(&r.model, Quantisation::STANDARD);
+            let mut scratch = Scratch::new(64);
+            let (mut worst, mut total, mut worst_rounded) = (0.0f64, 0.0f64, 0.0f64);
+            for l in &lines {
+                let board: cozy_chess::Board = format!("{} 0 1", l.fen).parse().unwrap();
+                let s = Sample::from_board(&board, 0, sample::Wdl::Draw).unwrap();
+                let scale = opts.loss.scale as f64;
+                let float_cp = r.model.forward(&s, &mut scratch) as f64 * scale;
+                let rounded_cp = rounded.forward(&s, &mut scratch) as f64 * scale;
+                let int_cp = augur::eval::nnue::evaluate_board(&net, &board) as f64;
+                worst = worst.max((float_cp - int_cp).abs());
+                total += (float_cp - int_cp).abs();
+                worst_rounded = worst_rounded.max((rounded_cp - int_cp).abs());
+            }
+            let mean = total / lines.len() as f64;
+            eprintln!("{activation:?}: float vs int mean {mean:.2} cp, worst {worst:.2} cp, rounded worst {worst_rounded:.2}");
+            assert!(
+                worst_rounded < 1.5,
+                "{activation:?}: rounded weights differ by {worst_rounded:.2} cp"
+            );
+            assert!(
+                mean < 15.0 && worst < 40.0,
+                "{activation:?}: mean {mean:.2} cp, worst {worst:.2} cp"
+            );
+            std::fs::remove_dir_all(&out).unwrap();
+        }
+    }
+
+    /// The float model with every parameter rounded to its quantised value.
+    fn rounded_model(m: &Model, q: Quantisation) -> Model {
+        let l = m.layout;
+        let (qa, qb) = (q.qa as f32, q.qb as f32);
+        let mut r = m.clone();
+        for (i, p) in r.params.iter_mut().enumerate() {
+            let s = if i < l.out_weights() {
+                qa
+            } else if i < l.out_bias() {
+                qb
+            } else {
+                qa * qb
+            };
+            *p = (*p * s).round() / s;
+        }
+        r
+    }
+
+    /// Stopping after two epochs and resuming gives the same network as four epochs in one go.
+    #[test]
+    fn resuming_reproduces_an_uninterrupted_run() {
+        let data = material_samples(3000, 8);
+        let val = material_samples(300, 9);
+        let whole = temp_dir("whole");
+        let a = train(&data, &val, &options(16, 4), &whole).unwrap();
+
+        let parts = temp_dir("parts");
+        let mut first = options(16, 4);
+        first.epochs = 2;
+        // The schedule still spans four epochs, as the interrupted run's did.
+        first.schedule.epochs = 4;
+        train(&data, &val, &first, &parts).unwrap();
+        let mut second = options(16, 4);
+        second.resume = true;
+        let b = train(&data, &val, &second, &parts).unwrap();
+        assert_eq!(a.model, b.model);
+        assert_eq!(a.history, b.history);
+        assert_eq!(b.trained_positions, 2 * data.len());
+        let mut wrong = options(32, 4);
+        wrong.resume = true;
+        assert!(train(&data, &val, &wrong, &parts).is_err());
+        std::fs::remove_dir_all(&whole).unwrap();
+        std::fs::remove_dir_all(&parts).unwrap();
+    }
+}

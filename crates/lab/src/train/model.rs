@@ -1,0 +1,349 @@
+//! The float network the trainer optimises, its loss and gradient, and its quantisation into
+//! the engine's [`augur::eval::nnue::Network`].
+//!
+//! The first layer is sparse: a position touches only the rows of its ~32 active inputs, in the
+//! forward pass (accumulator = bias + Σ rows) and in the backward pass (each active row receives
+//! the accumulator's gradient). Nothing ever multiplies the 768-wide input vector.
+
+use super::sample::Sample;
+use augur::eval::nnue::{flip_feature, Activation, Network, Quantisation, INPUTS};
+use rand::{Rng, SeedableRng};
+
+/// Largest weight magnitude kept after each step: with QA 255 and QB 64, ±1.98 keeps the
+/// int16 accumulators and the SCReLU kernel's int16 products from overflowing.
+pub const CLIP: f32 = 1.98;
+
+/// What the loss compares: sigmoid(output · scale / K) against
+/// λ · result + (1 − λ) · sigmoid(score / K).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LossConfig {
+    /// Centipawns per unit of network output (the file's `scale`).
+    pub scale: f32,
+    /// Sigmoid scale, centipawns.
+    pub k: f32,
+    /// Weight of the game result in the target (0: score only, 1: result only).
+    pub lambda: f32,
+}
+
+impl Default for LossConfig {
+    fn default() -> Self {
+        LossConfig {
+            scale: Quantisation::STANDARD.scale as f32,
+            k: 400.0,
+            lambda: 0.3,
+        }
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Where each parameter group starts in the flat parameter vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub hidden: usize,
+}
+
+impl Layout {
+    pub fn ft_bias(self) -> usize {
+        INPUTS * self.hidden
+    }
+    pub fn out_weights(self) -> usize {
+        self.ft_bias() + self.hidden
+    }
+    pub fn out_bias(self) -> usize {
+        self.out_weights() + 2 * self.hidden
+    }
+    pub fn len(self) -> usize {
+        self.out_bias() + 1
+    }
+    pub fn is_empty(self) -> bool {
+        false
+    }
+    /// Parameter ranges and whether weight decay applies (weights yes, biases no).
+    pub fn groups(self) -> [(std::ops::Range<usize>, bool); 4] {
+        [
+            (0..self.ft_bias(), true),
+            (self.ft_bias()..self.out_weights(), false),
+            (self.out_weights()..self.out_bias(), true),
+            (self.out_bias()..self.len(), false),
+        ]
+    }
+}
+
+/// (768 → H) × 2 → 1 in f32: feature weights (row per input), feature bias, output weights
+/// (side to move's H, then the other side's H), output bias, all in one vector.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub layout: Layout,
+    pub activation: Activation,
+    pub params: Vec<f32>,
+}
+
+/// Per-thread buffers of one forward/backward pass.
+pub struct Scratch {
+    us: Vec<f32>,
+    them: Vec<f32>,
+    d_us: Vec<f32>,
+    d_them: Vec<f32>,
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Self {
+        Scratch {
+            us: vec![0.0; hidden],
+            them: vec![0.0; hidden],
+            d_us: vec![0.0; hidden],
+            d_them: vec![0.0; hidden],
+        }
+    }
+}
+
+impl Model {
+    /// Uniform initialisation scaled to the fan-in that is really summed: ~32 active inputs
+    /// for the first layer, 2H for the output.
+    pub fn new(hidden: usize, activation: Activation, seed: u64) -> Model {
+        let layout = Layout { hidden };
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut params = vec![0.0f32; layout.len()];
+        let a = 1.0 / (32.0f32).sqrt();
+        for p in &mut params[..layout.ft_bias()] {
+            *p = rng.random_range(-a..a);
+        }
+        // Biases start mid-range so that activations are neither dead nor saturated.
+        for p in &mut params[layout.ft_bias()..layout.out_weights()] {
+            *p = rng.random_range(0.0..0.5);
+        }
+        let b = 1.0 / (2.0 * hidden as f32).sqrt();
+        for p in &mut params[layout.out_weights()..layout.out_bias()] {
+            *p = rng.random_range(-b..b);
+        }
+        Model {
+            layout,
+            activation,
+            params,
+        }
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.layout.hidden
+    }
+
+    fn act(&self, x: f32) -> f32 {
+        let c = x.clamp(0.0, 1.0);
+        match self.activation {
+            Activation::CReLU => c,
+            Activation::SCReLU => c * c,
+        }
+    }
+
+    fn act_grad(&self, x: f32) -> f32 {
+        if x <= 0.0 || x >= 1.0 {
+            return 0.0;
+        }
+        match self.activation {
+            Activation::CReLU => 1.0,
+            Activation::SCReLU => 2.0 * x,
+        }
+    }
+
+    fn accumulate(&self, s: &Sample, scratch: &mut Scratch) {
+        let h = self.hidden();
+        let bias = &self.params[self.layout.ft_bias()..self.layout.out_weights()];
+        scratch.us.copy_from_slice(bias);
+        scratch.them.copy_from_slice(bias);
+        for &f in s.active() {
+            let f = f as usize;
+            let row = &self.params[f * h..(f + 1) * h];
+            for (a, w) in scratch.us.iter_mut().zip(row) {
+                *a += w;
+            }
+            let g = flip_feature(f);
+            let row = &self.params[g * h..(g + 1) * h];
+            for (a, w) in scratch.them.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The raw output (multiply by the scale for centipawns, side to move).
+    pub fn forward(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
+        self.accumulate(s, scratch);
+        self.output(scratch)
+    }
+
+    fn output(&self, scratch: &Scratch) -> f32 {
+        let h = self.hidden();
+        let ow = &self.params[self.layout.out_weights()..self.layout.out_bias()];
+        let (w_us, w_them) = ow.split_at(h);
+        let mut sum = self.params[self.layout.out_bias()];
+        for (x, w) in scratch.us.iter().zip(w_us) {
+            sum += self.act(*x) * w;
+        }
+        for (x, w) in scratch.them.iter().zip(w_them) {
+            sum += self.act(*x) * w;
+        }
+        sum
+    }
+
+    /// The loss of one sample, and d loss / d output.
+    fn loss(out: f32, s: &Sample, cfg: &LossConfig) -> (f32, f32) {
+        let target =
+            cfg.lambda * s.result.value() + (1.0 - cfg.lambda) * sigmoid(s.score as f32 / cfg.k);
+        let p = sigmoid(out * cfg.scale / cfg.k);
+        let diff = p - target;
+        (diff * diff, 2.0 * diff * p * (1.0 - p) * cfg.scale / cfg.k)
+    }
+
+    /// Loss of one sample without a gradient.
+    pub fn sample_loss(&self, s: &Sample, cfg: &LossConfig, scratch: &mut Scratch) -> f32 {
+        let out = self.forward(s, scratch);
+        Self::loss(out, s, cfg).0
+    }
+
+    /// Adds the gradient of the summed loss over `batch` to `grad` (same layout as the
+    /// parameters) and returns the summed loss.
+    pub fn backward(
+        &self,
+        batch: &[Sample],
+        cfg: &LossConfig,
+        grad: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> f64 {
+        let h = self.hidden();
+        let l = self.layout;
+        let mut total = 0.0f64;
+        for s in batch {
+            self.accumulate(s, scratch);
+            let out = self.output(scratch);
+            let (loss, g) = Self::loss(out, s, cfg);
+            total += loss as f64;
+
+            let ow = &self.params[l.out_weights()..l.out_bias()];
+            let (w_us, w_them) = ow.split_at(h);
+            let (gw_us, gw_them) = grad[l.out_weights()..l.out_bias()].split_at_mut(h);
+            for j in 0..h {
+                let (x, y) = (scratch.us[j], scratch.them[j]);
+                gw_us[j] += g * self.act(x);
+                gw_them[j] += g * self.act(y);
+                scratch.d_us[j] = g * w_us[j] * self.act_grad(x);
+                scratch.d_them[j] = g * w_them[j] * self.act_grad(y);
+            }
+            grad[l.out_bias()] += g;
+            for (b, (du, dt)) in grad[l.ft_bias()..l.out_weights()]
+                .iter_mut()
+                .zip(scratch.d_us.iter().zip(&scratch.d_them))
+            {
+                *b += du + dt;
+            }
+            for &f in s.active() {
+                let f = f as usize;
+                for (gw, d) in grad[f * h..(f + 1) * h].iter_mut().zip(&scratch.d_us) {
+                    *gw += d;
+                }
+                let f = flip_feature(f);
+                for (gw, d) in grad[f * h..(f + 1) * h].iter_mut().zip(&scratch.d_them) {
+                    *gw += d;
+                }
+            }
+        }
+        total
+    }
+
+    /// Keeps every parameter quantisable (see [`CLIP`]); the output bias is int32 and free.
+    pub fn clip(&mut self) {
+        let end = self.layout.out_bias();
+        for p in &mut self.params[..end] {
+            *p = p.clamp(-CLIP, CLIP);
+        }
+    }
+
+    /// The engine's integer network: feature layer × QA, output weights × QB, output bias × QA·QB.
+    pub fn quantise(
+        &self,
+        quant: Quantisation,
+    ) -> Result<Network, augur::eval::nnue::NetworkError> {
+        let l = self.layout;
+        let (qa, qb) = (quant.qa as f32, quant.qb as f32);
+        let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        // The SCReLU kernel multiplies activation × weight in int16.
+        let out_max = (i16::MAX as f32 / qa).floor();
+        Network::from_parts(
+            self.activation,
+            quant,
+            self.params[..l.ft_bias()]
+                .iter()
+                .map(|&w| q16(w, qa))
+                .collect(),
+            self.params[l.ft_bias()..l.out_weights()]
+                .iter()
+                .map(|&w| q16(w, qa))
+                .collect(),
+            self.params[l.out_weights()..l.out_bias()]
+                .iter()
+                .map(|&w| q16(w, qb).clamp(-out_max as i16, out_max as i16))
+                .collect(),
+            (self.params[l.out_bias()] * qa * qb).round() as i32,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sample::{material_samples, Wdl};
+    use super::*;
+
+    /// The analytic gradient against central differences on a few parameters of each group.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            let mut model = Model::new(16, activation, 9);
+            let batch = material_samples(8, 4);
+            let cfg = LossConfig::default();
+            let mut grad = vec![0.0; model.layout.len()];
+            let mut scratch = Scratch::new(16);
+            model.backward(&batch, &cfg, &mut grad, &mut scratch);
+            let l = model.layout;
+            let f0 = batch[0].features[0] as usize;
+            let probes = [
+                f0 * 16 + 3,
+                l.ft_bias() + 5,
+                l.out_weights() + 2,
+                l.out_weights() + 16 + 7,
+                l.out_bias(),
+            ];
+            for &i in &probes {
+                let eps = 1e-3;
+                let loss_at = |m: &Model, scratch: &mut Scratch| -> f64 {
+                    batch
+                        .iter()
+                        .map(|s| m.sample_loss(s, &cfg, scratch) as f64)
+                        .sum()
+                };
+                let orig = model.params[i];
+                model.params[i] = orig + eps;
+                let up = loss_at(&model, &mut scratch);
+                model.params[i] = orig - eps;
+                let down = loss_at(&model, &mut scratch);
+                model.params[i] = orig;
+                let numeric = (up - down) / (2.0 * eps as f64);
+                let analytic = grad[i] as f64;
+                assert!(
+                    (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
+                    "{activation:?} param {i}: numeric {numeric} analytic {analytic}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn loss_is_zero_at_the_target() {
+        let s = Sample::from_board(&cozy_chess::Board::default(), 0, Wdl::Draw).unwrap();
+        let cfg = LossConfig::default();
+        let (loss, g) = Model::loss(0.0, &s, &cfg);
+        assert_eq!((loss, g), (0.0, 0.0));
+        let (loss, g) = Model::loss(1.0, &s, &cfg);
+        assert!(loss > 0.0 && g > 0.0);
+    }
+}

@@ -41,6 +41,8 @@ enum Command {
     Convert(augur_lab::datagen::ConvertArgs),
     /// Texel tuning of the default evaluation's weights (Adam on sigmoid(eval/K)); writes weights.rs.
     Tune(augur_lab::tune::TuneArgs),
+    /// Train the NNUE on datagen files: AdamW on all cores, checkpoints, the quantised network file and a loss curve.
+    Train(Box<augur_lab::train::TrainArgs>),
 }
 
 fn main() -> Result<()> {
@@ -58,5 +60,6 @@ fn main() -> Result<()> {
         Command::Datagen(args) => augur_lab::datagen::run(&args),
         Command::Convert(args) => augur_lab::datagen::convert(&args),
         Command::Tune(args) => augur_lab::tune::run(&args),
+        Command::Train(args) => augur_lab::train::run(&args),
     }
 }

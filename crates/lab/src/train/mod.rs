@@ -11,6 +11,7 @@
 //! count a run is reproducible, resumed or not.
 
 pub mod checkpoint;
+pub mod data;
 pub mod model;
 pub mod optim;
 pub mod sample;
@@ -28,6 +29,148 @@ use sample::Sample;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// `augur-lab train`: datagen files in, a quantised network file (and checkpoints, per-epoch
+/// networks, the loss table and chart) out.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Datagen record files (bullet 32-byte ChessBoard), read in order.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Output folder: checkpoint.ckpt, epoch-N.nnue, loss.csv, loss.svg, loss.png.
+    #[arg(long, default_value = "runs/nnue")]
+    pub out: PathBuf,
+    /// The final network file (default OUT/augur.nnue).
+    #[arg(long)]
+    pub net: Option<PathBuf>,
+    /// Hidden neurons per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
+    #[arg(long, value_enum, default_value = "screlu")]
+    pub activation: ActivationArg,
+    #[arg(long, default_value_t = 12)]
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Starting learning rate (AdamW).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    #[arg(long, value_enum, default_value = "cosine")]
+    pub schedule: optim::Schedule,
+    /// Cosine: the last epoch ends at lr times this.
+    #[arg(long, default_value_t = 0.05)]
+    pub lr_final: f32,
+    /// Step: multiply the rate by --gamma every this many epochs.
+    #[arg(long, default_value_t = 4)]
+    pub step_every: usize,
+    #[arg(long, default_value_t = 0.3)]
+    pub gamma: f32,
+    /// AdamW's decoupled weight decay (weights only, not biases).
+    #[arg(long, default_value_t = 0.01)]
+    pub weight_decay: f32,
+    /// Weight λ of the game result in the target; 1 − λ goes to sigmoid(score / K).
+    #[arg(long, default_value_t = 0.3)]
+    pub wdl: f32,
+    /// Sigmoid scale K in centipawns.
+    #[arg(long, default_value_t = 400.0)]
+    pub k: f32,
+    /// Share of the positions held out for the validation loss.
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Use at most this many positions (the first ones of the files).
+    #[arg(long)]
+    pub max_positions: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Continue from OUT/checkpoint.ckpt (same data, seed and settings).
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress bar (epoch lines are still printed).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ActivationArg {
+    Screlu,
+    Crelu,
+}
+
+impl From<ActivationArg> for Activation {
+    fn from(a: ActivationArg) -> Self {
+        match a {
+            ActivationArg::Screlu => Activation::SCReLU,
+            ActivationArg::Crelu => Activation::CReLU,
+        }
+    }
+}
+
+pub fn run(args: &TrainArgs) -> Result<()> {
+    if args.hidden == 0 || args.hidden % 16 != 0 || args.hidden > augur::eval::nnue::network::MAX_HIDDEN {
+        bail!("--hidden {} must be a multiple of 16 from 16 to 4096", args.hidden);
+    }
+    if args.batch == 0 || args.epochs == 0 {
+        bail!("--batch and --epochs must be positive");
+    }
+    if !(0.0..=1.0).contains(&args.wdl) || args.k <= 0.0 || !(0.0..0.5).contains(&args.validation) {
+        bail!("--wdl must be in [0, 1], --k positive, --validation in [0, 0.5)");
+    }
+    let start = Instant::now();
+    let mut samples = data::load(&args.data, args.max_positions)?;
+    eprintln!(
+        "read {} positions from {} file(s) in {:.1} s",
+        samples.len(),
+        args.data.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let val = split_validation(&mut samples, args.validation, args.seed);
+    let opts = TrainOptions {
+        hidden: args.hidden,
+        activation: args.activation.into(),
+        epochs: args.epochs,
+        batch: args.batch,
+        schedule: LrSchedule {
+            kind: args.schedule,
+            lr: args.lr,
+            epochs: args.epochs,
+            step_every: args.step_every,
+            gamma: args.gamma,
+            final_fraction: args.lr_final,
+        },
+        weight_decay: args.weight_decay,
+        loss: LossConfig {
+            lambda: args.wdl,
+            k: args.k,
+            ..LossConfig::default()
+        },
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seed: args.seed,
+        resume: args.resume,
+        progress: !args.quiet,
+        net: args.net.clone(),
+    };
+    let r = train(&samples, &val, &opts, &args.out)?;
+    let (t, v) = r.history.last().copied().unwrap_or((f64::NAN, f64::NAN));
+    println!(
+        "{} positions ({} validation), H={} {}, {} epochs: train loss {t:.6}, validation loss {v:.6} (initial {:.6}); {:.0} s, {:.0} pos/s",
+        samples.len(),
+        val.len(),
+        opts.hidden,
+        opts.activation.name(),
+        r.history.len(),
+        r.initial_val_loss,
+        r.seconds,
+        r.trained_positions as f64 / r.seconds.max(1e-9)
+    );
+    println!("network: {}", r.net_path.display());
+    Ok(())
+}
 
 /// Everything a training run needs besides the data.
 #[derive(Clone, Debug)]

@@ -138,16 +138,7 @@ impl Model {
         }
     }
 
-    fn act_grad(&self, x: f32) -> f32 {
-        if x <= 0.0 || x >= 1.0 {
-            return 0.0;
-        }
-        match self.activation {
-            Activation::CReLU => 1.0,
-            Activation::SCReLU => 2.0 * x,
-        }
-    }
-
+    #[inline(always)]
     fn accumulate(&self, s: &Sample, scratch: &mut Scratch) {
         let h = self.hidden();
         let bias = &self.params[self.layout.ft_bias()..self.layout.out_weights()];
@@ -203,8 +194,45 @@ impl Model {
     }
 
     /// Adds the gradient of the summed loss over `batch` to `grad` (same layout as the
-    /// parameters) and returns the summed loss.
+    /// parameters) and returns the summed loss. Runs the AVX2/FMA build of the loop where the
+    /// CPU has it (about twice the lanes of the baseline SSE2 build).
     pub fn backward(
+        &self,
+        batch: &[Sample],
+        cfg: &LossConfig,
+        grad: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> f64 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            return unsafe { self.backward_avx2(batch, cfg, grad, scratch) };
+        }
+        match self.activation {
+            Activation::CReLU => self.backward_body::<false>(batch, cfg, grad, scratch),
+            Activation::SCReLU => self.backward_body::<true>(batch, cfg, grad, scratch),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn backward_avx2(
+        &self,
+        batch: &[Sample],
+        cfg: &LossConfig,
+        grad: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> f64 {
+        match self.activation {
+            Activation::CReLU => self.backward_body::<false>(batch, cfg, grad, scratch),
+            Activation::SCReLU => self.backward_body::<true>(batch, cfg, grad, scratch),
+        }
+    }
+
+    /// The loop itself, monomorphised per activation so that it has no branch per neuron
+    /// and vectorises.
+    #[inline(always)]
+    fn backward_body<const SQUARED: bool>(
         &self,
         batch: &[Sample],
         cfg: &LossConfig,
@@ -213,22 +241,42 @@ impl Model {
     ) -> f64 {
         let h = self.hidden();
         let l = self.layout;
+        let act = |x: f32| {
+            let c = x.clamp(0.0, 1.0);
+            if SQUARED {
+                c * c
+            } else {
+                c
+            }
+        };
+        // d act / dx: zero outside (0, 1).
+        let act_grad = |x: f32| {
+            let inside = if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 };
+            if SQUARED {
+                2.0 * x * inside
+            } else {
+                inside
+            }
+        };
         let mut total = 0.0f64;
         for s in batch {
             self.accumulate(s, scratch);
-            let out = self.output(scratch);
+            let ow = &self.params[l.out_weights()..l.out_bias()];
+            let (w_us, w_them) = ow.split_at(h);
+            let mut out = self.params[l.out_bias()];
+            for j in 0..h {
+                out += act(scratch.us[j]) * w_us[j] + act(scratch.them[j]) * w_them[j];
+            }
             let (loss, g) = Self::loss(out, s, cfg);
             total += loss as f64;
 
-            let ow = &self.params[l.out_weights()..l.out_bias()];
-            let (w_us, w_them) = ow.split_at(h);
             let (gw_us, gw_them) = grad[l.out_weights()..l.out_bias()].split_at_mut(h);
             for j in 0..h {
                 let (x, y) = (scratch.us[j], scratch.them[j]);
-                gw_us[j] += g * self.act(x);
-                gw_them[j] += g * self.act(y);
-                scratch.d_us[j] = g * w_us[j] * self.act_grad(x);
-                scratch.d_them[j] = g * w_them[j] * self.act_grad(y);
+                gw_us[j] += g * act(x);
+                gw_them[j] += g * act(y);
+                scratch.d_us[j] = g * w_us[j] * act_grad(x);
+                scratch.d_them[j] = g * w_them[j] * act_grad(y);
             }
             grad[l.out_bias()] += g;
             for (b, (du, dt)) in grad[l.ft_bias()..l.out_weights()]

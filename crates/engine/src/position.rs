@@ -3,8 +3,10 @@
 //! cozy-chess is copy-make, so `make` pushes the previous board on a stack and `unmake`
 //! pops it; the search never clones the history.
 
+use crate::eval::nnue::{Network, NnueState};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::fmt;
+use std::sync::Arc;
 use thiserror::Error;
 
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -47,6 +49,17 @@ pub struct Position {
     /// Zobrist keys of every position of the game and the search line, current one last.
     keys: Vec<u64>,
     chess960: bool,
+    /// The network's accumulators, once attached; they follow every make/unmake.
+    nnue: Option<Box<NnueLink>>,
+}
+
+/// [nnue] A network and its accumulator stack riding on the position's own make/unmake, the
+/// way Stockfish keeps them in its state stack: whoever plays moves on the position (the
+/// search, the textbook algorithms, a game) updates them, eagerly, by the move's few features.
+#[derive(Clone)]
+struct NnueLink {
+    net: Arc<Network>,
+    state: NnueState,
 }
 
 impl Default for Position {
@@ -67,6 +80,7 @@ impl Position {
             stack: Vec::with_capacity(256),
             keys,
             chess960,
+            nnue: None,
         }
     }
 
@@ -159,6 +173,10 @@ impl Position {
 
     #[inline]
     pub fn make(&mut self, mv: Move) {
+        if let Some(link) = &mut self.nnue {
+            link.state.push_move(&self.board, mv);
+            link.state.apply(&link.net);
+        }
         self.stack.push(self.board.clone());
         self.board.play_unchecked(mv);
         self.keys.push(self.board.hash());
@@ -171,6 +189,10 @@ impl Position {
             .board
             .null_move()
             .expect("null move is only tried when not in check");
+        if let Some(link) = &mut self.nnue {
+            link.state.push_null();
+            link.state.apply(&link.net);
+        }
         self.stack.push(std::mem::replace(&mut self.board, next));
         self.keys.push(self.board.hash());
     }
@@ -179,6 +201,42 @@ impl Position {
     pub fn unmake(&mut self) {
         self.board = self.stack.pop().expect("unmake without make");
         self.keys.pop();
+        if let Some(link) = &mut self.nnue {
+            if link.state.depth() == 0 {
+                // Unmaking a move played before the network was attached: start afresh.
+                link.state.reset(&link.net, &self.board);
+            } else {
+                link.state.pop();
+            }
+        }
+    }
+
+    /// Keeps `net`'s accumulators from now on (a full refresh here, then incremental).
+    pub fn attach_nnue(&mut self, net: Arc<Network>) {
+        let mut state = match self.nnue.take() {
+            Some(link) => link.state,
+            None => NnueState::new(&net),
+        };
+        state.reset(&net, &self.board);
+        self.nnue = Some(Box::new(NnueLink { net, state }));
+    }
+
+    pub fn detach_nnue(&mut self) {
+        self.nnue = None;
+    }
+
+    /// The attached network's evaluation (side to move), from the incremental accumulators.
+    #[inline]
+    pub fn nnue_eval(&self) -> Option<i32> {
+        self.nnue.as_ref().map(|link| {
+            link.state
+                .evaluate_current(&link.net, self.board.side_to_move())
+        })
+    }
+
+    /// The attached network, if any.
+    pub fn nnue_network(&self) -> Option<&Arc<Network>> {
+        self.nnue.as_ref().map(|link| &link.net)
     }
 
     /// Plays a game move given in UCI notation, after checking it is legal.
@@ -406,5 +464,47 @@ mod tests {
         assert!(!kbbk.is_insufficient_material());
         let fifty = Position::from_fen("8/8/8/8/8/8/1R6/K1k5 w - - 100 80", false).unwrap();
         assert!(fifty.is_fifty_moves());
+    }
+
+    /// With a network attached, every make, null move and unmake (also below the point where
+    /// it was attached) leaves the same evaluation as a fresh computation.
+    #[test]
+    fn attached_network_follows_make_and_unmake() {
+        use crate::eval::nnue::test_support::{random_network, Rng};
+        use crate::eval::nnue::{evaluate_board, Activation};
+        let mut rng = Rng(77);
+        let net = Arc::new(random_network(&mut rng, 32, Activation::SCReLU));
+        let mut p = Position::startpos();
+        for m in ["e2e4", "d7d5", "e4d5", "g8f6"] {
+            p.play_uci(m).unwrap();
+        }
+        p.attach_nnue(net.clone());
+        let check = |p: &Position| {
+            assert_eq!(
+                p.nnue_eval(),
+                Some(evaluate_board(&net, p.board())),
+                "{}",
+                p.fen()
+            )
+        };
+        check(&p);
+        for _ in 0..400 {
+            let moves = p.legal_moves();
+            match rng.next() % 8 {
+                0 if p.ply_count() > 0 => p.unmake(),
+                1 if !p.in_check() => p.make_null(),
+                _ if !moves.is_empty() => p.make(moves[(rng.next() % moves.len() as u64) as usize]),
+                _ => p.unmake(),
+            }
+            check(&p);
+        }
+        while p.ply_count() > 0 {
+            p.unmake();
+            check(&p);
+        }
+        let copy = p.clone();
+        check(&copy);
+        p.detach_nnue();
+        assert_eq!(p.nnue_eval(), None);
     }
 }

@@ -110,8 +110,14 @@ impl From<ActivationArg> for Activation {
 }
 
 pub fn run(args: &TrainArgs) -> Result<()> {
-    if args.hidden == 0 || args.hidden % 16 != 0 || args.hidden > augur::eval::nnue::network::MAX_HIDDEN {
-        bail!("--hidden {} must be a multiple of 16 from 16 to 4096", args.hidden);
+    if args.hidden == 0
+        || args.hidden % 16 != 0
+        || args.hidden > augur::eval::nnue::network::MAX_HIDDEN
+    {
+        bail!(
+            "--hidden {} must be a multiple of 16 from 16 to 4096",
+            args.hidden
+        );
     }
     if args.batch == 0 || args.epochs == 0 {
         bail!("--batch and --epochs must be positive");

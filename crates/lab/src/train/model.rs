@@ -204,7 +204,8 @@ impl Model {
         scratch: &mut Scratch,
     ) -> f64 {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
             // SAFETY: the CPU supports the features the function is compiled for.
             return unsafe { self.backward_avx2(batch, cfg, grad, scratch) };
         }

@@ -143,7 +143,7 @@ impl NnueState {
     }
 
     /// Brings the top accumulators up to date from the nearest computed ancestor.
-    fn update(&mut self, net: &Network) {
+    pub fn apply(&mut self, net: &Network) {
         let mut from = self.top;
         while !self.computed[from] {
             from -= 1;
@@ -180,7 +180,14 @@ impl NnueState {
     /// The network's evaluation of the top position, centipawns for `side_to_move`.
     #[inline]
     pub fn evaluate(&mut self, net: &Network, side_to_move: Color) -> i32 {
-        self.update(net);
+        self.apply(net);
+        self.evaluate_current(net, side_to_move)
+    }
+
+    /// The evaluation of the top position, which must be up to date ([`NnueState::apply`]).
+    #[inline]
+    pub fn evaluate_current(&self, net: &Network, side_to_move: Color) -> i32 {
+        debug_assert!(self.computed[self.top], "evaluate_current before apply");
         let h = self.hidden;
         let top = &self.accs[self.top * 2 * h..(self.top + 1) * 2 * h];
         let (white, black) = top.split_at(h);
@@ -192,7 +199,7 @@ impl NnueState {
 
     /// The top accumulators (white's, black's), brought up to date: for tests.
     pub fn accumulators(&mut self, net: &Network) -> (&[i16], &[i16]) {
-        self.update(net);
+        self.apply(net);
         let h = self.hidden;
         self.accs[self.top * 2 * h..(self.top + 1) * 2 * h].split_at(h)
     }

@@ -111,7 +111,7 @@ impl From<ActivationArg> for Activation {
 
 pub fn run(args: &TrainArgs) -> Result<()> {
     if args.hidden == 0
-        || args.hidden % 16 != 0
+        || !args.hidden.is_multiple_of(16)
         || args.hidden > augur::eval::nnue::network::MAX_HIDDEN
     {
         bail!(

@@ -1,6 +1,7 @@
-//! Static evaluation. Two functions, chosen with the UCI option `Eval`:
+//! Static evaluation. Three functions, chosen with the UCI option `Eval`:
 //! `classic` is the SPP thesis's feature table (section 4.2), `default` is Augur's own
-//! tapered evaluation. Both return centipawns from the side to move's point of view.
+//! tapered evaluation, `nnue` the network (`eval::nnue`). All return centipawns from the side
+//! to move's point of view.
 
 pub mod classic;
 pub mod nnue;
@@ -16,12 +17,19 @@ crate::options::choice! {
         #[default]
         Default = "default",
         Classic = "classic",
+        Nnue = "nnue",
     }
 }
 
-/// Evaluation of `pos` for the side to move.
+/// Evaluation of `pos` for the side to move. With `nnue`, the position's own accumulators if
+/// a network rides on it (`Position::attach_nnue`), else a full computation.
 #[inline]
 pub fn evaluate(pos: &Position, kind: EvalKind) -> i32 {
+    if kind == EvalKind::Nnue {
+        if let Some(v) = pos.nnue_eval() {
+            return v;
+        }
+    }
     evaluate_board(pos.board(), kind)
 }
 
@@ -30,6 +38,7 @@ pub fn evaluate_board(board: &Board, kind: EvalKind) -> i32 {
     let white = match kind {
         EvalKind::Classic => classic::evaluate_white(board),
         EvalKind::Default => tapered::evaluate_white(board),
+        EvalKind::Nnue => return nnue::evaluate_board(&nnue::current(), board),
     };
     if board.side_to_move() == Color::White {
         white
@@ -130,7 +139,7 @@ mod tests {
         for fen in fens {
             let p = Position::from_fen(fen, false).unwrap();
             let m = mirror(fen);
-            for kind in [EvalKind::Classic, EvalKind::Default] {
+            for kind in [EvalKind::Classic, EvalKind::Default, EvalKind::Nnue] {
                 assert_eq!(evaluate(&p, kind), evaluate(&m, kind), "{kind} {fen}");
             }
         }

@@ -79,7 +79,16 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         Kind::Check(false),
         "Chess960: castling is written king-takes-rook",
     ),
+    // [nnue] The network file; docs/nnue.md has the format.
+    engine_option(
+        "EvalFile",
+        Kind::Text(DEFAULT_NETWORK),
+        "the network of `Eval nnue`: `<default>` (compiled in) or a network file; a bad file is refused and the previous network kept",
+    ),
 ];
+
+/// The value that selects the compiled-in network (`EvalFile`).
+pub const DEFAULT_NETWORK: &str = "<default>";
 
 const fn engine_option(name: &'static str, kind: Kind, why: &'static str) -> OptionSpec {
     OptionSpec {
@@ -121,6 +130,8 @@ pub enum ValueError {
     Choice(#[from] UnknownChoice),
     #[error(transparent)]
     Params(#[from] ParamsError),
+    #[error("{0}")]
+    Network(String),
 }
 
 #[derive(Debug, Error, PartialEq)]
@@ -140,6 +151,7 @@ pub enum OptionError {
 pub enum Value {
     Bool(bool),
     Int(i64),
+    Text(String),
     Pressed,
 }
 
@@ -161,13 +173,18 @@ impl OptionSpec {
         }
     }
 
-    /// Checks a value for one of `ENGINE_OPTIONS` (checks, spins and buttons).
+    /// Checks a value for one of `ENGINE_OPTIONS` (checks, spins, buttons and strings; an
+    /// empty string or `<empty>` means the default).
     pub fn parse(&self, value: Option<&str>) -> Result<Value, OptionError> {
         let checked = match self.kind {
             Kind::Button => Ok(Value::Pressed),
             Kind::Check(_) => parse_bool(value).map(Value::Bool),
             Kind::Spin { min, max, .. } => parse_int(value, min, max).map(Value::Int),
-            Kind::Combo { .. } | Kind::Text(_) => unreachable!("engine options are not combos"),
+            Kind::Text(default) => Ok(Value::Text(match value.map(str::trim) {
+                None | Some("" | "<empty>") => default.to_string(),
+                Some(v) => v.to_string(),
+            })),
+            Kind::Combo { .. } => unreachable!("engine options are not combos"),
         };
         checked.map_err(|error| OptionError::Value {
             name: self.name,
@@ -426,7 +443,7 @@ mod tests {
         let e = <EvalKind as OptionType>::parse(Some("neural"), None).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown evaluation 'neural' (expected one of: default, classic)"
+            "unknown evaluation 'neural' (expected one of: default, classic, nnue)"
         );
         assert_eq!(<i32 as OptionType>::parse(Some(" 7 "), Some((1, 7))), Ok(7));
         assert!(<i32 as OptionType>::parse(Some("8"), Some((1, 7))).is_err());

@@ -452,3 +452,75 @@ fn random_garbage_never_kills_the_engine() {
     let status = s.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+/// [nnue] `EvalFile` loads another network; a truncated or foreign file is refused with the
+/// reason and the network in force stays; `<default>` returns to the compiled-in one.
+#[test]
+fn eval_file_loads_a_network_and_a_bad_file_keeps_the_previous_one() {
+    use augur::eval::nnue::{Activation, Network, Quantisation, INPUTS};
+    let dir = std::env::temp_dir().join(format!("augur-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Zero weights and an output bias of 4080 / (255 · 64) · 400 = 100 cp everywhere.
+    let flat = Network::from_parts(
+        Activation::SCReLU,
+        Quantisation::STANDARD,
+        vec![0; INPUTS * 16],
+        vec![0; 16],
+        vec![0; 32],
+        4080,
+    )
+    .unwrap();
+    let good = dir.join("flat.nnue");
+    std::fs::write(&good, flat.to_bytes()).unwrap();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &flat.to_bytes()[..1000]).unwrap();
+    let foreign = dir.join("foreign.nnue");
+    std::fs::write(&foreign, b"not a network at all, just some text").unwrap();
+
+    let mut s = Session::start();
+    s.send("setoption name Eval value nnue");
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    s.send("position startpos moves e2e4");
+    s.send("eval");
+    let lines = s.until("info string eval", LONG);
+    assert!(
+        lines.iter().any(|l| l.contains("EvalFile: 768x16x2->1")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        "info string eval nnue 100 (side to move)"
+    );
+    for (bad, why) in [(&truncated, "truncated"), (&foreign, "bad magic")] {
+        s.send(&format!("setoption name EvalFile value {}", bad.display()));
+        s.send("eval");
+        let lines = s.until("info string eval", LONG);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: EvalFile")
+                    && l.contains(why)
+                    && l.contains("previous value kept")),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines.last().unwrap(),
+            "info string eval nnue 100 (side to move)"
+        );
+    }
+    // The search uses the loaded network too: every position is worth 100.
+    s.send("go depth 3");
+    let (_, lines) = s.bestmove(LONG);
+    assert!(
+        lines.iter().any(|l| l.contains("score cp 100")),
+        "{lines:?}"
+    );
+    s.send("setoption name EvalFile value <default>");
+    s.send("eval");
+    let lines = s.until("info string eval", LONG);
+    assert_ne!(
+        lines.last().unwrap(),
+        "info string eval nnue 100 (side to move)"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -441,6 +441,22 @@ impl Engine {
                 self.chess960 = b;
                 self.pos.set_chess960(b);
             }
+            // [nnue] Loaded whole before it replaces the network in force, so a bad file changes
+            // nothing; searches started from now on use the new one.
+            ("EvalFile", Value::Text(path)) => {
+                let net = if path == options::DEFAULT_NETWORK {
+                    crate::eval::nnue::default_network()
+                } else {
+                    let net = crate::eval::nnue::Network::load(std::path::Path::new(&path))
+                        .map_err(|e| OptionError::Value {
+                            name: "EvalFile",
+                            error: options::ValueError::Network(e.to_string()),
+                        })?;
+                    Arc::new(net)
+                };
+                println!("info string EvalFile: {} from {path}", net.describe());
+                crate::eval::nnue::set_current(net);
+            }
             ("Threads", Value::Int(n)) => {
                 self.threads = n as usize;
                 team.set_threads(self.threads);

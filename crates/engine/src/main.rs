@@ -11,7 +11,7 @@ const USAGE: &str = "usage:
   augur \"<command>\"... [quit]    runs each argument as a UCI command, then standard input
                                  unless one was quit; e.g. OpenBench's
                                  augur \"genfens N seed S book <file|None>\" quit
-  augur bench [depth]            fixed-depth search of the built-in positions; last line '<N> nodes <M> nps'
+  augur bench [depth] [--eval E] fixed-depth search of the built-in positions; last line '<N> nodes <M> nps'
   augur perft <depth> [fen] [--threads N]
                                  per-move divide, then 'Nodes searched: <N>' (all cores by default)
   augur perft --suite <file.epd> [--max-depth D] [--max-nodes N]
@@ -64,17 +64,35 @@ fn is_command(arg: &str) -> bool {
 }
 
 fn bench(args: &[String]) -> ExitCode {
-    let depth = match args.first() {
-        None => augur::bench::DEFAULT_DEPTH,
-        Some(d) => match d.parse::<i32>() {
-            Ok(d) if (1..=64).contains(&d) => d,
+    let mut depth = augur::bench::DEFAULT_DEPTH;
+    let mut config = SearchConfig::default();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if arg == "--eval" {
+            // [nnue] `augur bench --eval nnue`: the same positions with another evaluation, to
+            // compare speeds in one run.
+            match rest.next().map(|v| v.parse::<augur::eval::EvalKind>()) {
+                Some(Ok(kind)) => config.eval = kind,
+                Some(Err(e)) => {
+                    eprintln!("augur bench: {e}");
+                    return ExitCode::from(2);
+                }
+                None => {
+                    eprintln!("augur bench: --eval needs default, classic or nnue");
+                    return ExitCode::from(2);
+                }
+            }
+            continue;
+        }
+        match arg.parse::<i32>() {
+            Ok(d) if (1..=64).contains(&d) => depth = d,
             _ => {
-                eprintln!("augur bench: depth must be an integer from 1 to 64, got '{d}'");
+                eprintln!("augur bench: depth must be an integer from 1 to 64, got '{arg}'");
                 return ExitCode::from(2);
             }
-        },
-    };
-    let r = augur::bench::run(depth, &SearchConfig::default(), true);
+        }
+    }
+    let r = augur::bench::run(depth, &config, true);
     println!("{} nodes {} nps", r.nodes, r.nps);
     ExitCode::SUCCESS
 }

@@ -133,7 +133,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         args.data.len(),
         start.elapsed().as_secs_f64()
     );
-    let val = split_validation(&mut samples, args.validation, args.seed);
+    let val = split_validation(&mut samples, args.validation);
     let opts = TrainOptions {
         hidden: args.hidden,
         activation: args.activation.into(),
@@ -437,10 +437,10 @@ fn loss_chart(history: &[(f64, f64)]) -> Chart {
         .into()
 }
 
-/// Shuffles `samples` once with `seed` and splits off the last `fraction` for validation.
-pub fn split_validation(samples: &mut Vec<Sample>, fraction: f64, seed: u64) -> Vec<Sample> {
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    samples.shuffle(&mut rng);
+/// Splits off the last `fraction` of `samples` for validation. Datagen files hold whole games
+/// one after another, so the tail is whole games that training never sees: positions of one
+/// game share its result and look alike, and a random split would leak them.
+pub fn split_validation(samples: &mut Vec<Sample>, fraction: f64) -> Vec<Sample> {
     let n_val = ((samples.len() as f64) * fraction.clamp(0.0, 0.5)).round() as usize;
     samples.split_off(samples.len() - n_val)
 }
@@ -489,7 +489,7 @@ mod tests {
     #[test]
     fn fits_a_synthetic_material_target() {
         let mut data = material_samples(40_000, 7);
-        let val = split_validation(&mut data, 0.1, 7);
+        let val = split_validation(&mut data, 0.1);
         let out = temp_dir("fit");
         let r = train(&data, &val, &options(32, 6), &out).unwrap();
         let last = r.history.last().unwrap().1;
@@ -560,7 +560,7 @@ mod tests {
     #[test]
     fn quantised_engine_inference_matches_the_float_network() {
         let mut data = material_samples(6000, 3);
-        let val = split_validation(&mut data, 0.1, 3);
+        let val = split_validation(&mut data, 0.1);
         let out = temp_dir("quant");
         let text = include_str!("../../data/games-sample300.epd");
         let lines = crate::epd::parse_epd(text, "games-sample300.epd").unwrap();

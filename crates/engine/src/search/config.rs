@@ -217,6 +217,22 @@ search_config! {
             bonus_max: i32 = 4000 => "HistoryBonusMax" [64, 16384] step 200;
                 "the largest reward of one cutoff"
         }
+        [conthist] ContHist => "ContHist" = false;
+            "Continuation history: order and reduce quiet moves by how well they did after the same previous move (1 and 2 plies back)" {
+            plies: i32 = 2 => "ContHistPlies" [1, 2];
+                "1: the opponent's last move only; 2: also our own move before it"
+            lmr_weight: i32 = 100 => "ContHistLmrWeight" [0, 400] step 10;
+                "percent of the continuation scores added to the history that adjusts LMR"
+        }
+        [corrhist] CorrHist => "CorrHist" = false;
+            "Correction history: add to the static eval the average error the search found for this pawn structure and side" {
+            weight_per_ply: i32 = 4 => "CorrHistWeightPerPly" [1, 64] step 1;
+                "a new measurement at depth d weighs (d + 1) times this, of 256"
+            weight_max: i32 = 64 => "CorrHistWeightMax" [1, 256] step 8;
+                "the largest weight of one measurement, of 256"
+            limit: i32 = 128 => "CorrHistLimit" [1, 1000] step 10;
+                "the largest correction (cp)"
+        }
         [rfp] Rfp => "Rfp" = true;
             "Reverse futility pruning: at shallow depth a static eval far above beta will almost surely hold" {
             max_depth: i32 = 7 => "RfpMaxDepth" [1, 20] step 1;

@@ -3,6 +3,7 @@
 //! Each technique block starts with its `// [tag]` comment; `stats::Technique` has its counter.
 
 pub mod config;
+pub mod history;
 pub mod limits;
 pub mod ordering;
 pub mod probcut;
@@ -15,6 +16,7 @@ use crate::eval::{self, EvalKind};
 use crate::position::Position;
 use config::SearchConfig;
 use cozy_chess::{Move, Piece};
+use history::{pawn_key, ContinuationHistory, CorrectionHistory, PieceTo, QuietScore};
 use limits::{Limits, TimePlan};
 use ordering::{is_noisy, see_ge, History, Killers, MoveBuffers, MovePicker, PickerOptions};
 use probcut::{Pair, Stage};
@@ -114,6 +116,13 @@ pub struct Searcher {
     eval_stack: [i32; MAX_PLY + 2],
     /// The move that led to each ply; `None` for a null move.
     move_stack: [Option<Move>; MAX_PLY + 2],
+    /// [conthist] The moved piece and target of the move that led to each ply (`None` for a
+    /// null move and at the root).
+    piece_to_stack: [Option<PieceTo>; MAX_PLY + 2],
+    /// [corrhist] The uncorrected static eval of each ply, which is what the TT keeps.
+    raw_eval_stack: [i32; MAX_PLY + 2],
+    cont_history: ContinuationHistory,
+    corr_history: CorrectionHistory,
     lmr_table: Vec<[i32; 64]>,
     start: Instant,
     plan: Option<TimePlan>,
@@ -148,6 +157,10 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 2],
             eval_stack: [0; MAX_PLY + 2],
             move_stack: [None; MAX_PLY + 2],
+            piece_to_stack: [None; MAX_PLY + 2],
+            raw_eval_stack: [0; MAX_PLY + 2],
+            cont_history: ContinuationHistory::default(),
+            corr_history: CorrectionHistory::default(),
             lmr_table: Vec::new(),
             start: Instant::now(),
             plan: None,
@@ -188,6 +201,8 @@ impl Searcher {
     pub fn new_game(&mut self) {
         self.killers.clear();
         self.history.clear();
+        self.cont_history.clear();
+        self.corr_history.clear();
         self.tt.clear();
     }
 
@@ -626,13 +641,19 @@ impl Searcher {
             return s;
         }
 
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INF
         } else if let Some(e) = entry {
             e.eval
         } else {
             self.evaluate()
         };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected_eval(raw_eval)
+        };
+        self.raw_eval_stack[ply] = raw_eval;
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
 
@@ -670,6 +691,7 @@ impl Searcher {
                     + depth / nmp.depth_divisor.max(1)
                     + ((static_eval - beta) / nmp.eval_divisor.max(1)).min(nmp.eval_max);
                 self.move_stack[ply + 1] = None;
+                self.piece_to_stack[ply + 1] = None;
                 self.pos.make_null();
                 let score =
                     -self.negamax::<false>(depth - 1 - r, ply + 1, -beta, -beta + 1, !cut_node);
@@ -743,10 +765,16 @@ impl Searcher {
         let mut quiet_count = 0;
         let original_alpha = alpha;
         let board = self.pos.board().clone();
+        let prev_moves = self.cont_prev(ply);
 
-        while let Some(mv) =
-            picker.next(&board, self.config.history.enabled.then_some(&self.history))
-        {
+        while let Some(mv) = picker.next(
+            &board,
+            Some(&QuietScore {
+                main: self.config.history.enabled.then_some(&self.history),
+                cont: &self.cont_history,
+                prev: prev_moves,
+            }),
+        ) {
             if ply == 0
                 && (self.root_skip.contains(&mv)
                     || (!self.root_only.is_empty() && !self.root_only.contains(&mv)))
@@ -793,7 +821,9 @@ impl Searcher {
                 }
             }
 
+            let piece_to = PieceTo::of(&board, mv);
             self.move_stack[ply + 1] = Some(mv);
+            self.piece_to_stack[ply + 1] = piece_to;
             self.pos.make(mv);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1;
@@ -816,9 +846,22 @@ impl Searcher {
                     r -= killers.contains(&Some(mv)) as i32;
                     r += !improving as i32;
                     r += cut_node as i32;
-                    if self.config.history.enabled {
-                        r -= self.history.get(board.side_to_move(), mv)
-                            / self.config.lmr.history_divisor.max(1);
+                    if self.config.history.enabled || self.config.conthist.enabled {
+                        let mut h = 0;
+                        if self.config.history.enabled {
+                            h += self.history.get(board.side_to_move(), mv);
+                        }
+                        // [conthist] The follow-up scores join the butterfly score, scaled.
+                        if self.config.conthist.enabled {
+                            let cont = QuietScore {
+                                main: None,
+                                cont: &self.cont_history,
+                                prev: prev_moves,
+                            };
+                            h += cont.total(&board, mv, piece_to) * self.config.conthist.lmr_weight
+                                / 100;
+                        }
+                        r -= h / self.config.lmr.history_divisor.max(1);
                     }
                     r = r.clamp(0, new_depth - 1).max(0);
                 }
@@ -905,18 +948,69 @@ impl Searcher {
             return alpha;
         }
 
+        let bound = Bound::classify(best_score, original_alpha, beta);
+        // [corrhist] Learn the eval's error from this node's result, unless the result is
+        // only a bound on the wrong side of the eval (it says nothing about the error) or
+        // comes from a capture (the eval of a position with hanging material is not at fault).
+        if self.config.corrhist.enabled
+            && !in_check
+            && best_move.is_none_or(|m| !is_noisy(&board, m))
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.stats.cut(Technique::CorrHist);
+            let c = &self.config.corrhist;
+            let weight = ((depth + 1) * c.weight_per_ply).min(c.weight_max);
+            self.corr_history.update(
+                board.side_to_move(),
+                pawn_key(&board),
+                best_score - raw_eval,
+                weight,
+                c.limit,
+            );
+        }
         if self.config.tt.enabled {
-            let bound = Bound::classify(best_score, original_alpha, beta);
             self.tt.store(
                 key,
                 best_move,
                 score_to_tt(best_score, ply),
-                static_eval,
+                raw_eval,
                 depth,
                 bound,
             );
         }
         best_score
+    }
+
+    /// [corrhist] The static eval plus what the correction history learned for this pawn
+    /// structure; the raw eval unchanged when switched off.
+    #[inline]
+    fn corrected_eval(&mut self, raw_eval: i32) -> i32 {
+        if !self.config.corrhist.enabled || raw_eval.abs() >= MATE_BOUND {
+            return raw_eval;
+        }
+        self.stats.tried(Technique::CorrHist);
+        let board = self.pos.board();
+        let c = self.corr_history.get(board.side_to_move(), pawn_key(board));
+        (raw_eval + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// [conthist] The previous moves whose continuation histories apply at `ply`: the
+    /// opponent's last move and (with `ContHistPlies` 2) our own move before it.
+    #[inline]
+    fn cont_prev(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let c = &self.config.conthist;
+        if !c.enabled {
+            return [None; 2];
+        }
+        let one = self.piece_to_stack[ply];
+        let two = if c.plies >= 2 && ply >= 1 {
+            self.piece_to_stack[ply - 1]
+        } else {
+            None
+        };
+        [one, two]
     }
 
     /// [probcut] ProbCut (Buro; Jiang & Buro in Crafty, Figure 2): at the check height, a shallow
@@ -1067,6 +1161,7 @@ impl Searcher {
                 continue;
             }
             self.move_stack[ply + 1] = Some(mv);
+            self.piece_to_stack[ply + 1] = PieceTo::of(&board, mv);
             self.pos.make(mv);
             let mut v = -self.qsearch::<false>(ply + 1, -pc_beta, -pc_beta + 1);
             if v >= pc_beta && pc_depth > 0 && !self.stopped {
@@ -1082,7 +1177,7 @@ impl Searcher {
                         key,
                         Some(mv),
                         score_to_tt(v, ply),
-                        static_eval,
+                        self.raw_eval_stack[ply],
                         pc_depth + 1,
                         Bound::Lower,
                     );
@@ -1122,6 +1217,29 @@ impl Searcher {
             self.history.update(side, mv, bonus);
             for q in tried.iter().flatten() {
                 self.history.update(side, *q, -bonus);
+            }
+        }
+        // [conthist] The same reward and penalties in the rows of the previous moves.
+        let prev = self.cont_prev(ply);
+        if prev.iter().any(Option::is_some) {
+            let h = &self.config.history;
+            let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
+            let board = self.pos.board();
+            let Some(pt) = PieceTo::of(board, mv) else {
+                return;
+            };
+            self.stats.tried(Technique::ContHist);
+            let before: i32 = prev.iter().flatten().map(|&p| self.cont_history.get(p, pt)).sum();
+            if before > 0 {
+                self.stats.cut(Technique::ContHist);
+            }
+            for &p in prev.iter().flatten() {
+                self.cont_history.update(p, pt, bonus);
+                for q in tried.iter().flatten() {
+                    if let Some(qt) = PieceTo::of(board, *q) {
+                        self.cont_history.update(p, qt, -bonus);
+                    }
+                }
             }
         }
     }
@@ -1170,7 +1288,8 @@ impl Searcher {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             };
-            best_score = static_eval;
+            // [corrhist] Stand pat on the corrected eval; the TT keeps the raw one.
+            best_score = self.corrected_eval(static_eval);
             if best_score >= beta {
                 return best_score;
             }

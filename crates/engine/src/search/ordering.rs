@@ -1,6 +1,7 @@
 //! Move ordering: static exchange evaluation, killers, history, and the staged move picker
 //! (TT move, good captures, killers, quiets by history, bad captures).
 
+use crate::search::history::QuietOrder;
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
 
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20000];
@@ -243,7 +244,7 @@ impl MovePicker {
         self.moves
     }
 
-    pub fn next(&mut self, board: &Board, history: Option<&History>) -> Option<Move> {
+    pub fn next(&mut self, board: &Board, history: Option<&dyn QuietOrder>) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -294,7 +295,7 @@ impl MovePicker {
         }
     }
 
-    fn generate(&mut self, board: &Board, history: Option<&History>) {
+    fn generate(&mut self, board: &Board, history: Option<&dyn QuietOrder>) {
         let side = board.side_to_move();
         let in_check = !board.checkers().is_empty();
         let enemies = board.colors(!side);
@@ -335,7 +336,7 @@ impl MovePicker {
             } else if Some(mv) == self.killers[1] {
                 KILLER
             } else {
-                history.map_or(0, |h| h.get(side, mv))
+                history.map_or(0, |h| h.score(board, mv))
             };
         }
     }

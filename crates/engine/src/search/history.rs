@@ -1,0 +1,213 @@
+//! The learned tables beyond the butterfly history of `ordering`: continuation history
+//! (`conthist`), and the correction history of the static evaluation (`corrhist`).
+//! Each table is indexed by a small key and updated with a bounded rule, so recent results
+//! outweigh old ones and no entry runs away.
+
+use crate::search::ordering::History;
+use cozy_chess::{BitBoard, Board, Color, Move, Piece};
+
+/// Bound of a continuation-history entry (the same gravity as the butterfly history).
+const CONT_MAX: i32 = 16384;
+/// 12 coloured pieces × 64 target squares.
+const PIECE_TO: usize = 12 * 64;
+
+/// The coloured piece a move moves (before promotion) and where it goes: the key of a
+/// continuation-history row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// `None` if `mv` does not start on a piece of the side to move (not a legal move).
+    #[inline]
+    pub fn of(board: &Board, mv: Move) -> Option<PieceTo> {
+        let piece = board.piece_on(mv.from)?;
+        let color = board.side_to_move();
+        Some(PieceTo(
+            ((color as usize * 6 + piece as usize) * 64 + mv.to as usize) as u16,
+        ))
+    }
+    #[inline]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// [conthist] Continuation history: how good a quiet move was *after* a given previous move
+/// (piece and target square of the move one ply ago, and of our own move two plies ago).
+/// It catches follow-ups and replies the butterfly table, blind to context, averages away.
+#[derive(Clone)]
+pub struct ContinuationHistory(Vec<i32>);
+
+impl Default for ContinuationHistory {
+    fn default() -> Self {
+        ContinuationHistory(vec![0; PIECE_TO * PIECE_TO])
+    }
+}
+
+impl ContinuationHistory {
+    #[inline]
+    pub fn get(&self, prev: PieceTo, mv: PieceTo) -> i32 {
+        self.0[prev.index() * PIECE_TO + mv.index()]
+    }
+    #[inline]
+    pub fn update(&mut self, prev: PieceTo, mv: PieceTo, bonus: i32) {
+        let h = &mut self.0[prev.index() * PIECE_TO + mv.index()];
+        let b = bonus.clamp(-CONT_MAX, CONT_MAX);
+        *h += b - *h * b.abs() / CONT_MAX;
+    }
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
+/// What the move picker orders quiet moves by.
+pub trait QuietOrder {
+    fn score(&self, board: &Board, mv: Move) -> i32;
+}
+
+impl QuietOrder for History {
+    #[inline]
+    fn score(&self, board: &Board, mv: Move) -> i32 {
+        self.get(board.side_to_move(), mv)
+    }
+}
+
+/// The butterfly history plus the continuation histories of the previous one and two plies
+/// (each `None` when switched off or when that ply was a null move or the root).
+pub struct QuietScore<'a> {
+    pub main: Option<&'a History>,
+    pub cont: &'a ContinuationHistory,
+    pub prev: [Option<PieceTo>; 2],
+}
+
+impl QuietScore<'_> {
+    /// The sum used for ordering and LMR; `piece_to` must be `mv`'s.
+    #[inline]
+    pub fn total(&self, board: &Board, mv: Move, piece_to: Option<PieceTo>) -> i32 {
+        let mut s = self.main.map_or(0, |h| h.get(board.side_to_move(), mv));
+        if let Some(pt) = piece_to {
+            for prev in self.prev.iter().flatten() {
+                s += self.cont.get(*prev, pt);
+            }
+        }
+        s
+    }
+}
+
+impl QuietOrder for QuietScore<'_> {
+    #[inline]
+    fn score(&self, board: &Board, mv: Move) -> i32 {
+        self.total(board, mv, PieceTo::of(board, mv))
+    }
+}
+
+/// Fixed-point scale of a correction entry: entries hold centipawns × GRAIN.
+const CORR_GRAIN: i32 = 256;
+/// Pawn-structure buckets per side (a power of two).
+const CORR_SIZE: usize = 16384;
+
+/// [corrhist] Correction history: the static evaluation is wrong in ways that repeat for a
+/// pawn structure (a blocked centre, a weak king shelter the terms miss). Remember, per side
+/// to move and pawn-structure key, the average of (search result − raw eval) and add it.
+#[derive(Clone)]
+pub struct CorrectionHistory(Vec<i32>);
+
+impl Default for CorrectionHistory {
+    fn default() -> Self {
+        CorrectionHistory(vec![0; 2 * CORR_SIZE])
+    }
+}
+
+/// A hash of the pawns of both sides alone (cozy-chess keeps no pawn key of its own).
+#[inline]
+pub fn pawn_key(board: &Board) -> u64 {
+    let white: BitBoard = board.colored_pieces(Color::White, Piece::Pawn);
+    let black: BitBoard = board.colored_pieces(Color::Black, Piece::Pawn);
+    mix(white.0 ^ mix(black.0 ^ 0x9E37_79B9_7F4A_7C15))
+}
+
+/// splitmix64's finaliser: every input bit flips about half the output bits.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl CorrectionHistory {
+    #[inline]
+    fn index(side: Color, key: u64) -> usize {
+        side as usize * CORR_SIZE + (key as usize & (CORR_SIZE - 1))
+    }
+
+    /// The correction to add to a raw evaluation (centipawns).
+    #[inline]
+    pub fn get(&self, side: Color, key: u64) -> i32 {
+        self.0[Self::index(side, key)] / CORR_GRAIN
+    }
+
+    /// Moves the entry towards `error` (search result − raw eval, cp) with a weight that grows
+    /// with the depth of the search that measured it (`weight` of 256), bounded to ±`limit` cp.
+    #[inline]
+    pub fn update(&mut self, side: Color, key: u64, error: i32, weight: i32, limit: i32) {
+        let e = &mut self.0[Self::index(side, key)];
+        let w = weight.clamp(0, 256);
+        let target = error.clamp(-limit, limit) * CORR_GRAIN;
+        *e = ((*e as i64 * (256 - w) as i64 + target as i64 * w as i64) / 256) as i32;
+        *e = (*e).clamp(-limit * CORR_GRAIN, limit * CORR_GRAIN);
+    }
+
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn correction_moves_towards_the_error_and_stays_bounded() {
+        let mut c = CorrectionHistory::default();
+        let key = pawn_key(&Board::default());
+        for _ in 0..200 {
+            c.update(Color::White, key, 500, 64, 100);
+        }
+        assert_eq!(c.get(Color::White, key), 100);
+        assert_eq!(c.get(Color::Black, key), 0);
+        for _ in 0..200 {
+            c.update(Color::White, key, -40, 64, 100);
+        }
+        assert!((-40..=-39).contains(&c.get(Color::White, key)));
+    }
+
+    #[test]
+    fn pawn_key_sees_only_pawns() {
+        let a: Board = "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1".parse().unwrap();
+        let b: Board = "3qk3/pp6/8/8/8/8/PP6/R3K3 b - - 0 1".parse().unwrap();
+        let c: Board = "4k3/pp6/8/8/8/P7/1P6/4K3 w - - 0 1".parse().unwrap();
+        assert_eq!(pawn_key(&a), pawn_key(&b));
+        assert_ne!(pawn_key(&a), pawn_key(&c));
+    }
+
+    #[test]
+    fn continuation_rows_are_separate() {
+        let board = Board::default();
+        let e4: Move = "e2e4".parse().unwrap();
+        let d4: Move = "d2d4".parse().unwrap();
+        let nf3: Move = "g1f3".parse().unwrap();
+        let (e4, d4, nf3) = (
+            PieceTo::of(&board, e4).unwrap(),
+            PieceTo::of(&board, d4).unwrap(),
+            PieceTo::of(&board, nf3).unwrap(),
+        );
+        let mut h = ContinuationHistory::default();
+        h.update(e4, nf3, 1000);
+        assert_eq!(h.get(e4, nf3), 1000);
+        assert_eq!(h.get(d4, nf3), 0);
+        for _ in 0..1000 {
+            h.update(e4, nf3, 16384);
+        }
+        assert!(h.get(e4, nf3) <= CONT_MAX);
+    }
+}

@@ -338,6 +338,8 @@ impl SearchConfig {
         self.lmp.enabled = false;
         self.lmr.enabled = false;
         self.qsee.enabled = false;
+        // Not selective, but it changes the leaves' values away from the evaluation's.
+        self.corrhist.enabled = false;
         self
     }
 }

@@ -1495,6 +1495,49 @@ mod tests {
         assert_eq!(r.score, 0, "{}", score_text(r.score));
     }
 
+    /// Switched off, each history heuristic leaves the search node-for-node as it was, whatever
+    /// its parameters, and its counter at 0; switched on, it is tried and changes the tree.
+    #[test]
+    fn history_heuristics_off_are_the_baseline() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let limits = Limits {
+            depth: Some(8),
+            ..Default::default()
+        };
+        let run = |cfg: SearchConfig| {
+            let mut s = searcher(cfg);
+            s.search(&pos, &limits);
+            s.stats
+        };
+        let base = run(SearchConfig::default());
+        type Switch = fn(&mut SearchConfig, bool);
+        let cases: [(Technique, Switch); 2] = [
+            (Technique::ContHist, |c, on| {
+                c.conthist.enabled = on;
+                c.conthist.plies = 1;
+                c.conthist.lmr_weight = 300;
+            }),
+            (Technique::CorrHist, |c, on| {
+                c.corrhist.enabled = on;
+                c.corrhist.limit = 7;
+                c.corrhist.weight_max = 200;
+            }),
+        ];
+        for (t, switch) in cases {
+            let mut off = SearchConfig::default();
+            switch(&mut off, false);
+            let stats = run(off);
+            assert_eq!(stats.nodes, base.nodes, "{}", t.tag());
+            assert_eq!((stats.tried[t as usize], stats.cut[t as usize]), (0, 0));
+            let mut on = SearchConfig::default();
+            switch(&mut on, true);
+            let stats = run(on);
+            assert!(stats.tried[t as usize] > 0, "{stats}");
+            assert!(stats.cut[t as usize] > 0, "{stats}");
+            assert_ne!(stats.nodes, base.nodes, "{}", t.tag());
+        }
+    }
+
     /// Switched off, the ProbCut family leaves the search node-for-node as it was, whatever
     /// its parameters; switched on, each one changes the tree.
     #[test]

@@ -224,6 +224,11 @@ search_config! {
             lmr_weight: i32 = 100 => "ContHistLmrWeight" [0, 400] step 10;
                 "percent of the continuation scores added to the history that adjusts LMR"
         }
+        [capthist] CaptHist => "CaptHist" = false;
+            "Capture history: order captures by how often this piece taking this victim on this square caused a cutoff, besides MVV-LVA" {
+            divisor: i32 = 8 => "CaptHistDivisor" [1, 256] step 1;
+                "the history is divided by this before it joins 10 × the victim's value"
+        }
         [corrhist] CorrHist => "CorrHist" = false;
             "Correction history: add to the static eval the average error the search found for this pawn structure and side" {
             weight_per_ply: i32 = 4 => "CorrHistWeightPerPly" [1, 64] step 1;

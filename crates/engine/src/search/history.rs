@@ -3,7 +3,7 @@
 //! Each table is indexed by a small key and updated with a bounded rule, so recent results
 //! outweigh old ones and no entry runs away.
 
-use crate::search::ordering::History;
+use crate::search::ordering::{captured_piece, History};
 use cozy_chess::{BitBoard, Board, Color, Move, Piece};
 
 /// Bound of a continuation-history entry (the same gravity as the butterfly history).
@@ -60,24 +60,66 @@ impl ContinuationHistory {
     }
 }
 
-/// What the move picker orders quiet moves by.
-pub trait QuietOrder {
-    fn score(&self, board: &Board, mv: Move) -> i32;
+/// What the move picker orders moves by besides the TT move, killers and MVV-LVA.
+pub trait MoveOrder {
+    fn quiet(&self, board: &Board, mv: Move) -> i32;
+    /// Added to a capture's or promotion's MVV-LVA score.
+    fn noisy(&self, _board: &Board, _mv: Move) -> i32 {
+        0
+    }
 }
 
-impl QuietOrder for History {
+impl MoveOrder for History {
     #[inline]
-    fn score(&self, board: &Board, mv: Move) -> i32 {
+    fn quiet(&self, board: &Board, mv: Move) -> i32 {
         self.get(board.side_to_move(), mv)
     }
 }
 
+/// [capthist] Capture history `[piece][to][victim]`: MVV-LVA knows material only; this learns
+/// which captures actually refute (a defended victim, a recapture that opens the king).
+#[derive(Clone)]
+pub struct CaptureHistory(Vec<i32>);
+
+impl Default for CaptureHistory {
+    fn default() -> Self {
+        CaptureHistory(vec![0; PIECE_TO * 6])
+    }
+}
+
+impl CaptureHistory {
+    /// A promotion without capture uses the king's slot, which no capture can.
+    #[inline]
+    fn index(board: &Board, mv: Move) -> Option<usize> {
+        let pt = PieceTo::of(board, mv)?;
+        let victim = captured_piece(board, mv).unwrap_or(Piece::King);
+        Some(pt.index() * 6 + victim as usize)
+    }
+    #[inline]
+    pub fn get(&self, board: &Board, mv: Move) -> i32 {
+        Self::index(board, mv).map_or(0, |i| self.0[i])
+    }
+    #[inline]
+    pub fn update(&mut self, board: &Board, mv: Move, bonus: i32) {
+        if let Some(i) = Self::index(board, mv) {
+            let h = &mut self.0[i];
+            let b = bonus.clamp(-CONT_MAX, CONT_MAX);
+            *h += b - *h * b.abs() / CONT_MAX;
+        }
+    }
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
 /// The butterfly history plus the continuation histories of the previous one and two plies
-/// (each `None` when switched off or when that ply was a null move or the root).
+/// (each `None` when switched off or when that ply was a null move or the root), and the
+/// capture history scaled down by its divisor.
 pub struct QuietScore<'a> {
     pub main: Option<&'a History>,
     pub cont: &'a ContinuationHistory,
     pub prev: [Option<PieceTo>; 2],
+    pub capture: Option<(&'a CaptureHistory, i32)>,
 }
 
 impl QuietScore<'_> {
@@ -94,10 +136,15 @@ impl QuietScore<'_> {
     }
 }
 
-impl QuietOrder for QuietScore<'_> {
+impl MoveOrder for QuietScore<'_> {
     #[inline]
-    fn score(&self, board: &Board, mv: Move) -> i32 {
+    fn quiet(&self, board: &Board, mv: Move) -> i32 {
         self.total(board, mv, PieceTo::of(board, mv))
+    }
+    #[inline]
+    fn noisy(&self, board: &Board, mv: Move) -> i32 {
+        self.capture
+            .map_or(0, |(h, divisor)| h.get(board, mv) / divisor.max(1))
     }
 }
 

@@ -16,7 +16,9 @@ use crate::eval::{self, EvalKind};
 use crate::position::Position;
 use config::SearchConfig;
 use cozy_chess::{Move, Piece};
-use history::{pawn_key, ContinuationHistory, CorrectionHistory, PieceTo, QuietScore};
+use history::{
+    pawn_key, CaptureHistory, ContinuationHistory, CorrectionHistory, PieceTo, QuietScore,
+};
 use limits::{Limits, TimePlan};
 use ordering::{is_noisy, see_ge, History, Killers, MoveBuffers, MovePicker, PickerOptions};
 use probcut::{Pair, Stage};
@@ -123,6 +125,7 @@ pub struct Searcher {
     raw_eval_stack: [i32; MAX_PLY + 2],
     cont_history: ContinuationHistory,
     corr_history: CorrectionHistory,
+    capture_history: CaptureHistory,
     lmr_table: Vec<[i32; 64]>,
     start: Instant,
     plan: Option<TimePlan>,
@@ -161,6 +164,7 @@ impl Searcher {
             raw_eval_stack: [0; MAX_PLY + 2],
             cont_history: ContinuationHistory::default(),
             corr_history: CorrectionHistory::default(),
+            capture_history: CaptureHistory::default(),
             lmr_table: Vec::new(),
             start: Instant::now(),
             plan: None,
@@ -203,6 +207,7 @@ impl Searcher {
         self.history.clear();
         self.cont_history.clear();
         self.corr_history.clear();
+        self.capture_history.clear();
         self.tt.clear();
     }
 
@@ -763,6 +768,8 @@ impl Searcher {
         let mut searched = 0;
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
+        let mut noisies: [Option<Move>; 32] = [None; 32];
+        let mut noisy_count = 0;
         let original_alpha = alpha;
         let board = self.pos.board().clone();
         let prev_moves = self.cont_prev(ply);
@@ -773,6 +780,11 @@ impl Searcher {
                 main: self.config.history.enabled.then_some(&self.history),
                 cont: &self.cont_history,
                 prev: prev_moves,
+                capture: self
+                    .config
+                    .capthist
+                    .enabled
+                    .then_some((&self.capture_history, self.config.capthist.divisor)),
             }),
         ) {
             if ply == 0
@@ -857,6 +869,7 @@ impl Searcher {
                                 main: None,
                                 cont: &self.cont_history,
                                 prev: prev_moves,
+                                capture: None,
                             };
                             h += cont.total(&board, mv, piece_to) * self.config.conthist.lmr_weight
                                 / 100;
@@ -926,6 +939,7 @@ impl Searcher {
                         if !noisy {
                             self.reward_quiet(ply, mv, depth, &quiets[..quiet_count], killers);
                         }
+                        self.reward_capture(mv, noisy, depth, &noisies[..noisy_count]);
                         break;
                     }
                 }
@@ -933,6 +947,10 @@ impl Searcher {
             if !noisy && quiet_count < quiets.len() {
                 quiets[quiet_count] = Some(mv);
                 quiet_count += 1;
+            }
+            if noisy && noisy_count < noisies.len() {
+                noisies[noisy_count] = Some(mv);
+                noisy_count += 1;
             }
         }
 
@@ -1229,7 +1247,11 @@ impl Searcher {
                 return;
             };
             self.stats.tried(Technique::ContHist);
-            let before: i32 = prev.iter().flatten().map(|&p| self.cont_history.get(p, pt)).sum();
+            let before: i32 = prev
+                .iter()
+                .flatten()
+                .map(|&p| self.cont_history.get(p, pt))
+                .sum();
             if before > 0 {
                 self.stats.cut(Technique::ContHist);
             }
@@ -1241,6 +1263,27 @@ impl Searcher {
                     }
                 }
             }
+        }
+    }
+
+    /// [capthist] A capture that cut gains capture history; the captures tried before the
+    /// cutting move (capture or quiet) lose it: they were ordered first and did not refute.
+    fn reward_capture(&mut self, mv: Move, noisy: bool, depth: i32, tried: &[Option<Move>]) {
+        if !self.config.capthist.enabled {
+            return;
+        }
+        let h = &self.config.history;
+        let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
+        let board = self.pos.board();
+        if noisy {
+            self.stats.tried(Technique::CaptHist);
+            if self.capture_history.get(board, mv) > 0 {
+                self.stats.cut(Technique::CaptHist);
+            }
+            self.capture_history.update(board, mv, bonus);
+        }
+        for q in tried.iter().flatten() {
+            self.capture_history.update(board, *q, -bonus);
         }
     }
 
@@ -1511,7 +1554,11 @@ mod tests {
         };
         let base = run(SearchConfig::default());
         type Switch = fn(&mut SearchConfig, bool);
-        let cases: [(Technique, Switch); 2] = [
+        let cases: [(Technique, Switch); 3] = [
+            (Technique::CaptHist, |c, on| {
+                c.capthist.enabled = on;
+                c.capthist.divisor = 1;
+            }),
             (Technique::ContHist, |c, on| {
                 c.conthist.enabled = on;
                 c.conthist.plies = 1;

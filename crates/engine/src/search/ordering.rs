@@ -1,7 +1,7 @@
 //! Move ordering: static exchange evaluation, killers, history, and the staged move picker
 //! (TT move, good captures, killers, quiets by history, bad captures).
 
-use crate::search::history::QuietOrder;
+use crate::search::history::MoveOrder;
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
 
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20000];
@@ -244,7 +244,7 @@ impl MovePicker {
         self.moves
     }
 
-    pub fn next(&mut self, board: &Board, history: Option<&dyn QuietOrder>) -> Option<Move> {
+    pub fn next(&mut self, board: &Board, history: Option<&dyn MoveOrder>) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -295,7 +295,7 @@ impl MovePicker {
         }
     }
 
-    fn generate(&mut self, board: &Board, history: Option<&dyn QuietOrder>) {
+    fn generate(&mut self, board: &Board, history: Option<&dyn MoveOrder>) {
         let side = board.side_to_move();
         let in_check = !board.checkers().is_empty();
         let enemies = board.colors(!side);
@@ -323,7 +323,8 @@ impl MovePicker {
                 let victim = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
                 let attacker = board.piece_on(mv.from).map_or(0, |p| p as i32);
                 let promo = mv.promotion.map_or(0, |p| SEE_VALUE[p as usize]);
-                let mvv_lva = 10 * (victim + promo) - attacker;
+                let mvv_lva =
+                    10 * (victim + promo) - attacker + history.map_or(0, |h| h.noisy(board, mv));
                 // Under-promotions are almost never right: order them with the bad captures.
                 let bad_promo = matches!(mv.promotion, Some(p) if p != Piece::Queen);
                 if bad_promo || (self.use_see && !see_ge(board, mv, 0)) {
@@ -336,7 +337,7 @@ impl MovePicker {
             } else if Some(mv) == self.killers[1] {
                 KILLER
             } else {
-                history.map_or(0, |h| h.score(board, mv))
+                history.map_or(0, |h| h.quiet(board, mv))
             };
         }
     }

@@ -199,7 +199,10 @@ fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String 
             wdl.losses,
             100.0 * wdl.points() / wdl.games().max(1) as f64
         );
-        if let Some(e) = est {
+        if let (Some(e), Some(EloModel::Normalized)) = (&est, sprt.map(|t| t.model)) {
+            // The SPRT's own model, so the live figure and the bounds compare.
+            s.push_str(&format!("  nElo {} ±{:.1}", fmt_elo(e.nelo), e.nelo_half));
+        } else if let Some(e) = est {
             let half = (e.elo_high - e.elo_low) / 2.0;
             if half.is_finite() {
                 s.push_str(&format!("  Elo {} ±{half:.1}", fmt_elo(e.elo)));
@@ -626,4 +629,36 @@ fn resume(
         );
     }
     Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_line_speaks_the_sprts_model() {
+        let mut table = ResultTable::new(vec!["a".into(), "b".into()]);
+        for (white, black, score, pair) in [
+            (0, 1, 1.0, 0),
+            (1, 0, 0.5, 0),
+            (0, 1, 0.5, 1),
+            (1, 0, 0.5, 1),
+        ] {
+            table.games.push(Outcome {
+                white,
+                black,
+                white_score: score,
+                pair: Some(pair),
+            });
+        }
+        let mut sprt = make_sprt("0,10", 0.05, 0.05, EloModel::Normalized).unwrap();
+        let line = status_line(&table, Some(&sprt), 0);
+        assert!(
+            line.contains("W 1 D 3 L 0") && line.contains("nElo +"),
+            "{line}"
+        );
+        sprt.model = EloModel::Logistic;
+        let line = status_line(&table, Some(&sprt), 0);
+        assert!(line.contains("  Elo +") && !line.contains("nElo"), "{line}");
+    }
 }

@@ -217,7 +217,7 @@ search_config! {
             bonus_max: i32 = 4000 => "HistoryBonusMax" [64, 16384] step 200;
                 "the largest reward of one cutoff"
         }
-        [conthist] ContHist => "ContHist" = false;
+        [conthist] ContHist => "ContHist" = true;
             "Continuation history: order and reduce quiet moves by how well they did after the same previous move (1 and 2 plies back)" {
             plies: i32 = 2 => "ContHistPlies" [1, 2];
                 "1: the opponent's last move only; 2: also our own move before it"

@@ -1552,7 +1552,11 @@ mod tests {
             s.search(&pos, &limits);
             s.stats
         };
-        let base = run(SearchConfig::default());
+        let mut plain = SearchConfig::default();
+        plain.conthist.enabled = false;
+        plain.capthist.enabled = false;
+        plain.corrhist.enabled = false;
+        let base = run(plain.clone());
         type Switch = fn(&mut SearchConfig, bool);
         let cases: [(Technique, Switch); 3] = [
             (Technique::CaptHist, |c, on| {
@@ -1571,12 +1575,12 @@ mod tests {
             }),
         ];
         for (t, switch) in cases {
-            let mut off = SearchConfig::default();
+            let mut off = plain.clone();
             switch(&mut off, false);
             let stats = run(off);
             assert_eq!(stats.nodes, base.nodes, "{}", t.tag());
             assert_eq!((stats.tried[t as usize], stats.cut[t as usize]), (0, 0));
-            let mut on = SearchConfig::default();
+            let mut on = plain.clone();
             switch(&mut on, true);
             let stats = run(on);
             assert!(stats.tried[t as usize] > 0, "{stats}");

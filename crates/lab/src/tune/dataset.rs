@@ -41,7 +41,7 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// `(weight index, white − black count)` of entry `i`.
+    /// `(weight index, white − black count)` of an entry.
     #[inline]
     pub fn coeffs(&self, e: &Entry) -> &[(u16, i16)] {
         &self.coeffs[e.start as usize..e.start as usize + e.len as usize]

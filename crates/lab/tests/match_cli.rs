@@ -266,10 +266,14 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
         cmd.args(args(&pgn))
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        if during_write {
-            // The test hook pauses half-way through each record.
-            cmd.env("AUGUR_ARENA_WRITE_PAUSE_MS", "400");
-        }
+        // The test hook pauses half-way through each record: long pauses make
+        // the kill land mid-write, short ones still keep every run slower than
+        // the kill moment on a fast machine (20 games at 300 nodes otherwise
+        // finish in well under the random delay).
+        cmd.env(
+            "AUGUR_ARENA_WRITE_PAUSE_MS",
+            if during_write { "400" } else { "150" },
+        );
         let mut child = cmd.spawn().unwrap();
         if during_write {
             let deadline = Instant::now() + Duration::from_secs(30);

@@ -4,9 +4,7 @@
 use crate::position::Position;
 use crate::search::config::SearchConfig;
 use crate::search::limits::Limits;
-use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Searcher};
-use std::sync::Arc;
+use crate::search::SearchTeam;
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -30,25 +28,24 @@ pub fn run(depth: i32, config: &SearchConfig, verbose: bool) -> BenchResult {
     let mut nodes = 0;
     // Only the searches are timed: clearing a table between positions is set-up, not search.
     let mut searching = std::time::Duration::ZERO;
-    let tt = Arc::new(TranspositionTable::new(16));
+    let mut team = SearchTeam::new(config.clone(), 16).expect("16 MiB for the hash table");
     for (i, fen) in positions().enumerate() {
         let pos = Position::from_fen(fen, false).expect("bench positions are valid");
-        tt.clear();
-        let mut s = Searcher::new(config.clone(), tt.clone(), Arc::new(Control::default()));
+        team.new_game();
         let limits = Limits {
             depth: Some(depth),
             ..Default::default()
         };
         let start = Instant::now();
-        let r = s.search(&pos, &limits);
+        let r = team.search(&pos, &limits);
         searching += start.elapsed();
-        nodes += s.stats.nodes;
+        nodes += r.stats.nodes;
         if verbose {
             let best = r.best.map_or("0000".to_string(), |m| pos.uci(m));
             println!(
                 "{:>2} {:>10} nodes  best {best:<6} score {:>6}  {fen}",
                 i + 1,
-                s.stats.nodes,
+                r.stats.nodes,
                 crate::search::score_text(r.score)
             );
         }

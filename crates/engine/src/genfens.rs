@@ -14,13 +14,11 @@
 use crate::position::Position;
 use crate::search::config::SearchConfig;
 use crate::search::limits::Limits;
-use crate::search::textbook::Algorithm;
-use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Searcher};
+use crate::search::tt::TtError;
+use crate::search::{Mode, SearchTeam};
 use cozy_chess::Board;
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::Arc;
 use thiserror::Error;
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -37,6 +35,8 @@ pub enum GenfensError {
         line: usize,
         error: String,
     },
+    #[error("genfens: {0}")]
+    Table(#[from] TtError),
     #[error("genfens: only {found} of {wanted} positions found after {attempts} attempts")]
     Exhausted {
         found: u64,
@@ -219,10 +219,9 @@ pub fn run(
 ) -> Result<(), GenfensError> {
     let book = req.book.as_deref().map(Book::load).transpose()?;
     let mut config = config.clone();
-    config.algorithm = Algorithm::Engine;
+    config.algorithm = Mode::Engine;
     config.multipv = 1;
-    let tt = Arc::new(TranspositionTable::new(4));
-    let mut searcher = Searcher::new(config, tt, Arc::new(Control::default()));
+    let mut searcher = SearchTeam::new(config, 4)?;
     let limits = Limits {
         nodes: Some(req.nodes.max(1)),
         ..Default::default()

@@ -5,12 +5,10 @@
 use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
-use augur::search::tt::TranspositionTable;
-use augur::search::{Control, Searcher};
+use augur::search::SearchTeam;
 use std::collections::HashSet;
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 
 /// Runs augur with `args` and `stdin`; returns (FENs printed, other output lines, success).
 fn genfens(args: &[&str], stdin: &str) -> (Vec<String>, Vec<String>, bool) {
@@ -73,8 +71,7 @@ fn openbench_form_gives_n_playable_distinct_positions_per_seed() {
     assert_eq!(sides.len(), 2, "both sides to move should occur: {fens:#?}");
 
     // Playable: a search five times longer than the filter's does not find most of them lost.
-    let tt = Arc::new(TranspositionTable::new(8));
-    let mut s = Searcher::new(SearchConfig::default(), tt, Arc::new(Control::default()));
+    let mut s = SearchTeam::new(SearchConfig::default(), 8).unwrap();
     let limits = Limits {
         nodes: Some(50_000),
         ..Default::default()

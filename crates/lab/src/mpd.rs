@@ -16,14 +16,12 @@ use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
 use augur::search::textbook::{self, Algorithm, SiblingLog, TextbookConfig};
-use augur::search::tt::TranspositionTable;
-use augur::search::{Control, Searcher};
+use augur::search::SearchTeam;
 use augur_arena::progress::Progress;
 use clap::Args;
 use cozy_chess::{Move, Piece};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Bundled sample: 1000 positions of `../shared/data/positions/games-sample.epd` (see
 /// `data/README.md`).
@@ -235,11 +233,7 @@ pub fn self_play(
         eval: play_eval,
         ..SearchConfig::default()
     };
-    let mut s = Searcher::new(
-        config,
-        Arc::new(TranspositionTable::new(8)),
-        Arc::new(Control::default()),
-    );
+    let mut s = SearchTeam::new(config, 8).expect("8 MiB for the hash table");
     let limits = Limits {
         depth: Some(depth),
         ..Default::default()
@@ -496,7 +490,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
                 line: i + 1,
             })
             .collect();
-        let algorithms = vec![Algorithm::AlphaBeta, Algorithm::Spp, Algorithm::SppExact];
+        let algorithms = vec![analysis::AB, analysis::SPP, analysis::SPP_EXACT];
         let plan = compare::Plan {
             positions: suite_positions,
             depths: vec![args.prune_depth],
@@ -527,14 +521,14 @@ pub fn run(args: &MpdArgs) -> Result<()> {
         );
         let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|---:|");
         for (a1, a2) in [
-            (Algorithm::Spp, Algorithm::AlphaBeta),
-            (Algorithm::SppExact, Algorithm::AlphaBeta),
-            (Algorithm::SppExact, Algorithm::Spp),
+            (analysis::SPP, analysis::AB),
+            (analysis::SPP_EXACT, analysis::AB),
+            (analysis::SPP_EXACT, analysis::SPP),
         ] {
             if let Some(sm) =
                 analysis::summarize(&idx, plan.positions.len(), &[args.prune_depth], a1, a2)
             {
-                let differs = if a2 == Algorithm::AlphaBeta {
+                let differs = if a2 == analysis::AB {
                     bad.iter().filter(|m| m.algorithm == a1).count().to_string()
                 } else {
                     String::new()

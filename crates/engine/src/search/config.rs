@@ -11,7 +11,7 @@
 use crate::eval::EvalKind;
 use crate::options::{OptionError, OptionSpec, OptionType, ValueError};
 use crate::search::probcut::{DepthRule, ProbCutParams};
-use crate::search::textbook::Algorithm;
+use crate::search::team::Mode;
 use std::sync::Arc;
 
 /// Expands the table below. Rows of `settings` become fields of `SearchConfig`; each block of
@@ -160,6 +160,18 @@ macro_rules! search_config {
                 Ok(false)
             }
         }
+
+        /// One test per technique: switched off it leaves no trace whatever its parameters,
+        /// switched on it is tried (`search::tests::off_is_the_baseline_and_on_is_tried`).
+        #[cfg(test)]
+        mod every_technique {
+            $(
+                #[test]
+                fn $tag() {
+                    crate::search::tests::off_is_the_baseline_and_on_is_tried(stringify!($tag));
+                }
+            )*
+        }
     };
 }
 
@@ -171,7 +183,7 @@ search_config! {
             "milliseconds kept back from the clock per move, for GUI and network lag"
         eval: EvalKind = EvalKind::Default => "Eval";
             "`default`: Augur's tapered evaluation; `classic`: the SPP thesis's feature table"
-        algorithm: Algorithm = Algorithm::Engine => "Algorithm";
+        algorithm: Mode = Mode::Engine => "Algorithm";
             "`engine`, or a textbook algorithm searched to a fixed depth (`go depth N`, default 5)"
         spp_mpd: i32 = 70 => "SppMpd" [0, 10000];
             "[spp] maximum positional difference of the `spp` and `sppt` algorithms"

@@ -1,5 +1,6 @@
-//! Move ordering: static exchange evaluation, killers, history, and the staged move picker
-//! (TT move, good captures, killers, quiets by history, bad captures).
+//! Move ordering: static exchange evaluation, the history table, and the staged move picker
+//! (TT move, good captures, killers, quiets by history, bad captures). Killers live in the
+//! search stack.
 
 use crate::search::history::MoveOrder;
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
@@ -116,31 +117,6 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
     success
 }
 
-/// Killer moves: two quiet moves per ply that caused a beta cutoff.
-#[derive(Clone)]
-pub struct Killers(pub Vec<[Option<Move>; 2]>);
-
-impl Killers {
-    pub fn new(max_ply: usize) -> Self {
-        Killers(vec![[None; 2]; max_ply + 2])
-    }
-    pub fn clear(&mut self) {
-        self.0.iter_mut().for_each(|k| *k = [None; 2]);
-    }
-    #[inline]
-    pub fn add(&mut self, ply: usize, mv: Move) {
-        let k = &mut self.0[ply];
-        if k[0] != Some(mv) {
-            k[1] = k[0];
-            k[0] = Some(mv);
-        }
-    }
-    #[inline]
-    pub fn get(&self, ply: usize) -> [Option<Move>; 2] {
-        self.0[ply]
-    }
-}
-
 /// Butterfly history `[side][from][to]`, updated with a gravity formula that keeps values
 /// in ±MAX_HISTORY so recent results outweigh old ones.
 #[derive(Clone)]
@@ -195,25 +171,6 @@ pub struct MovePicker {
     use_see: bool,
     moves: Vec<(Move, i32)>,
     next: usize,
-}
-
-/// Per-ply move buffers, lent to each node's picker so that no node allocates.
-pub struct MoveBuffers(Vec<Vec<(Move, i32)>>);
-
-impl MoveBuffers {
-    pub fn new(plies: usize) -> Self {
-        MoveBuffers((0..plies).map(|_| Vec::with_capacity(256)).collect())
-    }
-    #[inline]
-    pub fn take(&mut self, ply: usize) -> Vec<(Move, i32)> {
-        let mut v = std::mem::take(&mut self.0[ply]);
-        v.clear();
-        v
-    }
-    #[inline]
-    pub fn give_back(&mut self, ply: usize, v: Vec<(Move, i32)>) {
-        self.0[ply] = v;
-    }
 }
 
 pub struct PickerOptions {

@@ -1,7 +1,14 @@
-//! The ProbCut family's data: the fitted linear models v = a·v' + b + e per depth pair and game
-//! stage, read from a small TOML file (written by `augur-lab fit`), and the cut bounds.
-//! The cuts themselves are in `search/mod.rs` under `[probcut]`, `[mpc]` and `[sfpc]`.
+//! The ProbCut family: the fitted linear models v = a·v' + b + e per depth pair and game
+//! stage, read from a small TOML file (written by `augur-lab fit`), their cut bounds, and the
+//! cuts themselves, `[probcut]`, `[mpc]` and `[sfpc]`, called from `negamax` (steps 7 and 10).
 
+use super::ordering::{is_noisy, see_ge, MovePicker, PickerOptions};
+use super::score::MATE_BOUND;
+use super::stats::Technique;
+use super::thread::Searcher;
+use super::tt::Bound;
+use crate::eval;
+use cozy_chess::{Move, Piece};
 use std::str::FromStr;
 use thiserror::Error;
 
@@ -240,6 +247,187 @@ impl DepthRule {
             DepthRule::Dynamic => (depth - reduction - term).max(0),
             DepthRule::DynamicClamped => (depth - reduction - term.clamp(0, depth)).max(0),
         }
+    }
+}
+
+impl Searcher<'_> {
+    /// [probcut] ProbCut (Buro; Jiang & Buro in Crafty, Figure 2): at the check height, a shallow
+    /// null-window search at a bound from the fitted model v = a·v' + b + e predicts whether the
+    /// deep search would fail high (or low) with confidence T·σ, and cuts if so.
+    /// [mpc] Multi-ProbCut (Figure 3): several depth pairs, stage-specific thresholds, never
+    /// applied inside its own shallow searches. Both run before null move, as in Crafty.
+    pub(crate) fn probcut(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let cfg = &self.cfg;
+        if !(cfg.probcut.enabled || cfg.mpc.enabled)
+            || self.td.probcut_nesting > 0
+            || beta.abs() >= MATE_BOUND
+            || alpha.abs() >= MATE_BOUND
+        {
+            return None;
+        }
+        let stage = if eval::is_endgame_stage(self.td.pos.board()) {
+            Stage::Endgame
+        } else {
+            Stage::Middlegame
+        };
+        let params = cfg.probcut.params.clone();
+        let (technique, threshold, pairs): (Technique, f64, Vec<&Pair>) = if cfg.mpc.enabled {
+            if depth > cfg.mpc.max_height {
+                return None;
+            }
+            let t = if stage == Stage::Endgame {
+                cfg.mpc.threshold_end
+            } else {
+                cfg.mpc.threshold_mid
+            };
+            (
+                Technique::Mpc,
+                t as f64 / 100.0,
+                params
+                    .for_height(stage, depth)
+                    .take(cfg.mpc.tries.max(0) as usize)
+                    .collect(),
+            )
+        } else {
+            if depth != cfg.probcut.height {
+                return None;
+            }
+            let pair = params.find(stage, cfg.probcut.shallow, cfg.probcut.height);
+            (
+                Technique::ProbCut,
+                cfg.probcut.threshold as f64 / 100.0,
+                pair.into_iter().collect(),
+            )
+        };
+        for pair in pairs {
+            let key = (stage, pair.shallow, pair.deep);
+            // Is v >= beta likely?
+            let bound = pair.high_bound(threshold, beta);
+            if pair.in_range(bound) {
+                self.td.stats.tried(technique);
+                self.td.probcut_nesting += 1;
+                let v = self.negamax::<false>(pair.shallow, ply, bound - 1, bound, cut_node);
+                self.td.probcut_nesting -= 1;
+                if self.stopped {
+                    return Some(0);
+                }
+                self.td.stats.pair(key, v >= bound);
+                if v >= bound {
+                    self.td.stats.cut(technique);
+                    return Some(beta);
+                }
+            }
+            // Is v <= alpha likely?
+            let bound = pair.low_bound(threshold, alpha);
+            if pair.in_range(bound) {
+                self.td.stats.tried(technique);
+                self.td.probcut_nesting += 1;
+                let v = self.negamax::<false>(pair.shallow, ply, bound, bound + 1, !cut_node);
+                self.td.probcut_nesting -= 1;
+                if self.stopped {
+                    return Some(0);
+                }
+                self.td.stats.pair(key, v <= bound);
+                if v <= bound {
+                    self.td.stats.cut(technique);
+                    return Some(alpha);
+                }
+            }
+        }
+        None
+    }
+
+    /// [sfpc] Stockfish-style ProbCut: if a good capture beats beta by a margin in qsearch and
+    /// then in a reduced null-window search, the node will almost surely fail high. The
+    /// verification depth follows `SfpcDepthRule` (fixed, the seed patch, or clamped).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn stockfish_probcut(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        static_eval: i32,
+        improving: bool,
+        cut_node: bool,
+        tt_move: Option<Move>,
+        tt_score: Option<(i32, i32)>,
+    ) -> Option<i32> {
+        let cfg = &self.cfg.sfpc;
+        if depth < cfg.min_depth || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let pc_beta = beta + cfg.margin - improving as i32 * cfg.improving;
+        if tt_score.is_some_and(|(d, s)| d >= depth - cfg.tt_depth && s < pc_beta) {
+            return None;
+        }
+        let pc_depth = cfg.depth_rule.verification_depth(
+            depth,
+            static_eval,
+            beta,
+            cfg.reduction,
+            cfg.eval_divisor,
+        );
+        self.td.stats.tried(Technique::SfpcExtend);
+        if pc_depth > (depth - cfg.reduction).max(0) {
+            self.td.stats.cut(Technique::SfpcExtend);
+        }
+        self.td.stats.tried(Technique::Sfpc);
+        let board = self.td.pos.board().clone();
+        let tt_capture = tt_move.filter(|&m| is_noisy(&board, m));
+        let mut picker = MovePicker::new(
+            tt_capture,
+            [None; 2],
+            PickerOptions {
+                noisy_only: true,
+                use_see: false,
+            },
+            self.td.stack.take_moves(ply),
+        );
+        let key = self.td.pos.hash();
+        let mut result = None;
+        while let Some(mv) = picker.next(&board, None) {
+            if mv.promotion.is_some_and(|p| p != Piece::Queen)
+                || !see_ge(&board, mv, pc_beta - static_eval)
+            {
+                continue;
+            }
+            self.td.make(ply, mv);
+            let mut v = -self.qsearch::<false>(ply + 1, -pc_beta, -pc_beta + 1);
+            if v >= pc_beta && pc_depth > 0 && !self.stopped {
+                v = -self.negamax::<false>(pc_depth, ply + 1, -pc_beta, -pc_beta + 1, !cut_node);
+            }
+            self.td.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= pc_beta {
+                if self.cfg.tt.enabled {
+                    self.shared.tt.store(
+                        key,
+                        ply,
+                        Some(mv),
+                        v,
+                        self.td.stack[ply].raw_eval,
+                        pc_depth + 1,
+                        Bound::Lower,
+                    );
+                }
+                if v.abs() < MATE_BOUND {
+                    self.td.stats.cut(Technique::Sfpc);
+                    result = Some(v - (pc_beta - beta));
+                    break;
+                }
+            }
+        }
+        self.td.stack.give_back_moves(ply, picker.into_buffer());
+        result
     }
 }
 

@@ -7,15 +7,15 @@
 use crate::eval::{self, classic, EvalKind};
 use crate::position::Position;
 use crate::search::ordering::{captured_piece, is_castle, SEE_VALUE};
-use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{score_to_tt, INF, MATE};
+use crate::search::score::{INF, MATE};
+use crate::search::tt::{Bound, TranspositionTable, TtError};
 use cozy_chess::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
+use thiserror::Error;
 
 crate::options::choice! {
-    /// `engine` is the engine's own search; the others are the fixed-depth textbook algorithms.
+    /// The fixed-depth textbook algorithms (the team runs them in textbook mode, `Mode`).
     pub enum Algorithm("algorithm") {
-        Engine = "engine",
         Minimax = "minimax",
         AlphaBeta = "alphabeta",
         AlphaBetaSoft = "alphabeta-soft",
@@ -125,39 +125,62 @@ pub struct SiblingLog {
     pub worst: (String, i32),
 }
 
-/// Runs `algorithm` to `depth` plies from `pos`. `Engine` is not a textbook algorithm; the
-/// caller runs the engine search for it.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+pub enum TextbookError {
+    #[error(
+        "{0} needs the classic evaluation (its bound is derived from that evaluation's terms)"
+    )]
+    NeedsClassicEval(Algorithm),
+    #[error(transparent)]
+    Table(#[from] TtError),
+}
+
+/// Runs `algorithm` to `depth` plies from `pos`, on a fresh table of `cfg.tt_mib` MiB for the
+/// algorithms that use one.
 pub fn run(
     pos: &Position,
     algorithm: Algorithm,
     depth: i32,
     cfg: &TextbookConfig,
-) -> Result<TextbookResult, String> {
-    run_with_stop(pos, algorithm, depth, cfg, None)
+) -> Result<TextbookResult, TextbookError> {
+    let table = match algorithm.uses_tt() {
+        true => Some(TranspositionTable::new(cfg.tt_mib)?),
+        false => None,
+    };
+    search(pos, algorithm, depth, cfg, table.as_ref(), None)
 }
 
-/// As `run`, abandoning the search when `stop` is raised (the result is then marked aborted).
-pub fn run_with_stop(
+/// As `run`, on `table` (the caller clears it), abandoning the search when `stop` is raised
+/// (the result is then marked aborted).
+pub fn run_on(
     pos: &Position,
     algorithm: Algorithm,
     depth: i32,
     cfg: &TextbookConfig,
+    table: &TranspositionTable,
     stop: Option<&AtomicBool>,
-) -> Result<TextbookResult, String> {
-    if algorithm == Algorithm::Engine {
-        return Err("the engine search is not a textbook algorithm".into());
-    }
+) -> Result<TextbookResult, TextbookError> {
+    let table = algorithm.uses_tt().then_some(table);
+    search(pos, algorithm, depth, cfg, table, stop)
+}
+
+fn search(
+    pos: &Position,
+    algorithm: Algorithm,
+    depth: i32,
+    cfg: &TextbookConfig,
+    tt: Option<&TranspositionTable>,
+    stop: Option<&AtomicBool>,
+) -> Result<TextbookResult, TextbookError> {
     if algorithm.spp() == Some(SppBound::Exact) && cfg.eval != EvalKind::Classic {
-        return Err(format!("{algorithm} needs the classic evaluation (its bound is derived from that evaluation's terms)"));
+        return Err(TextbookError::NeedsClassicEval(algorithm));
     }
     let depth = depth.max(1);
     let mut t = Tree {
         pos: pos.clone(),
         root_ply: pos.ply_count(),
         cfg: cfg.clone(),
-        tt: algorithm
-            .uses_tt()
-            .then(|| TranspositionTable::new(cfg.tt_mib)),
+        tt,
         spp: algorithm.spp(),
         result: TextbookResult::default(),
         root_best: None,
@@ -191,7 +214,6 @@ pub fn run_with_stop(
             guess
         }
         Algorithm::Sss => t.sss(depth),
-        Algorithm::Engine => unreachable!("rejected above"),
     };
     t.result.score = score;
     t.result.best = t.root_best;
@@ -211,7 +233,7 @@ struct Tree<'a> {
     pos: Position,
     root_ply: usize,
     cfg: TextbookConfig,
-    tt: Option<TranspositionTable>,
+    tt: Option<&'a TranspositionTable>,
     spp: Option<SppBound>,
     result: TextbookResult,
     root_best: Option<Move>,
@@ -334,25 +356,23 @@ impl Tree<'_> {
     }
 
     fn probe(&self, depth: i32, alpha: i32, beta: i32) -> (Option<i32>, Option<Move>) {
-        let Some(tt) = &self.tt else {
+        let Some(tt) = self.tt else {
             return (None, None);
         };
-        let Some(e) = tt.probe(self.pos.hash()) else {
+        let Some(e) = tt.probe(self.pos.hash(), self.ply()) else {
             return (None, None);
         };
-        let hit = (e.depth >= depth)
-            .then(|| e.cutoff(self.ply(), alpha, beta))
-            .flatten();
+        let hit = (e.depth >= depth).then(|| e.cutoff(alpha, beta)).flatten();
         (hit, e.mv)
     }
 
     fn store(&self, depth: i32, best: i32, alpha0: i32, beta: i32, mv: Option<Move>) {
-        let Some(tt) = &self.tt else { return };
-        let s = score_to_tt(best, self.ply());
+        let Some(tt) = self.tt else { return };
         tt.store(
             self.pos.hash(),
+            self.ply(),
             mv,
-            s,
+            best,
             0,
             depth,
             Bound::classify(best, alpha0, beta),

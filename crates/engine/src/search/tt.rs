@@ -1,9 +1,15 @@
 //! [tt] Transposition table: lock-free, shared by reference between threads.
 //! Each slot is two atomics, the key stored xor-ed with the data so that a torn write
 //! (key from one store, data from another) fails verification instead of returning garbage.
+//!
+//! The table owns its contract with the search: scores go in and come out as seen from the
+//! node's ply, the table itself keeps mates as distances from the stored position (so an
+//! entry is right at whatever ply the position recurs).
 
+use super::score::MATE_BOUND;
 use cozy_chess::{Move, Piece, Square};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use thiserror::Error;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -26,6 +32,7 @@ impl Bound {
     }
 }
 
+/// A probed entry; `score` is already seen from the probing ply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub mv: Option<Move>,
@@ -36,17 +43,35 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The stored score, seen from `ply`, if its bound settles a search with this window.
+    /// The stored score, if its bound settles a search with this window.
     #[inline]
-    pub fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
-        let s = super::score_from_tt(self.score, ply);
+    pub fn cutoff(&self, alpha: i32, beta: i32) -> Option<i32> {
         let settles = match self.bound {
             Bound::Exact => true,
-            Bound::Lower => s >= beta,
-            Bound::Upper => s <= alpha,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
         };
-        settles.then_some(s)
+        settles.then_some(self.score)
     }
+}
+
+/// Why a table of the asked size could not be had.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+pub enum TtError {
+    /// With memory overcommit an allocation succeeds and the process is killed later, when
+    /// the search touches the pages; so a size beyond what the system reports is refused.
+    #[error("{mib} MiB is more than the {available} MiB of memory available")]
+    Unavailable { mib: usize, available: u64 },
+    #[error("cannot allocate {mib} MiB for the hash table")]
+    Allocation { mib: usize },
+}
+
+/// A refused resize, and the size the table kept instead.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+#[error("{error}; keeping {kept_mib} MiB")]
+pub struct ResizeError {
+    pub error: TtError,
+    pub kept_mib: usize,
 }
 
 #[derive(Default)]
@@ -57,6 +82,7 @@ struct Slot {
 
 pub struct TranspositionTable {
     slots: Vec<Slot>,
+    mib: usize,
     age: AtomicU8,
 }
 
@@ -85,20 +111,49 @@ pub fn unpack_move(bits: u16) -> Option<Move> {
     })
 }
 
-/// `n` empty slots from zeroed memory. Large zeroed allocations come straight from the OS as
-/// untouched pages, so a big table costs nothing until it is used (no memset of the whole
-/// table on every `Hash` change or bench position).
-fn zeroed_slots(n: usize) -> Option<Vec<Slot>> {
-    let n = n.max(1);
-    let layout = std::alloc::Layout::array::<Slot>(n).ok()?;
+/// Mates are stored as distances from the stored position, not from the root.
+#[inline]
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// `mib` MiB of empty slots from zeroed memory. Large zeroed allocations come straight from
+/// the OS as untouched pages, so a big table costs nothing until it is used (no memset of the
+/// whole table on every `Hash` change or bench position).
+fn zeroed_slots(mib: usize) -> Result<Vec<Slot>, TtError> {
+    if let Some(available) = available_mib() {
+        if mib as u64 > available {
+            return Err(TtError::Unavailable { mib, available });
+        }
+    }
+    let n = (mib.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Slot>()).max(1);
+    let refused = TtError::Allocation { mib };
+    let layout = std::alloc::Layout::array::<Slot>(n).map_err(|_| refused.clone())?;
     // SAFETY: the layout is non-zero-sized; a null result is handled.
     let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Slot;
     if ptr.is_null() {
-        return None;
+        return Err(refused);
     }
     // SAFETY: `ptr` was allocated with the layout of `n` Slots, which is exactly what a Vec of
     // capacity `n` deallocates with; all-zero bytes are a valid Slot (two AtomicU64 zeros).
-    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+    Ok(unsafe { Vec::from_raw_parts(ptr, n, n) })
 }
 
 /// Memory the OS could give this process without swapping (Linux: `MemAvailable`), in MiB.
@@ -114,31 +169,39 @@ fn available_mib() -> Option<u64> {
 }
 
 impl TranspositionTable {
-    pub fn new(mib: usize) -> Self {
-        Self::try_new(mib).expect("memory for the transposition table")
-    }
-
-    /// Like `new`, but reports a failed allocation (a `Hash` value larger than the machine's
-    /// memory) instead of aborting.
-    pub fn try_new(mib: usize) -> Result<Self, String> {
-        let bytes = mib.max(1).saturating_mul(1024 * 1024);
-        // With memory overcommit the allocation itself succeeds and the process is killed
-        // later, when the search touches the pages; so a size beyond what the system reports
-        // as available is refused up front.
-        if let Some(free) = available_mib() {
-            if mib as u64 > free {
-                return Err(format!(
-                    "{mib} MiB is more than the {free} MiB of memory available"
-                ));
-            }
-        }
-        let n = bytes / std::mem::size_of::<Slot>();
-        let slots = zeroed_slots(n)
-            .ok_or_else(|| format!("cannot allocate {mib} MiB for the hash table"))?;
+    /// An empty table of `mib` MiB, or why the machine cannot give it.
+    pub fn new(mib: usize) -> Result<Self, TtError> {
         Ok(TranspositionTable {
-            slots,
+            slots: zeroed_slots(mib)?,
+            mib: mib.max(1),
             age: AtomicU8::new(0),
         })
+    }
+
+    pub fn mib(&self) -> usize {
+        self.mib
+    }
+
+    /// Resizes in place to an empty table of `mib` MiB. The old table is freed first, so the
+    /// two are never both held; if the new size cannot be had, the old size is taken again
+    /// (or 1 MiB, should memory have gone meanwhile) and the error says which.
+    pub fn resize(&mut self, mib: usize) -> Result<(), ResizeError> {
+        let old = self.mib;
+        self.slots = Vec::new();
+        self.age.store(0, Ordering::Relaxed);
+        let error = match zeroed_slots(mib) {
+            Ok(slots) => {
+                (self.slots, self.mib) = (slots, mib.max(1));
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        let (slots, kept_mib) = match zeroed_slots(old) {
+            Ok(slots) => (slots, old),
+            Err(_) => (zeroed_slots(1).expect("1 MiB for the hash table"), 1),
+        };
+        (self.slots, self.mib) = (slots, kept_mib);
+        Err(ResizeError { error, kept_mib })
     }
 
     pub fn clear(&self) {
@@ -160,8 +223,9 @@ impl TranspositionTable {
         ((key as u128 * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// The entry for `key`, its score seen from `ply`.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
         let slot = &self.slots[self.index(key)];
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
@@ -176,18 +240,21 @@ impl TranspositionTable {
         };
         Some(Entry {
             mv: unpack_move(data as u16),
-            score: (data >> 16) as u16 as i16 as i32,
+            score: score_from_tt((data >> 16) as u16 as i16 as i32, ply),
             eval: (data >> 32) as u16 as i16 as i32,
             depth: ((data >> 48) & 0xff) as i32,
             bound,
         })
     }
 
-    /// Stores unless the slot holds a deeper result for the same position from this search.
+    /// Stores a result found at `ply` unless the slot holds a deeper result for the same
+    /// position from this search.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
         &self,
         key: u64,
+        ply: usize,
         mv: Option<Move>,
         score: i32,
         eval: i32,
@@ -210,6 +277,7 @@ impl TranspositionTable {
                 mv_bits = old as u16;
             }
         }
+        let score = score_to_tt(score, ply);
         let data = mv_bits as u64
             | (score as i16 as u16 as u64) << 16
             | (eval as i16 as u16 as u64) << 32
@@ -238,13 +306,14 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::MATE;
 
     #[test]
     fn store_probe_round_trip_and_replacement() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let mv: Move = "e7e8q".parse().unwrap();
-        tt.store(0xdead_beef, Some(mv), -31000, 25, 7, Bound::Lower);
-        let e = tt.probe(0xdead_beef).unwrap();
+        tt.store(0xdead_beef, 0, Some(mv), -31000, 25, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef, 0).unwrap();
         assert_eq!(
             e,
             Entry {
@@ -255,17 +324,53 @@ mod tests {
                 bound: Bound::Lower
             }
         );
-        assert!(tt.probe(0xdead_bef0).is_none());
+        assert!(tt.probe(0xdead_bef0, 0).is_none());
         // A much shallower non-exact result does not overwrite, but keeps the slot usable.
-        tt.store(0xdead_beef, None, 5, 25, 1, Bound::Upper);
-        assert_eq!(tt.probe(0xdead_beef).unwrap().depth, 7);
+        tt.store(0xdead_beef, 0, None, 5, 25, 1, Bound::Upper);
+        assert_eq!(tt.probe(0xdead_beef, 0).unwrap().depth, 7);
         tt.new_search();
-        tt.store(0xdead_beef, None, 5, 25, 1, Bound::Upper);
-        let e = tt.probe(0xdead_beef).unwrap();
+        tt.store(0xdead_beef, 0, None, 5, 25, 1, Bound::Upper);
+        let e = tt.probe(0xdead_beef, 0).unwrap();
         assert_eq!((e.depth, e.mv), (1, Some(mv)));
         for m in ["a1h8", "h7h8n", "b2b1r", "g7g8b"] {
             let mv: Move = m.parse().unwrap();
             assert_eq!(unpack_move(pack_move(Some(mv))), Some(mv));
         }
+    }
+
+    /// A mate found 3 plies below a node at ply 5 (mate in 8 from the root) is a mate in 3
+    /// from that position, wherever it recurs: at ply 2 it reads as mate in 5 from the root.
+    #[test]
+    fn mates_are_stored_as_distances_from_the_position() {
+        // Keys spread over the table (the index is the key's high bits).
+        const K1: u64 = 0x9E37_79B9_7F4A_7C15;
+        const K2: u64 = 0x3C6E_F372_FE94_F82A;
+        const K3: u64 = 0xDAA6_6D2C_7DDF_743F;
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(K1, 5, None, MATE - 8, 0, 4, Bound::Exact);
+        assert_eq!(tt.probe(K1, 5).unwrap().score, MATE - 8);
+        assert_eq!(tt.probe(K1, 2).unwrap().score, MATE - 5);
+        tt.store(K2, 4, None, -MATE + 6, 0, 4, Bound::Upper);
+        assert_eq!(tt.probe(K2, 1).unwrap().score, -MATE + 3);
+        tt.store(K3, 9, None, 250, 0, 4, Bound::Lower);
+        assert_eq!(tt.probe(K3, 1).unwrap().score, 250);
+        let e = tt.probe(K2, 1).unwrap();
+        assert_eq!(e.cutoff(-100, 100), Some(-MATE + 3));
+        assert_eq!(tt.probe(K3, 1).unwrap().cutoff(300, 301), None);
+    }
+
+    #[test]
+    fn resize_in_place_and_refuse_the_unaffordable() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        tt.store(3, 0, None, 10, 0, 4, Bound::Exact);
+        tt.resize(2).unwrap();
+        assert_eq!(tt.mib(), 2);
+        assert!(tt.probe(3, 0).is_none(), "a resized table starts empty");
+        let e = tt.resize(usize::MAX / (1 << 21)).unwrap_err();
+        assert_eq!(e.kept_mib, 2);
+        assert_eq!(tt.mib(), 2);
+        assert!(e.to_string().ends_with("keeping 2 MiB"), "{e}");
+        tt.store(3, 0, None, 10, 0, 4, Bound::Exact);
+        assert!(tt.probe(3, 0).is_some());
     }
 }

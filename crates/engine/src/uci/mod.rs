@@ -2,6 +2,7 @@
 //! thread so that `isready`, `stop` and `ponderhit` are answered while it thinks.
 //! Anything malformed is answered with `info string error: ...` and changes nothing.
 
+mod info;
 pub mod input;
 
 use crate::options::{self, OptionError, Value};
@@ -9,12 +10,12 @@ use crate::perft;
 use crate::position::Position;
 use crate::search::config::SearchConfig;
 use crate::search::limits::Limits;
-use crate::search::threads::SearchTeam;
-use crate::search::tt::TranspositionTable;
-use crate::search::Control;
+use crate::search::tt::ResizeError;
+use crate::search::{Control, SearchTeam};
+use info::UciReporter;
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use thiserror::Error;
@@ -33,23 +34,21 @@ pub enum CommandError {
     Option(#[from] OptionError),
     #[error("setoption: expected 'setoption name <id> [value <x>]'")]
     SetOptionSyntax,
-    #[error("Hash: {0}; keeping {1} MiB")]
-    Hash(String, usize),
+    #[error("Hash: {0}")]
+    Hash(#[from] ResizeError),
     #[error(transparent)]
     Genfens(#[from] crate::genfens::GenfensError),
 }
 
 pub struct Engine {
     pos: Position,
-    config: SearchConfig,
     chess960: bool,
-    hash_mib: usize,
-    threads: usize,
-    tt: Arc<TranspositionTable>,
+    /// The search: its settings, table and threads. The worker thread holds the lock for
+    /// the length of a search; between searches the commands here take it.
+    team: Arc<Mutex<SearchTeam>>,
+    /// The team's `stop` and `ponderhit` flags, reachable while the worker holds the team.
     control: Arc<Control>,
-    /// The search threads live here between searches and on the worker thread during one.
-    team: Option<SearchTeam>,
-    worker: Option<JoinHandle<SearchTeam>>,
+    worker: Option<JoinHandle<()>>,
     /// The running search only ends on `stop`/`ponderhit` (go infinite or go ponder).
     open_ended: bool,
 }
@@ -184,9 +183,18 @@ pub fn parse_position(rest: &str, chess960: bool) -> Result<Position, CommandErr
     Ok(pos)
 }
 
-/// One `go` on the search thread: searches, prints `bestmove`, hands the threads back.
-fn think(mut team: SearchTeam, pos: &Position, limits: &Limits, control: &Control) -> SearchTeam {
-    let result = team.search(pos, limits, || {
+/// The team, also after a search that panicked (its per-search state is rebuilt by the next
+/// search; histories and table are cleared by the caller).
+fn lock(team: &Mutex<SearchTeam>) -> MutexGuard<'_, SearchTeam> {
+    team.lock().unwrap_or_else(|poisoned| {
+        team.clear_poison();
+        poisoned.into_inner()
+    })
+}
+
+/// One `go` on the search thread: searches and prints `bestmove`.
+fn think(team: &Mutex<SearchTeam>, pos: &Position, limits: &Limits, control: &Control) {
+    let result = lock(team).search_with(pos, limits, &mut UciReporter, || {
         // In infinite and ponder mode the GUI must see bestmove only after stop/ponderhit.
         while (limits.infinite || control.pondering.load(Ordering::SeqCst))
             && !control.stop.load(Ordering::SeqCst)
@@ -208,25 +216,19 @@ fn think(mut team: SearchTeam, pos: &Position, limits: &Limits, control: &Contro
         }
         None => println!("bestmove 0000"),
     }
-    team
 }
 
 impl Engine {
     pub fn new() -> Self {
-        let hash_mib = 16;
-        let tt = Arc::new(TranspositionTable::new(hash_mib));
-        let control = Arc::new(Control::default());
-        let config = SearchConfig::default();
-        let team = SearchTeam::new(config.clone(), tt.clone(), control.clone());
+        // The declared default size; a machine without 16 MiB to spare starts with 1.
+        let team = SearchTeam::new(SearchConfig::default(), 16)
+            .or_else(|_| SearchTeam::new(SearchConfig::default(), 1))
+            .expect("1 MiB for the hash table");
         Engine {
             pos: Position::startpos(),
-            config,
             chess960: false,
-            hash_mib,
-            threads: 1,
-            tt,
-            control,
-            team: Some(team),
+            control: team.control().clone(),
+            team: Arc::new(Mutex::new(team)),
             worker: None,
             open_ended: false,
         }
@@ -270,7 +272,7 @@ impl Engine {
         self.worker.is_some()
     }
 
-    /// Waits for a running search (after telling it to stop) and takes the threads back.
+    /// Waits for a running search (after telling it to stop).
     fn stop_and_join(&mut self) {
         if self.worker.is_some() {
             self.control.stop.store(true, Ordering::SeqCst);
@@ -291,12 +293,9 @@ impl Engine {
 
     fn join(&mut self) {
         if let Some(w) = self.worker.take() {
-            match w.join() {
-                Ok(team) => self.team = Some(team),
-                Err(_) => {
-                    println!("info string error: search thread failed; state was reset");
-                    self.team = Some(self.fresh_team());
-                }
+            if w.join().is_err() {
+                println!("info string error: search thread failed; state was reset");
+                lock(&self.team).new_game();
             }
         }
     }
@@ -344,9 +343,7 @@ impl Engine {
                 self.finish_search();
                 self.pos = Position::startpos();
                 self.pos.set_chess960(self.chess960);
-                if let Some(t) = self.team.as_mut() {
-                    t.for_each(|s| s.new_game());
-                }
+                lock(&self.team).new_game();
                 Ok(())
             }
             "setoption" => {
@@ -363,9 +360,10 @@ impl Engine {
             }
             "genfens" => {
                 self.finish_search();
+                let config = lock(&self.team).config().clone();
                 crate::genfens::Request::parse(rest)
                     .and_then(|req| {
-                        crate::genfens::run(&req, &self.config, self.chess960, |fen| {
+                        crate::genfens::run(&req, &config, self.chess960, |fen| {
                             println!("info string genfens {fen}")
                         })
                     })
@@ -376,8 +374,10 @@ impl Engine {
                 Ok(())
             }
             "eval" => {
-                let v = crate::eval::evaluate(&self.pos, self.config.eval);
-                println!("info string eval {} {v} (side to move)", self.config.eval);
+                self.finish_search();
+                let kind = lock(&self.team).config().eval;
+                let v = crate::eval::evaluate(&self.pos, kind);
+                println!("info string eval {kind} {v} (side to move)");
                 Ok(())
             }
             _ => Err(CommandError::Unknown(cmd.to_string())),
@@ -390,53 +390,23 @@ impl Engine {
 
     fn setoption(&mut self, rest: &str) -> Result<(), CommandError> {
         let (name, value) = parse_setoption(rest)?;
-        let team = self
-            .team
-            .as_mut()
-            .expect("search threads present when idle");
+        let mut team = lock(&self.team);
         let Some(spec) = options::engine_option_named(&name) else {
-            if !self.config.set_option(&name, value.as_deref())? {
+            if !team.set_option(&name, value.as_deref())? {
                 return Err(OptionError::Unknown(name).into());
             }
-            let cfg = self.config.clone();
-            team.for_each(|s| {
-                s.config = cfg.clone();
-                s.rebuild_lmr_table();
-            });
             if name.eq_ignore_ascii_case("ProbCutParams") {
                 println!(
                     "info string ProbCutParams: {} depth pairs from {}",
-                    self.config.probcut.params.pairs.len(),
+                    team.config().probcut.params.pairs.len(),
                     value.as_deref().unwrap_or(options::BUILTIN_PARAMS)
                 );
             }
             return Ok(());
         };
         match (spec.name, spec.parse(value.as_deref())?) {
-            ("Hash", Value::Int(n)) => {
-                // Free the old table first so that resizing does not need both at once.
-                self.tt = Arc::new(TranspositionTable::new(1));
-                team.for_each(|s| s.tt = Arc::new(TranspositionTable::new(1)));
-                let (tt, result) = match TranspositionTable::try_new(n as usize) {
-                    Ok(tt) => {
-                        self.hash_mib = n as usize;
-                        (tt, Ok(()))
-                    }
-                    // The old size may be gone too if memory was taken meanwhile: 1 MiB then.
-                    Err(e) => match TranspositionTable::try_new(self.hash_mib) {
-                        Ok(tt) => (tt, Err(CommandError::Hash(e, self.hash_mib))),
-                        Err(_) => {
-                            self.hash_mib = 1;
-                            (TranspositionTable::new(1), Err(CommandError::Hash(e, 1)))
-                        }
-                    },
-                };
-                self.tt = Arc::new(tt);
-                let shared = self.tt.clone();
-                team.for_each(|s| s.tt = shared.clone());
-                return result;
-            }
-            ("Clear Hash", _) => self.tt.clear(),
+            ("Hash", Value::Int(n)) => team.resize_hash(n as usize)?,
+            ("Clear Hash", _) => team.clear_hash(),
             ("UCI_Chess960", Value::Bool(b)) => {
                 self.chess960 = b;
                 self.pos.set_chess960(b);
@@ -457,10 +427,7 @@ impl Engine {
                 println!("info string EvalFile: {} from {path}", net.describe());
                 crate::eval::nnue::set_current(net);
             }
-            ("Threads", Value::Int(n)) => {
-                self.threads = n as usize;
-                team.set_threads(self.threads);
-            }
+            ("Threads", Value::Int(n)) => team.set_threads(n as usize),
             // Ponder only tells that the GUI may send `go ponder`, which is always served.
             _ => {}
         }
@@ -493,38 +460,28 @@ impl Engine {
                 }
             }
         };
-        let mut team = self.team.take().expect("search threads present when idle");
-        team.main.verbose = true;
         let pos = self.pos.clone();
-        let control = self.control.clone();
+        let (team, control) = (self.team.clone(), self.control.clone());
         control.stop.store(false, Ordering::SeqCst);
         control.pondering.store(limits.ponder, Ordering::SeqCst);
         self.open_ended = limits.infinite || limits.ponder;
-        let job = move || think(team, &pos, &limits, &control);
+        let job = move || think(&team, &pos, &limits, &control);
         match std::thread::Builder::new().spawn(job) {
             Ok(worker) => self.worker = Some(worker),
             Err(e) => {
-                // The OS refused a thread (the team went down with the job): answer from
-                // this thread with a quick search, since the GUI waits for a `bestmove`.
+                // The OS refused a thread: answer from this thread with a quick search,
+                // since the GUI waits for a `bestmove`.
                 println!("info string error: cannot start the search thread: {e}; searching to depth 1 here");
                 self.open_ended = false;
+                self.control.pondering.store(false, Ordering::SeqCst);
                 let limits = Limits {
                     depth: Some(1),
                     ..Default::default()
                 };
-                let mut team = self.fresh_team();
-                team.main.verbose = true;
-                self.team = Some(think(team, &self.pos, &limits, &self.control));
+                think(&self.team, &self.pos, &limits, &self.control);
             }
         }
         Ok(())
-    }
-
-    /// A new team with the current settings, for when the old one was lost.
-    fn fresh_team(&self) -> SearchTeam {
-        let mut team = SearchTeam::new(self.config.clone(), self.tt.clone(), self.control.clone());
-        team.set_threads(self.threads);
-        team
     }
 
     /// True while a search runs (for tests and the binary's shutdown).

@@ -3,7 +3,16 @@
 
 use super::Row;
 use augur::search::textbook::Algorithm;
+use augur::search::Mode;
 use std::collections::BTreeMap;
+
+/// The thesis's algorithms as contenders of a run (which may also hold the engine's search).
+pub const AB: Mode = Mode::Textbook(Algorithm::AlphaBeta);
+pub const ABT: Mode = Mode::Textbook(Algorithm::Abt);
+pub const SPP: Mode = Mode::Textbook(Algorithm::Spp);
+pub const SPPT: Mode = Mode::Textbook(Algorithm::Sppt);
+pub const SPP_EXACT: Mode = Mode::Textbook(Algorithm::SppExact);
+pub const SPPT_EXACT: Mode = Mode::Textbook(Algorithm::SpptExact);
 
 /// The thesis's extra pruning of A1 over A2 (section 5): `100 - 100 * NBP(A1) / NBP(A2)`.
 /// Positive when A1 evaluates fewer leaves; `None` when A2 evaluated none.
@@ -16,38 +25,37 @@ pub fn extra_pruning(nbp_a1: u64, nbp_a2: u64) -> Option<f64> {
 
 /// The comparisons the thesis draws (section 5.2), then each further algorithm against
 /// alpha-beta; only pairs whose two algorithms were both run.
-pub fn pairs(algorithms: &[Algorithm]) -> Vec<(Algorithm, Algorithm)> {
-    use Algorithm::*;
-    let has = |a: Algorithm| algorithms.contains(&a);
-    let mut out: Vec<(Algorithm, Algorithm)> = [
-        (Spp, AlphaBeta),
-        (Abt, AlphaBeta),
-        (Sppt, Spp),
-        (Sppt, Abt),
-        (SppExact, AlphaBeta),
-        (SppExact, Spp),
-        (SpptExact, Abt),
+pub fn pairs(algorithms: &[Mode]) -> Vec<(Mode, Mode)> {
+    let has = |a: Mode| algorithms.contains(&a);
+    let mut out: Vec<(Mode, Mode)> = [
+        (SPP, AB),
+        (ABT, AB),
+        (SPPT, SPP),
+        (SPPT, ABT),
+        (SPP_EXACT, AB),
+        (SPP_EXACT, SPP),
+        (SPPT_EXACT, ABT),
     ]
     .into_iter()
     .filter(|&(a, b)| has(a) && has(b))
     .collect();
     for &a in algorithms {
-        if a != AlphaBeta && has(AlphaBeta) && !out.iter().any(|&(x, _)| x == a) {
-            out.push((a, AlphaBeta));
+        if a != AB && has(AB) && !out.iter().any(|&(x, _)| x == a) {
+            out.push((a, AB));
         }
     }
     out
 }
 
 /// The thesis's abbreviations (AB, ABT, SPP, SPPT), other names upper-cased.
-pub fn short_name(a: Algorithm) -> String {
+pub fn short_name(a: Mode) -> String {
     match a {
-        Algorithm::AlphaBeta => "AB".to_string(),
+        AB => "AB".to_string(),
         a => a.name().to_uppercase(),
     }
 }
 
-pub fn pair_name(a1: Algorithm, a2: Algorithm) -> String {
+pub fn pair_name(a1: Mode, a2: Mode) -> String {
     format!("{}/{}", short_name(a1), short_name(a2))
 }
 
@@ -73,8 +81,8 @@ pub struct PruningSummary {
 pub type LeafIndex = BTreeMap<(usize, i32, usize), u64>;
 
 /// A sortable key for an algorithm (the enum has no `Ord`).
-pub fn akey(a: Algorithm) -> usize {
-    a as usize
+pub fn akey(a: Mode) -> usize {
+    Mode::ALL.iter().position(|&m| m == a).unwrap_or(usize::MAX)
 }
 
 pub fn leaf_index(rows: &[Row]) -> LeafIndex {
@@ -88,8 +96,8 @@ pub fn per_position(
     idx: &LeafIndex,
     positions: usize,
     depth: i32,
-    a1: Algorithm,
-    a2: Algorithm,
+    a1: Mode,
+    a2: Mode,
 ) -> Vec<Option<f64>> {
     (0..positions)
         .map(|p| {
@@ -104,8 +112,8 @@ pub fn summarize(
     idx: &LeafIndex,
     positions: usize,
     depths: &[i32],
-    a1: Algorithm,
-    a2: Algorithm,
+    a1: Mode,
+    a2: Mode,
 ) -> Option<PruningSummary> {
     let mut pcts = Vec::new();
     let (mut s1, mut s2, mut worse) = (0u64, 0u64, 0usize);
@@ -153,8 +161,8 @@ pub fn summarize(
 pub struct Mismatch {
     pub position: usize,
     pub depth: i32,
-    pub algorithm: Algorithm,
-    pub reference: Algorithm,
+    pub algorithm: Mode,
+    pub reference: Mode,
     pub got: (String, i32),
     pub expected: (String, i32),
 }
@@ -163,23 +171,23 @@ pub struct Mismatch {
 /// `alphabeta` (same static ordering, so the same tree path and the same answer), and the
 /// transposition-table algorithms also against `abt`. The engine search is not checked (its
 /// own ordering and pruning may choose another move of equal or different value).
-pub fn references(a: Algorithm, run: &[Algorithm]) -> Vec<Algorithm> {
+pub fn references(a: Mode, run: &[Mode]) -> Vec<Mode> {
     use Algorithm::*;
     let mut refs = Vec::new();
-    if a == Engine {
+    let Mode::Textbook(t) = a else {
         return refs;
+    };
+    if a != AB && run.contains(&AB) {
+        refs.push(AB);
     }
-    if a != AlphaBeta && run.contains(&AlphaBeta) {
-        refs.push(AlphaBeta);
-    }
-    let tt = matches!(a, Sppt | SpptExact | Aspiration | Mtdf | Sss);
-    if tt && run.contains(&Abt) {
-        refs.push(Abt);
+    let tt = matches!(t, Sppt | SpptExact | Aspiration | Mtdf | Sss);
+    if tt && run.contains(&ABT) {
+        refs.push(ABT);
     }
     refs
 }
 
-pub fn mismatches(rows: &[Row], run: &[Algorithm]) -> Vec<Mismatch> {
+pub fn mismatches(rows: &[Row], run: &[Mode]) -> Vec<Mismatch> {
     let by_key: BTreeMap<(usize, i32, usize), &Row> = rows
         .iter()
         .map(|r| ((r.position, r.depth, akey(r.algorithm)), r))
@@ -206,7 +214,7 @@ pub fn mismatches(rows: &[Row], run: &[Algorithm]) -> Vec<Mismatch> {
 }
 
 /// How many comparisons `mismatches` made (for "all N pairs identical").
-pub fn comparisons(rows: &[Row], run: &[Algorithm]) -> usize {
+pub fn comparisons(rows: &[Row], run: &[Mode]) -> usize {
     let have: std::collections::BTreeSet<(usize, i32, usize)> = rows
         .iter()
         .map(|r| (r.position, r.depth, akey(r.algorithm)))

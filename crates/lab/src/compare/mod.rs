@@ -17,13 +17,12 @@ use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
 use augur::search::textbook::{self, Algorithm, TextbookConfig};
-use augur::search::tt::TranspositionTable;
-use augur::search::{Control, Searcher};
+use augur::search::{Mode, SearchTeam};
 use augur_arena::progress::Progress;
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 use std::time::Instant;
 
 #[derive(Args, Debug, Clone)]
@@ -79,7 +78,7 @@ pub struct Row {
     /// Index into the suite.
     pub position: usize,
     pub depth: i32,
-    pub algorithm: Algorithm,
+    pub algorithm: Mode,
     /// Best move in UCI notation ("-" if none).
     pub mv: String,
     pub score: i32,
@@ -123,10 +122,10 @@ pub fn parse_depths(text: &str) -> Result<Vec<i32>> {
 
 /// Parses a comma-separated algorithm list, keeping its order; unknown names are an error
 /// naming them and listing the known ones.
-pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>> {
-    let mut out: Vec<Algorithm> = Vec::new();
+pub fn parse_algorithms(text: &str) -> Result<Vec<Mode>> {
+    let mut out: Vec<Mode> = Vec::new();
     for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let a: Algorithm = name.parse()?;
+        let a: Mode = name.parse()?;
         if !out.contains(&a) {
             out.push(a);
         }
@@ -142,7 +141,7 @@ pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>> {
 pub struct Plan {
     pub positions: Vec<suite::SuitePosition>,
     pub depths: Vec<i32>,
-    pub algorithms: Vec<Algorithm>,
+    pub algorithms: Vec<Mode>,
     pub config: TextbookConfig,
     /// The `engine` algorithm's configuration (its evaluation is `config.eval`).
     pub engine: SearchConfig,
@@ -156,10 +155,12 @@ impl Plan {
         let algorithms = parse_algorithms(&args.algorithms)?;
         let eval: EvalKind = args.eval.parse()?;
         if eval != EvalKind::Classic {
-            if let Some(a) = algorithms
-                .iter()
-                .find(|a| matches!(a, Algorithm::SppExact | Algorithm::SpptExact))
-            {
+            if let Some(a) = algorithms.iter().find(|a| {
+                matches!(
+                    a,
+                    Mode::Textbook(Algorithm::SppExact | Algorithm::SpptExact)
+                )
+            }) {
                 bail!("{a} needs --eval classic (its bound is derived from the classic terms)");
             }
         }
@@ -178,7 +179,7 @@ impl Plan {
             };
             options.push((k.trim().to_string(), v.trim().to_string()));
         }
-        if !options.is_empty() && !algorithms.contains(&Algorithm::Engine) {
+        if !options.is_empty() && !algorithms.contains(&Mode::Engine) {
             bail!("--engine-option applies to the 'engine' algorithm; add it to --algorithms");
         }
         let (engine, others) =
@@ -208,10 +209,10 @@ impl Plan {
     }
 }
 
-/// One search of one position; the engine search for `Algorithm::Engine`.
+/// One search of one position: a textbook algorithm, or the engine's search with `engine`.
 pub fn measure(
     pos: &Position,
-    algorithm: Algorithm,
+    algorithm: Mode,
     depth: i32,
     cfg: &TextbookConfig,
     engine: &SearchConfig,
@@ -229,29 +230,27 @@ pub fn measure(
         spp_cuts: 0,
         spp_pruned: 0,
     };
-    if algorithm == Algorithm::Engine {
-        let mut s = Searcher::new(
-            engine.clone(),
-            Arc::new(TranspositionTable::new(cfg.tt_mib)),
-            Arc::new(Control::default()),
-        );
-        let limits = Limits {
-            depth: Some(depth),
-            ..Default::default()
-        };
-        let r = s.search(pos, &limits);
-        row.mv = r.best.map_or_else(|| "-".into(), |m| pos.uci(m));
-        row.score = r.score;
-        row.leaves = s.stats.evals;
-        row.nodes = s.stats.nodes;
-    } else {
-        let r = textbook::run(pos, algorithm, depth, cfg).map_err(|e| anyhow!(e))?;
-        row.mv = r.best.map_or_else(|| "-".into(), |m| pos.uci(m));
-        row.score = r.score;
-        row.leaves = r.leaves;
-        row.nodes = r.nodes;
-        row.spp_cuts = r.spp_cuts;
-        row.spp_pruned = r.spp_pruned;
+    match algorithm {
+        Mode::Engine => {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Default::default()
+            };
+            let r = SearchTeam::new(engine.clone(), cfg.tt_mib)?.search(pos, &limits);
+            row.mv = r.best.map_or_else(|| "-".into(), |m| pos.uci(m));
+            row.score = r.score;
+            row.leaves = r.stats.evals;
+            row.nodes = r.stats.nodes;
+        }
+        Mode::Textbook(algorithm) => {
+            let r = textbook::run(pos, algorithm, depth, cfg)?;
+            row.mv = r.best.map_or_else(|| "-".into(), |m| pos.uci(m));
+            row.score = r.score;
+            row.leaves = r.leaves;
+            row.nodes = r.nodes;
+            row.spp_cuts = r.spp_cuts;
+            row.spp_pruned = r.spp_pruned;
+        }
     }
     row.time_ms = start.elapsed().as_secs_f64() * 1000.0;
     Ok(row)
@@ -259,15 +258,16 @@ pub fn measure(
 
 /// A rough relative cost, to start the largest jobs first (so no long job is left to run
 /// alone at the end): the tree grows about as b^(d/2) for alpha-beta with good ordering.
-fn cost_estimate(pos: &Position, algorithm: Algorithm, depth: i32) -> f64 {
+fn cost_estimate(pos: &Position, algorithm: Mode, depth: i32) -> f64 {
+    use Algorithm::*;
     let b = pos.legal_moves().len().max(2) as f64;
     let factor = match algorithm {
-        Algorithm::Minimax => return b.powi(depth),
-        Algorithm::AlphaBeta | Algorithm::AlphaBetaSoft | Algorithm::Pvs => 1.0,
-        Algorithm::Abt | Algorithm::Aspiration | Algorithm::Mtdf | Algorithm::Sss => 0.8,
-        Algorithm::Spp | Algorithm::SppExact => 0.5,
-        Algorithm::Sppt | Algorithm::SpptExact => 0.4,
-        Algorithm::Engine => 0.05,
+        Mode::Textbook(Minimax) => return b.powi(depth),
+        Mode::Textbook(AlphaBeta | AlphaBetaSoft | Pvs) => 1.0,
+        Mode::Textbook(Abt | Aspiration | Mtdf | Sss) => 0.8,
+        Mode::Textbook(Spp | SppExact) => 0.5,
+        Mode::Textbook(Sppt | SpptExact) => 0.4,
+        Mode::Engine => 0.05,
     };
     factor * b.powf(depth as f64 * 0.75)
 }
@@ -275,7 +275,7 @@ fn cost_estimate(pos: &Position, algorithm: Algorithm, depth: i32) -> f64 {
 /// Runs every job of the plan on `plan.threads` workers; rows come back in (position, depth,
 /// algorithm-list) order.
 pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
-    let mut jobs: Vec<(usize, i32, Algorithm)> = Vec::new();
+    let mut jobs: Vec<(usize, i32, Mode)> = Vec::new();
     for p in 0..plan.positions.len() {
         for &d in &plan.depths {
             for &a in &plan.algorithms {
@@ -283,7 +283,7 @@ pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
             }
         }
     }
-    let order_key = |&(p, d, a): &(usize, i32, Algorithm)| {
+    let order_key = |&(p, d, a): &(usize, i32, Mode)| {
         let ai = plan.algorithms.iter().position(|&x| x == a).unwrap_or(0);
         (p, d, ai)
     };

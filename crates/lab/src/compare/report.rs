@@ -5,7 +5,7 @@ use super::{Plan, Row};
 use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
 use crate::provenance::Provenance;
 use anyhow::{Context, Result};
-use augur::search::textbook::Algorithm;
+use augur::search::Mode;
 use std::fmt::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -20,19 +20,19 @@ pub struct Report<'a> {
 }
 
 /// The thesis's published ranges (section 5.2), printed beside ours.
-fn thesis_note(a1: Algorithm, a2: Algorithm, odd: Option<bool>) -> &'static str {
-    use Algorithm::*;
+fn thesis_note(a1: Mode, a2: Mode, odd: Option<bool>) -> &'static str {
+    use analysis::{AB, ABT, SPP, SPPT};
     match (a1, a2, odd) {
-        (Spp, AlphaBeta, Some(true)) => "thesis: 60-85% per position (except 15, 16: 0%)",
-        (Spp, AlphaBeta, Some(false)) => "thesis: lower and more spread than at odd depths",
-        (Abt, AlphaBeta, _) => "thesis: 13% (depth 4) to 98% (depth 9)",
-        (Sppt, Spp, _) => "thesis: like ABT/AB shifted down; ~0 at depth 4",
+        (SPP, AB, Some(true)) => "thesis: 60-85% per position (except 15, 16: 0%)",
+        (SPP, AB, Some(false)) => "thesis: lower and more spread than at odd depths",
+        (ABT, AB, _) => "thesis: 13% (depth 4) to 98% (depth 9)",
+        (SPPT, SPP, _) => "thesis: like ABT/AB shifted down; ~0 at depth 4",
         // Section 5.2.4's "around 50%" is the share of each half of the stacked bars
         // (Diagram 14): SPPT/ABT about as large as SPP/AB, a little smaller.
-        (Sppt, Abt, Some(true)) => {
+        (SPPT, ABT, Some(true)) => {
             "thesis: about SPP/AB, a little below (stacked halves ~50% each); 14-16 negative"
         }
-        (Sppt, Abt, Some(false)) => "thesis: less stable than odd; 14-16 negative",
+        (SPPT, ABT, Some(false)) => "thesis: less stable than odd; 14-16 negative",
         _ => "",
     }
 }
@@ -283,13 +283,8 @@ impl<'a> Report<'a> {
             let _ = writeln!(s);
         }
         // SPP must never evaluate more leaves than the algorithm it enhances.
-        use Algorithm::*;
-        for (a1, a2) in [
-            (Spp, AlphaBeta),
-            (SppExact, AlphaBeta),
-            (Sppt, Abt),
-            (SpptExact, Abt),
-        ] {
+        use analysis::{AB, ABT, SPP, SPPT, SPPT_EXACT, SPP_EXACT};
+        for (a1, a2) in [(SPP, AB), (SPP_EXACT, AB), (SPPT, ABT), (SPPT_EXACT, ABT)] {
             if !(plan.algorithms.contains(&a1) && plan.algorithms.contains(&a2)) {
                 continue;
             }
@@ -444,8 +439,8 @@ impl<'a> Report<'a> {
             }
         }
         // Diagrams 13-14: SPPT/ABT stacked on SPP/AB per position and depth.
-        use Algorithm::*;
-        if pairs.contains(&(Sppt, Abt)) && pairs.contains(&(Spp, AlphaBeta)) {
+        use analysis::{AB, ABT, SPP, SPPT};
+        if pairs.contains(&(SPPT, ABT)) && pairs.contains(&(SPP, AB)) {
             for (parity, odd) in [("even", false), ("odd", true)] {
                 let ds: Vec<i32> = plan
                     .depths
@@ -462,12 +457,11 @@ impl<'a> Report<'a> {
                     for &d in &ds {
                         cats2.push(format!("{} d{d}", p + 1));
                         top.push(
-                            analysis::per_position(&self.idx, n, d, Sppt, Abt)[p]
+                            analysis::per_position(&self.idx, n, d, SPPT, ABT)[p]
                                 .unwrap_or(f64::NAN),
                         );
                         bottom.push(
-                            analysis::per_position(&self.idx, n, d, Spp, AlphaBeta)[p]
-                                .unwrap_or(f64::NAN),
+                            analysis::per_position(&self.idx, n, d, SPP, AB)[p].unwrap_or(f64::NAN),
                         );
                     }
                 }

@@ -14,8 +14,7 @@ use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
 use augur::search::ordering::is_noisy;
-use augur::search::tt::TranspositionTable;
-use augur::search::{Control, SearchResult, Searcher, MATE_BOUND};
+use augur::search::{Control, SearchResult, SearchTeam, MATE_BOUND};
 use cozy_chess::Color;
 
 use super::format::{Outcome, Record};
@@ -89,16 +88,12 @@ fn game_rng(seed: u64, index: u64) -> SplitMix64 {
 
 /// The engine searcher of one game: default configuration, a fresh hash table, sharing the
 /// run's `control` so that the end of the run stops every search at once.
-fn new_searcher(s: &GameSettings, control: &Arc<Control>) -> Searcher {
-    Searcher::new(
-        SearchConfig::default(),
-        Arc::new(TranspositionTable::new(s.hash_mib)),
-        control.clone(),
-    )
+fn new_searcher(s: &GameSettings, control: &Arc<Control>) -> Result<SearchTeam> {
+    Ok(SearchTeam::new(SearchConfig::default(), s.hash_mib)?.with_control(control.clone()))
 }
 
 /// The one call into the engine's search per move.
-fn search(searcher: &mut Searcher, pos: &Position, s: &GameSettings) -> SearchResult {
+fn search(searcher: &mut SearchTeam, pos: &Position, s: &GameSettings) -> SearchResult {
     searcher.search(
         pos,
         &Limits {
@@ -139,7 +134,7 @@ pub fn play_game(s: &GameSettings, index: u64, control: &Arc<Control>) -> Result
         let Some(pos) = opening(s, &mut rng)? else {
             continue;
         };
-        let mut searcher = new_searcher(s, control);
+        let mut searcher = new_searcher(s, control)?;
         let first = search(&mut searcher, &pos, s);
         if control.stop.load(Ordering::Relaxed) {
             return Ok(None);
@@ -159,7 +154,7 @@ pub fn play_game(s: &GameSettings, index: u64, control: &Arc<Control>) -> Result
 
 fn play_out(
     mut pos: Position,
-    mut searcher: Searcher,
+    mut searcher: SearchTeam,
     first: SearchResult,
     s: &GameSettings,
     control: &Arc<Control>,

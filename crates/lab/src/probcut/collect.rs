@@ -29,8 +29,7 @@ use anyhow::{bail, Context, Result};
 use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
-use augur::search::tt::TranspositionTable;
-use augur::search::{Control, Searcher, MATE_BOUND};
+use augur::search::{SearchTeam, MATE_BOUND};
 use clap::Args;
 
 use super::{load_epd, EpdLine};
@@ -276,7 +275,11 @@ pub fn prepare_output(path: &Path) -> Result<ResumeState> {
 
 /// Searches one position to `depth` with a fresh searcher state; one record per completed
 /// iteration.
-pub fn search_position(searcher: &mut Searcher, epd: &EpdLine, depth: i32) -> Result<Vec<Record>> {
+pub fn search_position(
+    searcher: &mut SearchTeam,
+    epd: &EpdLine,
+    depth: i32,
+) -> Result<Vec<Record>> {
     let pos = Position::from_fen(&epd.fen, false)
         .map_err(|e| anyhow::anyhow!("line {}: {e}", epd.line))?;
     searcher.new_game();
@@ -348,11 +351,14 @@ pub fn run(args: &CollectArgs) -> Result<()> {
         let (todo, next, failed, tx) = (todo.clone(), next.clone(), failed.clone(), tx.clone());
         let (depth, hash) = (args.depth, args.hash);
         handles.push(std::thread::spawn(move || {
-            let mut searcher = Searcher::new(
-                SearchConfig::default(),
-                Arc::new(TranspositionTable::new(hash)),
-                Arc::new(Control::default()),
-            );
+            let mut searcher = match SearchTeam::new(SearchConfig::default(), hash) {
+                Ok(t) => t,
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    let _ = tx.send(Err(anyhow::anyhow!("--hash {hash}: {e}")));
+                    return;
+                }
+            };
             loop {
                 if failed.load(Ordering::Relaxed) {
                     break;

@@ -3,14 +3,11 @@
 //! coefficient trace (`eval::tapered::Trace`), and the targets. Positions are extracted in
 //! chunks on all tuner threads, in input order, so the dataset does not depend on `--threads`.
 
-use std::sync::Arc;
-
 use anyhow::Result;
 use augur::eval::tapered::{Trace, PHASE_MAX};
 use augur::position::Position;
 use augur::search::config::SearchConfig;
-use augur::search::tt::TranspositionTable;
-use augur::search::{Control, Searcher, MATE_BOUND};
+use augur::search::{SearchTeam, MATE_BOUND};
 
 use super::data::Sample;
 
@@ -119,7 +116,7 @@ fn extract(samples: &[Sample]) -> Part {
 /// The engine's quiescence search, without a transposition table so that a position's leaf
 /// depends on nothing but the position.
 pub struct Quiescence {
-    searcher: Searcher,
+    searcher: SearchTeam,
 }
 
 impl Default for Quiescence {
@@ -132,9 +129,8 @@ impl Quiescence {
     pub fn new() -> Self {
         let mut config = SearchConfig::default();
         config.tt.enabled = false;
-        let tt = Arc::new(TranspositionTable::new(1));
         Quiescence {
-            searcher: Searcher::new(config, tt, Arc::new(Control::default())),
+            searcher: SearchTeam::new(config, 1).expect("1 MiB for the (unused) hash table"),
         }
     }
 

@@ -1,0 +1,216 @@
+//! The driver of one thread's search: iterative deepening to the limits of a `go`, each
+//! iteration an aspiration window around the last score (per MultiPV line), the time checks
+//! between iterations, and the reports of the main thread.
+
+use super::limits::Limits;
+use super::report::{Line, Reporter, Summary};
+use super::score::{INF, MATE, MATE_BOUND, MAX_DEPTH};
+use super::stats::{SearchStats, Technique};
+use super::thread::Searcher;
+use super::tt::Bound;
+use super::{Iteration, SearchResult};
+use cozy_chess::Move;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+impl Searcher<'_> {
+    /// Runs a whole `go`: iterative deepening until a limit.
+    pub fn iterate(
+        &mut self,
+        pos: &crate::position::Position,
+        limits: &Limits,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        self.begin(pos);
+        if self.main {
+            self.clock.plan = limits.plan(
+                pos.side() == cozy_chess::Color::White,
+                self.cfg.move_overhead.max(0) as u64,
+            );
+            self.clock.node_limit = limits.nodes;
+            self.clock.was_pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+            self.shared.tt.new_search();
+        }
+
+        let legal = pos.legal_moves();
+        self.td.root_only = limits
+            .searchmoves
+            .iter()
+            .filter_map(|t| pos.parse_uci(t).ok())
+            .collect();
+        let candidates = if self.td.root_only.is_empty() {
+            legal.len()
+        } else {
+            self.td.root_only.len()
+        };
+        let mut result = SearchResult {
+            best: legal.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            pv: Vec::new(),
+            iterations: Vec::new(),
+            stats: SearchStats::default(),
+        };
+        if candidates == 0 {
+            result.best = None;
+            result.score = if pos.in_check() { -MATE } else { 0 };
+            return result;
+        }
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        if candidates == 1 && self.clock.plan.is_some() && !limits.infinite && !limits.ponder {
+            // A forced move on the clock: play it after a short look (for a ponder move),
+            // keeping the time for later.
+            max_depth = max_depth.min(4);
+        }
+        let multipv = (self.cfg.multipv.max(1) as usize).min(candidates);
+        let mut prev_score = 0;
+
+        'deepening: for depth in 1..=max_depth {
+            self.td.root_skip.clear();
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            for pv_index in 0..multipv {
+                let guess = if pv_index == 0 { prev_score } else { -INF };
+                let score = self.aspiration(depth, guess, pv_index, reporter);
+                if self.stopped {
+                    break 'deepening;
+                }
+                let line = self.td.stack.root_pv();
+                let Some(&first) = line.first() else { break };
+                self.td.root_skip.push(first);
+                self.report(reporter, depth, pv_index + 1, score, None, &line);
+                lines.push((score, line));
+            }
+            let Some((score, line)) = lines.first().cloned() else {
+                break;
+            };
+            prev_score = score;
+            result.iterations.push(Iteration {
+                depth,
+                score,
+                best: line[0],
+                nodes: self.td.stats.nodes,
+                ms: self.clock.start.elapsed().as_millis() as u64,
+            });
+            result.best = line.first().copied();
+            result.ponder = line.get(1).copied();
+            (result.score, result.depth, result.pv) = (score, depth, line);
+            if self.enough(limits, depth, score) {
+                break;
+            }
+        }
+        if self.main {
+            reporter.summary(Summary::Engine(&self.td.stats));
+        }
+        result.stats = self.td.stats.clone();
+        result
+    }
+
+    /// Whether to stop deepening after a completed iteration.
+    fn enough(&self, limits: &Limits, depth: i32, score: i32) -> bool {
+        // A proven mate does not change with more depth (the shortest one is inside the
+        // horizon by now); stop unless a depth was asked for.
+        if limits.depth.is_none() && score.abs() >= MATE_BOUND && depth >= MATE - score.abs() + 6 {
+            return true;
+        }
+        if limits
+            .mate
+            .is_some_and(|n| score >= MATE_BOUND && (MATE - score + 1) / 2 <= n)
+        {
+            return true;
+        }
+        if limits.soft_nodes.is_some_and(|n| self.td.stats.nodes >= n) {
+            return true;
+        }
+        let Some(plan) = self.clock.plan else {
+            return false;
+        };
+        let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+        // An iteration takes longer than the last, so stop well before the soft limit.
+        !pondering
+            && !limits.infinite
+            && !plan.exact
+            && self.clock.start.elapsed() >= plan.soft * 6 / 10
+    }
+
+    /// [aspiration] Aspiration windows: search a narrow window around the previous score
+    /// and widen on failure, since most iterations land close to the last one.
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        guess: i32,
+        pv_index: usize,
+        reporter: &mut dyn Reporter,
+    ) -> i32 {
+        let asp = &self.cfg.aspiration;
+        let use_window =
+            asp.enabled && depth >= asp.min_depth && pv_index == 0 && guess.abs() < MATE_BOUND;
+        let mut delta = asp.window.max(1);
+        let (mut alpha, mut beta) = if use_window {
+            self.td.stats.tried(Technique::Aspiration);
+            ((guess - delta).max(-INF), (guess + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.negamax::<true>(depth, 0, alpha, beta, false);
+            if self.stopped {
+                return score;
+            }
+            let bound = if score <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+                Bound::Upper
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+                Bound::Lower
+            } else {
+                return score;
+            };
+            self.td.stats.cut(Technique::Aspiration);
+            // A failed window is news only when the search is slow enough to be watched.
+            if self.clock.start.elapsed() > Duration::from_secs(1) {
+                let line = self.td.stack.root_pv();
+                self.report(reporter, depth, 1, score, Some(bound), &line);
+            }
+            let asp = &self.cfg.aspiration;
+            delta = delta.saturating_mul(asp.growth) / 100;
+            if delta > asp.max_window {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    fn report(
+        &self,
+        reporter: &mut dyn Reporter,
+        depth: i32,
+        multipv: usize,
+        score: i32,
+        bound: Option<Bound>,
+        pv: &[Move],
+    ) {
+        if !self.main {
+            return;
+        }
+        // With helper threads, report the team's nodes (counted in chunks of 1024).
+        let nodes = self
+            .shared
+            .nodes
+            .load(Ordering::Relaxed)
+            .max(self.td.stats.nodes);
+        reporter.line(&Line {
+            depth,
+            seldepth: self.td.seldepth.max(depth as usize),
+            multipv,
+            score,
+            bound,
+            nodes,
+            time: self.clock.start.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            pv,
+            root: &self.td.pos,
+        });
+    }
+}

@@ -1,0 +1,637 @@
+//! The node search: a principal variation search (negamax, alpha-beta, null windows after the
+//! first move) with the selective techniques of `SearchConfig`. `negamax` reads as a table of
+//! contents, one numbered step per block; each technique's block carries its `[tag]`.
+
+use super::config::Lmr;
+use super::history::{pawn_key, PieceTo, QuietScore};
+use super::ordering::{is_noisy, MovePicker, PickerOptions};
+use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use super::stats::Technique;
+use super::thread::Searcher;
+use super::tt::Bound;
+use cozy_chess::{Move, Piece};
+
+/// [lmr] Base reductions by depth and move number: (base + ln d · ln m / divisor), from the
+/// `Lmr` parameters (hundredths), computed once per setting rather than per node.
+pub struct LmrTable(Vec<[i32; 64]>);
+
+impl LmrTable {
+    pub fn new(lmr: &Lmr) -> Self {
+        let base = lmr.base as f64 / 100.0;
+        let div = (lmr.divisor as f64 / 100.0).max(0.1);
+        LmrTable(
+            (0..=MAX_DEPTH as usize)
+                .map(|d| {
+                    let mut row = [0i32; 64];
+                    for (m, r) in row.iter_mut().enumerate() {
+                        if d > 0 && m > 0 {
+                            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
+                        }
+                    }
+                    row
+                })
+                .collect(),
+        )
+    }
+
+    #[inline]
+    fn get(&self, depth: i32, searched: i32) -> i32 {
+        self.0[depth.min(MAX_DEPTH) as usize][(searched as usize).min(63)]
+    }
+}
+
+impl Searcher<'_> {
+    pub(crate) fn negamax<const PV: bool>(
+        &mut self,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_node: bool,
+    ) -> i32 {
+        // Step 1. [checkext] Check extension: a side in check has few replies and the position
+        // is forcing, so search it one ply deeper rather than risk a horizon blunder.
+        self.td.stack[ply].pv_len = 0;
+        let in_check = self.td.pos.in_check();
+        if in_check && self.cfg.checkext.enabled && ply > 0 {
+            self.td.stats.tried(Technique::CheckExt);
+            depth += 1;
+        }
+
+        // Step 2. [qsearch] The horizon: quiescence search, or without it a leaf scored as the
+        // textbook algorithms score it (draw by rule, mate or stalemate, static evaluation).
+        if depth <= 0 {
+            if self.cfg.qsearch.enabled {
+                self.td.stats.tried(Technique::Qsearch);
+                return self.qsearch::<PV>(ply, alpha, beta);
+            }
+            self.td.stats.nodes += 1;
+            if ply > 0 && self.td.pos.is_draw(self.td.root_ply) {
+                return 0;
+            }
+            if !self.td.pos.has_legal_move() {
+                return if in_check { mated_in(ply) } else { 0 };
+            }
+            return self.evaluate();
+        }
+
+        // Step 3. Count the node; stop when a limit is hit.
+        self.td.stats.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
+        self.td.seldepth = self.td.seldepth.max(ply);
+
+        // Step 4. Draws by rule, the ply limit, and mate-distance pruning: no line from here can
+        // beat a mate already found closer to the root.
+        if ply > 0 {
+            if self.td.pos.is_draw(self.td.root_ply) {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { self.evaluate() };
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(-mated_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 5. [tt] Transposition table probe: reuse a result from an equal position
+        // searched at least as deep, and its best move for ordering.
+        let key = self.td.pos.hash();
+        let entry = if self.cfg.tt.enabled {
+            self.td.stats.tried(Technique::Tt);
+            self.shared.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(s) = entry
+            .filter(|e| !PV && e.depth >= depth)
+            .and_then(|e| e.cutoff(alpha, beta))
+        {
+            self.td.stats.cut(Technique::Tt);
+            return s;
+        }
+
+        // Step 6. Static evaluation (the table's if it has one), [corrhist] corrected, and
+        // whether it improved on our last move's.
+        let raw_eval = if in_check {
+            -INF
+        } else if let Some(e) = entry {
+            e.eval
+        } else {
+            self.evaluate()
+        };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected_eval(raw_eval)
+        };
+        self.td.stack[ply].raw_eval = raw_eval;
+        self.td.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.td.stack[ply - 2].static_eval;
+
+        if !PV && !in_check && ply > 0 {
+            // Step 7. [probcut] [mpc] A shallow search predicts the deep one (probcut.rs).
+            if let Some(score) = self.probcut(depth, ply, alpha, beta, cut_node) {
+                return score;
+            }
+
+            // Step 8. [rfp] Reverse futility pruning: at shallow depth a static eval far above
+            // beta will almost surely hold, so return it without searching.
+            let rfp = &self.cfg.rfp;
+            if rfp.enabled && depth <= rfp.max_depth && static_eval.abs() < MATE_BOUND {
+                self.td.stats.tried(Technique::Rfp);
+                if static_eval - rfp.margin * (depth - improving as i32) >= beta {
+                    self.td.stats.cut(Technique::Rfp);
+                    return static_eval;
+                }
+            }
+
+            // Step 9. [nmp] Null-move pruning.
+            if let Some(score) = self.null_move(depth, ply, beta, static_eval, cut_node) {
+                return score;
+            }
+
+            // Step 10. [sfpc] Stockfish-style ProbCut: a good capture that holds in a reduced
+            // search (probcut.rs).
+            if self.cfg.sfpc.enabled {
+                let tt_score = entry.map(|e| (e.depth, e.score));
+                if let Some(score) = self.stockfish_probcut(
+                    depth,
+                    ply,
+                    beta,
+                    static_eval,
+                    improving,
+                    cut_node,
+                    tt_move,
+                    tt_score,
+                ) {
+                    return score;
+                }
+            }
+        }
+
+        // Step 11. [iir] Internal iterative reduction: without a TT move the ordering is poor
+        // and the node probably unimportant; search it a ply shallower.
+        if self.cfg.iir.enabled
+            && depth >= self.cfg.iir.min_depth
+            && tt_move.is_none()
+            && (PV || cut_node)
+        {
+            self.td.stats.tried(Technique::Iir);
+            depth -= 1;
+        }
+
+        // Step 12. The move loop: TT move, good captures (by [capthist] too), [killers], quiets
+        // by [history] and [conthist], bad captures.
+        let killers = if self.cfg.killers.enabled {
+            self.td.stack[ply].killers
+        } else {
+            [None; 2]
+        };
+        let mut picker = MovePicker::new(
+            tt_move,
+            killers,
+            PickerOptions {
+                noisy_only: false,
+                use_see: true,
+            },
+            self.td.stack.take_moves(ply),
+        );
+        let mut best_score = -INF;
+        let mut best_move = None;
+        let mut legal = 0;
+        let mut searched = 0;
+        let mut quiets: [Option<Move>; 64] = [None; 64];
+        let mut quiet_count = 0;
+        let mut noisies: [Option<Move>; 32] = [None; 32];
+        let mut noisy_count = 0;
+        let original_alpha = alpha;
+        let board = self.td.pos.board().clone();
+        let prev_moves = self.cont_prev(ply);
+
+        while let Some(mv) = picker.next(
+            &board,
+            Some(&QuietScore {
+                main: self.cfg.history.enabled.then_some(&self.td.history),
+                cont: &self.td.cont_history,
+                prev: prev_moves,
+                capture: self
+                    .cfg
+                    .capthist
+                    .enabled
+                    .then_some((&self.td.capture_history, self.cfg.capthist.divisor)),
+            }),
+        ) {
+            if ply == 0
+                && (self.td.root_skip.contains(&mv)
+                    || (!self.td.root_only.is_empty() && !self.td.root_only.contains(&mv)))
+            {
+                continue;
+            }
+            legal += 1;
+            let noisy = is_noisy(&board, mv);
+
+            // Step 13. [lmp] [futility] Prune late and hopeless quiet moves.
+            if ply > 0
+                && !in_check
+                && !noisy
+                && best_score > -MATE_BOUND
+                && self.prune_quiet(
+                    &board,
+                    mv,
+                    depth,
+                    searched,
+                    static_eval,
+                    alpha,
+                    improving,
+                    PV,
+                )
+            {
+                continue;
+            }
+
+            // Step 14. Make the move.
+            self.td.make(ply, mv);
+            let gives_check = self.td.pos.in_check();
+            let new_depth = depth - 1;
+
+            // Step 15. [lmr] Late move reductions: quiet moves late in the ordering are searched
+            // shallower first and at full depth only if they beat alpha.
+            let mut r = 0;
+            if self.cfg.lmr.enabled
+                && searched > 0
+                && depth >= self.cfg.lmr.min_depth
+                && searched >= self.cfg.lmr.min_moves + PV as i32
+                && !noisy
+                && !in_check
+            {
+                self.td.stats.tried(Technique::Lmr);
+                r = self.lmr.get(depth, searched);
+                r -= PV as i32;
+                r -= gives_check as i32;
+                r -= killers.contains(&Some(mv)) as i32;
+                r += !improving as i32;
+                r += cut_node as i32;
+                if self.cfg.history.enabled || self.cfg.conthist.enabled {
+                    let mut h = 0;
+                    if self.cfg.history.enabled {
+                        h += self.td.history.get(board.side_to_move(), mv);
+                    }
+                    // [conthist] The follow-up scores join the butterfly score, scaled.
+                    if self.cfg.conthist.enabled {
+                        let cont = QuietScore {
+                            main: None,
+                            cont: &self.td.cont_history,
+                            prev: prev_moves,
+                            capture: None,
+                        };
+                        let piece_to = self.td.stack[ply + 1].piece_to;
+                        h += cont.total(&board, mv, piece_to) * self.cfg.conthist.lmr_weight / 100;
+                    }
+                    r -= h / self.cfg.lmr.history_divisor.max(1);
+                }
+                r = r.clamp(0, new_depth - 1).max(0);
+            }
+
+            // Step 16. [pvs] Null-window search (reduced by r): after the first move, prove
+            // each move worse than alpha. Without PVS only a reduced move gets one.
+            let pvs = self.cfg.pvs.enabled;
+            let mut score = alpha + 1; // not refuted yet: the full search below decides
+            if searched > 0 && (pvs || r > 0) {
+                score = -self.negamax::<false>(new_depth - r, ply + 1, -alpha - 1, -alpha, true);
+                // Step 17. Re-searches. [lmr] A reduced move that beats alpha is searched
+                // again at full depth (with PVS still with a null window)...
+                if r > 0 && score > alpha && (!pvs || !self.stopped) {
+                    self.td.stats.cut(Technique::Lmr);
+                    if pvs {
+                        score = -self.negamax::<false>(
+                            new_depth,
+                            ply + 1,
+                            -alpha - 1,
+                            -alpha,
+                            !cut_node,
+                        );
+                    }
+                }
+            }
+            // ... and [pvs] a move inside the window gets the full window: always the first
+            // move, in PV nodes one that beat alpha, without PVS every move not refuted.
+            let full_window = if searched == 0 {
+                true
+            } else if pvs {
+                PV && score > alpha && score < beta && !self.stopped
+            } else {
+                score > alpha && !self.stopped
+            };
+            if PV && pvs && searched > 0 {
+                self.td.stats.tried(Technique::Pvs);
+                if full_window {
+                    self.td.stats.cut(Technique::Pvs);
+                }
+            }
+            if full_window {
+                score = -self.negamax::<PV>(new_depth, ply + 1, -beta, -alpha, false);
+            }
+
+            // Step 18. Take the move back.
+            self.td.unmake();
+            searched += 1;
+            if self.stopped {
+                return 0;
+            }
+
+            // Step 19. Update the best move, the PV, and on a cutoff [killers], [history],
+            // [conthist] and [capthist].
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if PV {
+                        self.td.stack.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if !noisy {
+                            self.reward_quiet(ply, mv, depth, &quiets[..quiet_count], killers);
+                        }
+                        self.reward_capture(mv, noisy, depth, &noisies[..noisy_count]);
+                        break;
+                    }
+                }
+            }
+            if !noisy && quiet_count < quiets.len() {
+                quiets[quiet_count] = Some(mv);
+                quiet_count += 1;
+            }
+            if noisy && noisy_count < noisies.len() {
+                noisies[noisy_count] = Some(mv);
+                noisy_count += 1;
+            }
+        }
+        self.td.stack.give_back_moves(ply, picker.into_buffer());
+
+        // Step 20. No legal move: mate or stalemate. Every move pruned: nothing beats alpha.
+        if legal == 0 {
+            if ply == 0 {
+                return alpha;
+            }
+            return if in_check { mated_in(ply) } else { 0 };
+        }
+        if searched == 0 {
+            return alpha;
+        }
+
+        // Step 21. [corrhist] Learn the eval's error from this node's result, unless the result
+        // is only a bound on the wrong side of the eval (it says nothing about the error) or
+        // comes from a capture (the eval of a position with hanging material is not at fault).
+        let bound = Bound::classify(best_score, original_alpha, beta);
+        if self.cfg.corrhist.enabled
+            && !in_check
+            && best_move.is_none_or(|m| !is_noisy(&board, m))
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.td.stats.cut(Technique::CorrHist);
+            let c = &self.cfg.corrhist;
+            let weight = ((depth + 1) * c.weight_per_ply).min(c.weight_max);
+            self.td.corr_history.update(
+                board.side_to_move(),
+                pawn_key(&board),
+                best_score - raw_eval,
+                weight,
+                c.limit,
+            );
+        }
+
+        // Step 22. [tt] Store the result, with the raw eval.
+        if self.cfg.tt.enabled {
+            self.shared
+                .tt
+                .store(key, ply, best_move, best_score, raw_eval, depth, bound);
+        }
+        best_score
+    }
+
+    /// [corrhist] The static eval plus what the correction history learned for this pawn
+    /// structure; the raw eval unchanged when switched off.
+    #[inline]
+    pub(crate) fn corrected_eval(&mut self, raw_eval: i32) -> i32 {
+        if !self.cfg.corrhist.enabled || raw_eval.abs() >= MATE_BOUND {
+            return raw_eval;
+        }
+        self.td.stats.tried(Technique::CorrHist);
+        let board = self.td.pos.board();
+        let c = self
+            .td
+            .corr_history
+            .get(board.side_to_move(), pawn_key(board));
+        (raw_eval + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// [conthist] The previous moves whose continuation histories apply at `ply`: the
+    /// opponent's last move and (with `ContHistPlies` 2) our own move before it.
+    #[inline]
+    fn cont_prev(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let c = &self.cfg.conthist;
+        if !c.enabled {
+            return [None; 2];
+        }
+        let one = self.td.stack[ply].piece_to;
+        let two = if c.plies >= 2 && ply >= 1 {
+            self.td.stack[ply - 1].piece_to
+        } else {
+            None
+        };
+        [one, two]
+    }
+
+    /// [nmp] Null-move pruning: give the opponent a free move; if a reduced search still fails
+    /// high, a real move would too. Off in check, in pawn-only endings (zugzwang) and after
+    /// another null move; verified by a normal search at high depth.
+    fn null_move(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        static_eval: i32,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let nmp = &self.cfg.nmp;
+        if !(nmp.enabled
+            && ply >= self.td.nmp_min_ply
+            && depth >= nmp.min_depth
+            && static_eval >= beta
+            && self.td.stack[ply].mv.is_some()
+            && self.has_non_pawn_material())
+        {
+            return None;
+        }
+        self.td.stats.tried(Technique::Nmp);
+        let r = nmp.reduction
+            + depth / nmp.depth_divisor.max(1)
+            + ((static_eval - beta) / nmp.eval_divisor.max(1)).min(nmp.eval_max);
+        let verify_depth = nmp.verify_depth;
+        self.td.make_null(ply);
+        let score = -self.negamax::<false>(depth - 1 - r, ply + 1, -beta, -beta + 1, !cut_node);
+        self.td.unmake();
+        if self.stopped {
+            return Some(0);
+        }
+        if score < beta {
+            return None;
+        }
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if depth < verify_depth {
+            self.td.stats.cut(Technique::Nmp);
+            return Some(score);
+        }
+        // The verification search may not lean on null moves itself.
+        let saved = self.td.nmp_min_ply;
+        self.td.nmp_min_ply = usize::MAX;
+        let verified = self.negamax::<false>(depth - 1 - r, ply, beta - 1, beta, false);
+        self.td.nmp_min_ply = saved;
+        if verified >= beta {
+            self.td.stats.cut(Technique::Nmp);
+            return Some(score);
+        }
+        None
+    }
+
+    /// [lmp] [futility] Whether a quiet move can be skipped. Neither applies to a checking
+    /// move: a quiet check can be a mate (WAC.001's Qh7#), which no static margin foresees.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn prune_quiet(
+        &mut self,
+        board: &cozy_chess::Board,
+        mv: Move,
+        depth: i32,
+        searched: i32,
+        static_eval: i32,
+        alpha: i32,
+        improving: bool,
+        pv: bool,
+    ) -> bool {
+        // [lmp] Late move pruning: at low depth, quiet moves this late in a well-ordered list
+        // almost never matter.
+        let mut prune = None;
+        let lmp = &self.cfg.lmp;
+        if lmp.enabled && !pv && depth <= lmp.max_depth {
+            self.td.stats.tried(Technique::Lmp);
+            if searched >= (lmp.base + depth * depth) / (2 - improving as i32) {
+                prune = Some(Technique::Lmp);
+            }
+        }
+        // [futility] Futility pruning: a quiet move cannot lift a static eval this far below
+        // alpha within the remaining depth.
+        let fut = &self.cfg.futility;
+        if prune.is_none() && fut.enabled && depth <= fut.max_depth && searched > 0 {
+            self.td.stats.tried(Technique::Futility);
+            if static_eval + fut.base + fut.margin * depth <= alpha {
+                prune = Some(Technique::Futility);
+            }
+        }
+        let Some(t) = prune else { return false };
+        let mut after = board.clone();
+        after.play_unchecked(mv);
+        if !after.checkers().is_empty() {
+            return false;
+        }
+        self.td.stats.cut(t);
+        true
+    }
+
+    /// [killers] [history] A quiet move that caused a cutoff becomes a killer for this ply and
+    /// gains history; the quiet moves tried before it lose history.
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        mv: Move,
+        depth: i32,
+        tried: &[Option<Move>],
+        killers: [Option<Move>; 2],
+    ) {
+        if self.cfg.killers.enabled {
+            self.td.stats.tried(Technique::Killers);
+            if killers.contains(&Some(mv)) {
+                self.td.stats.cut(Technique::Killers);
+            }
+            self.td.stack.add_killer(ply, mv);
+        }
+        let h = &self.cfg.history;
+        if h.enabled {
+            // Tried: a history update; cut: the cutoff came from the first quiet searched.
+            self.td.stats.tried(Technique::History);
+            if tried.is_empty() {
+                self.td.stats.cut(Technique::History);
+            }
+            let side = self.td.pos.side();
+            let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
+            self.td.history.update(side, mv, bonus);
+            for q in tried.iter().flatten() {
+                self.td.history.update(side, *q, -bonus);
+            }
+        }
+        // [conthist] The same reward and penalties in the rows of the previous moves.
+        let prev = self.cont_prev(ply);
+        if prev.iter().any(Option::is_some) {
+            let h = &self.cfg.history;
+            let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
+            let board = self.td.pos.board();
+            let Some(pt) = PieceTo::of(board, mv) else {
+                return;
+            };
+            self.td.stats.tried(Technique::ContHist);
+            let before: i32 = prev
+                .iter()
+                .flatten()
+                .map(|&p| self.td.cont_history.get(p, pt))
+                .sum();
+            if before > 0 {
+                self.td.stats.cut(Technique::ContHist);
+            }
+            for &p in prev.iter().flatten() {
+                self.td.cont_history.update(p, pt, bonus);
+                for q in tried.iter().flatten() {
+                    if let Some(qt) = PieceTo::of(board, *q) {
+                        self.td.cont_history.update(p, qt, -bonus);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [capthist] A capture that cut gains capture history; the captures tried before the
+    /// cutting move (capture or quiet) lose it: they were ordered first and did not refute.
+    fn reward_capture(&mut self, mv: Move, noisy: bool, depth: i32, tried: &[Option<Move>]) {
+        if !self.cfg.capthist.enabled {
+            return;
+        }
+        let h = &self.cfg.history;
+        let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
+        let board = self.td.pos.board();
+        if noisy {
+            self.td.stats.tried(Technique::CaptHist);
+            if self.td.capture_history.get(board, mv) > 0 {
+                self.td.stats.cut(Technique::CaptHist);
+            }
+            self.td.capture_history.update(board, mv, bonus);
+        }
+        for q in tried.iter().flatten() {
+            self.td.capture_history.update(board, *q, -bonus);
+        }
+    }
+
+    fn has_non_pawn_material(&self) -> bool {
+        let b = self.td.pos.board();
+        let side = b.colors(b.side_to_move());
+        let pawns_and_king = b.pieces(Piece::Pawn) | b.pieces(Piece::King);
+        !(side & !pawns_and_king).is_empty()
+    }
+}

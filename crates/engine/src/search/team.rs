@@ -1,0 +1,355 @@
+//! The thread team: the search's one entry point. It owns the settings, the shared context
+//! (transposition table, stop flags, node total) and each thread's data, and runs a `go`
+//! either as the engine's search on all threads (Lazy SMP) or, in textbook mode, as one of
+//! the thesis's fixed-depth algorithms on the same table.
+//!
+//! Lazy SMP: helper threads run the same iterative deepening on the same position and share
+//! only the transposition table; their different timing fills it with different parts of the
+//! tree, which the main thread profits from. Only the main thread reports and decides.
+
+use super::config::SearchConfig;
+use super::limits::Limits;
+use super::negamax::LmrTable;
+use super::report::{Reporter, Silent, Summary};
+use super::stats::SearchStats;
+use super::textbook::{self, Algorithm, TextbookConfig};
+use super::thread::{Searcher, ThreadData};
+use super::tt::{ResizeError, TranspositionTable, TtError};
+use super::{Control, SearchResult};
+use crate::options::{Choice, OptionError, UnknownChoice};
+use crate::position::Position;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Depth for a textbook algorithm when `go` names none.
+pub const TEXTBOOK_DEFAULT_DEPTH: i32 = 5;
+
+/// What the team runs for a `go` (the `Algorithm` option): the engine's own search, or a
+/// textbook algorithm to a fixed depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Mode {
+    #[default]
+    Engine,
+    Textbook(Algorithm),
+}
+
+impl Mode {
+    /// `engine`, then the textbook algorithms' names.
+    pub const NAMES: &'static [&'static str] = &MODE_NAMES;
+    pub const ALL: &'static [Mode] = &MODES;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Engine => "engine",
+            Mode::Textbook(a) => a.name(),
+        }
+    }
+}
+
+static MODE_NAMES: [&str; Algorithm::NAMES.len() + 1] = {
+    let mut names = ["engine"; Algorithm::NAMES.len() + 1];
+    let mut i = 0;
+    while i < Algorithm::NAMES.len() {
+        names[i + 1] = Algorithm::NAMES[i];
+        i += 1;
+    }
+    names
+};
+
+static MODES: [Mode; Algorithm::ALL.len() + 1] = {
+    let mut modes = [Mode::Engine; Algorithm::ALL.len() + 1];
+    let mut i = 0;
+    while i < Algorithm::ALL.len() {
+        modes[i + 1] = Mode::Textbook(Algorithm::ALL[i]);
+        i += 1;
+    }
+    modes
+};
+
+impl Choice for Mode {
+    const WHAT: &'static str = "algorithm";
+    const NAMES: &'static [&'static str] = &MODE_NAMES;
+    fn name(self) -> &'static str {
+        Mode::name(self)
+    }
+}
+
+impl FromStr for Mode {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
+        crate::options::parse_choice(s, Self::WHAT, Self::NAMES, Self::ALL)
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What all threads of a team share during a search.
+pub struct SearchShared {
+    pub tt: TranspositionTable,
+    /// The GUI's side: `stop` and `ponderhit` reach the main thread through it.
+    pub control: Arc<Control>,
+    /// Raised by the main thread when it is done, to stop the helpers.
+    pub helpers_stop: AtomicBool,
+    /// Nodes of all threads, added in chunks of 1024, for `info nodes/nps`.
+    pub nodes: AtomicU64,
+}
+
+pub struct SearchTeam {
+    shared: SearchShared,
+    config: SearchConfig,
+    /// [lmr] Derived from `config.lmr`, rebuilt when it changes.
+    lmr: LmrTable,
+    /// The main thread's data first, then the helpers'.
+    threads: Vec<ThreadData>,
+}
+
+impl SearchTeam {
+    /// One thread, a `hash_mib` table, its own control (see `with_control`).
+    pub fn new(config: SearchConfig, hash_mib: usize) -> Result<Self, TtError> {
+        Ok(SearchTeam {
+            shared: SearchShared {
+                tt: TranspositionTable::new(hash_mib)?,
+                control: Arc::new(Control::default()),
+                helpers_stop: AtomicBool::new(false),
+                nodes: AtomicU64::new(0),
+            },
+            lmr: LmrTable::new(&config.lmr),
+            config,
+            threads: vec![ThreadData::default()],
+        })
+    }
+
+    /// Shares `control` with others (one `stop` for many teams).
+    pub fn with_control(mut self, control: Arc<Control>) -> Self {
+        self.shared.control = control;
+        self
+    }
+
+    /// The flags through which another thread stops this team's search or ends a ponder.
+    pub fn control(&self) -> &Arc<Control> {
+        &self.shared.control
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.lmr = LmrTable::new(&config.lmr);
+        self.config = config;
+    }
+
+    /// `setoption` for the search's options; `Ok(false)` if `name` is not one of them.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, OptionError> {
+        let known = self.config.set_option(name, value)?;
+        self.lmr = LmrTable::new(&self.config.lmr);
+        Ok(known)
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Resizes the team; new helpers start with empty histories.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads.resize_with(n.max(1), ThreadData::default);
+    }
+
+    pub fn hash_mib(&self) -> usize {
+        self.shared.tt.mib()
+    }
+
+    /// Resizes the table in place (emptied); on failure the error says which size was kept.
+    pub fn resize_hash(&mut self, mib: usize) -> Result<(), ResizeError> {
+        self.shared.tt.resize(mib)
+    }
+
+    /// Permille of the table written by the last search.
+    pub fn hashfull(&self) -> u32 {
+        self.shared.tt.hashfull()
+    }
+
+    pub fn clear_hash(&self) {
+        self.shared.tt.clear();
+    }
+
+    /// Forget everything learned in earlier games (`ucinewgame`).
+    pub fn new_game(&mut self) {
+        self.shared.tt.clear();
+        self.threads.iter_mut().for_each(ThreadData::new_game);
+    }
+
+    /// A silent search (bench, the lab, data generation).
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        self.search_with(pos, limits, &mut Silent, || {})
+    }
+
+    /// Searches, telling `reporter` what it finds. `hold` runs on the main thread after its
+    /// own search ends and before the helpers are stopped (the UCI loop waits there for
+    /// `stop` in infinite and ponder mode).
+    pub fn search_with(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        reporter: &mut dyn Reporter,
+        hold: impl FnOnce(),
+    ) -> SearchResult {
+        self.shared.nodes.store(0, Ordering::Relaxed);
+        if let Mode::Textbook(algorithm) = self.config.algorithm {
+            let r = self.textbook(algorithm, pos, limits, reporter);
+            hold();
+            return r;
+        }
+        let (shared, cfg, lmr) = (&self.shared, &self.config, &self.lmr);
+        let mut tds = std::mem::take(&mut self.threads).into_iter();
+        let main_td = tds.next().expect("a team has a main thread");
+        let mut main = Searcher::new(main_td, shared, cfg, lmr, true);
+        if tds.len() == 0 {
+            let r = main.iterate(pos, limits, reporter);
+            hold();
+            self.threads.push(main.finish());
+            return r;
+        }
+        // Helpers have no clock: the main thread stops them when it is done.
+        let helper_limits = Limits {
+            depth: limits.depth,
+            searchmoves: limits.searchmoves.clone(),
+            ..Default::default()
+        };
+        shared.helpers_stop.store(false, Ordering::SeqCst);
+        let (result, threads) = std::thread::scope(|scope| {
+            let mut helpers = Vec::new();
+            let mut idle = Vec::new();
+            for td in tds.by_ref() {
+                let l = &helper_limits;
+                // A thread the OS refuses (a process or memory limit) is a missing helper,
+                // not a lost search: the others go on (its data went with it).
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    let mut h = Searcher::new(td, shared, cfg, lmr, false);
+                    h.iterate(pos, l, &mut Silent);
+                    h.finish()
+                });
+                match spawned {
+                    Ok(handle) => helpers.push(handle),
+                    Err(e) => {
+                        reporter.error(&format!("cannot start a helper thread: {e}"));
+                        idle.push(ThreadData::default());
+                        break;
+                    }
+                }
+            }
+            let r = main.iterate(pos, limits, reporter);
+            hold();
+            shared.helpers_stop.store(true, Ordering::SeqCst);
+            let mut threads = vec![main.finish()];
+            // A helper that panicked leaves fresh data behind.
+            threads.extend(helpers.into_iter().map(|h| h.join().unwrap_or_default()));
+            threads.extend(idle);
+            threads.extend(tds);
+            (r, threads)
+        });
+        self.threads = threads;
+        shared.helpers_stop.store(false, Ordering::SeqCst);
+        result
+    }
+
+    /// [qsearch] The quiescence search alone from `pos` on the main thread (full window, no
+    /// limits): its score and principal variation (`Searcher::quiescence`).
+    pub fn quiescence(&mut self, pos: &Position) -> (i32, Vec<cozy_chess::Move>) {
+        // Moved out and back without building a placeholder (the tuner calls this per position).
+        let main = self.threads.swap_remove(0);
+        let mut s = Searcher::new(main, &self.shared, &self.config, &self.lmr, true);
+        let r = s.quiescence(pos);
+        self.threads.push(s.finish());
+        let last = self.threads.len() - 1;
+        self.threads.swap(0, last);
+        r
+    }
+
+    /// [mtdf] [sss] [spp] A textbook algorithm to `go depth N` (default 5) on the team's
+    /// table (cleared first, so trees are those of a fresh search, as in the lab) with the
+    /// team's `AspirationWindow`.
+    fn textbook(
+        &mut self,
+        algorithm: Algorithm,
+        pos: &Position,
+        limits: &Limits,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        let start = Instant::now();
+        let depth = limits.depth.unwrap_or(TEXTBOOK_DEFAULT_DEPTH);
+        let cfg = TextbookConfig {
+            eval: self.config.eval,
+            qsearch: self.config.textbook_qsearch,
+            mpd: self.config.spp_mpd,
+            aspiration_window: self.config.aspiration.window,
+            tt_mib: self.shared.tt.mib(),
+            log_siblings: false,
+        };
+        self.shared.tt.clear();
+        let stop = &self.shared.control.stop;
+        let r = textbook::run_on(pos, algorithm, depth, &cfg, &self.shared.tt, Some(stop))
+            .unwrap_or_else(|e| {
+                reporter.error(&e);
+                textbook::TextbookResult::default()
+            });
+        let best = r.best.or_else(|| pos.legal_moves().first().copied());
+        let pv: Vec<_> = best.into_iter().collect();
+        if !r.aborted {
+            reporter.line(&super::report::Line {
+                depth,
+                seldepth: depth as usize,
+                multipv: 1,
+                score: r.score,
+                bound: None,
+                nodes: r.nodes,
+                time: start.elapsed(),
+                hashfull: self.shared.tt.hashfull(),
+                pv: &pv,
+                root: pos,
+            });
+        }
+        reporter.summary(Summary::Textbook {
+            algorithm,
+            result: &r,
+        });
+        let stats = SearchStats {
+            nodes: r.nodes,
+            evals: r.leaves,
+            ..Default::default()
+        };
+        SearchResult {
+            best,
+            ponder: None,
+            score: r.score,
+            depth,
+            pv,
+            iterations: Vec::new(),
+            stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mode_names_are_engine_then_the_textbook_algorithms() {
+        assert_eq!(Mode::NAMES[0], "engine");
+        assert_eq!(&Mode::NAMES[1..], Algorithm::NAMES);
+        for &m in Mode::ALL {
+            assert_eq!(m.name().parse::<Mode>(), Ok(m));
+        }
+        assert_eq!("MTDF".parse::<Mode>(), Ok(Mode::Textbook(Algorithm::Mtdf)));
+        let e = "mtd(f)".parse::<Mode>().unwrap_err();
+        assert!(e.to_string().contains("unknown algorithm 'mtd(f)'"), "{e}");
+    }
+}

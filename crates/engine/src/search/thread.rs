@@ -1,0 +1,196 @@
+//! One search thread: its own data, kept from search to search (`ThreadData`: the position,
+//! histories, the per-ply stack, counters), and `Searcher`, which runs one search with it
+//! against the team's shared context and settings.
+
+use super::config::SearchConfig;
+use super::history::{CaptureHistory, ContinuationHistory, CorrectionHistory, PieceTo};
+use super::limits::TimePlan;
+use super::negamax::LmrTable;
+use super::ordering::History;
+use super::stack::Stack;
+use super::stats::SearchStats;
+use super::team::SearchShared;
+use crate::eval;
+use crate::position::Position;
+use cozy_chess::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// What a search thread keeps. Histories persist across the searches of a game; the stack,
+/// counters and root lists are reset by each search.
+#[derive(Default)]
+pub struct ThreadData {
+    pub(crate) pos: Position,
+    pub(crate) stack: Stack,
+    pub(crate) history: History,
+    /// [conthist] Quiet moves' scores after a given previous move.
+    pub(crate) cont_history: ContinuationHistory,
+    /// [capthist] Captures' scores by piece, target and victim.
+    pub(crate) capture_history: CaptureHistory,
+    /// [corrhist] The static eval's average error per pawn structure.
+    pub(crate) corr_history: CorrectionHistory,
+    pub stats: SearchStats,
+    /// Ply count of the root position, for repetition detection inside the tree.
+    pub(crate) root_ply: usize,
+    pub(crate) seldepth: usize,
+    /// [nmp] Null moves are tried only from this ply on; a verification search moves it
+    /// beyond its subtree so that the verification cannot itself rely on null moves.
+    pub(crate) nmp_min_ply: usize,
+    /// [probcut] [mpc] Inside a shallow search of theirs, where they are not applied again.
+    pub(crate) probcut_nesting: u32,
+    /// MultiPV: root moves already reported in this iteration.
+    pub(crate) root_skip: Vec<Move>,
+    /// `go searchmoves`: the only root moves searched (empty: all).
+    pub(crate) root_only: Vec<Move>,
+}
+
+impl ThreadData {
+    /// Forget everything learned in earlier games (`ucinewgame`).
+    pub fn new_game(&mut self) {
+        self.stack.clear();
+        self.history.clear();
+        self.cont_history.clear();
+        self.capture_history.clear();
+        self.corr_history.clear();
+    }
+
+    /// Plays `mv` at `ply`. Every move of the search is made here and taken back by
+    /// `unmake`: the one place where state kept incrementally along the line (an
+    /// evaluator's accumulators) is pushed and popped.
+    #[inline]
+    pub(crate) fn make(&mut self, ply: usize, mv: Move) {
+        let child = &mut self.stack[ply + 1];
+        child.mv = Some(mv);
+        child.piece_to = PieceTo::of(self.pos.board(), mv);
+        self.pos.make(mv);
+    }
+
+    /// [nmp] Passes at `ply`.
+    #[inline]
+    pub(crate) fn make_null(&mut self, ply: usize) {
+        self.stack[ply + 1].mv = None;
+        self.stack[ply + 1].piece_to = None;
+        self.pos.make_null();
+    }
+
+    #[inline]
+    pub(crate) fn unmake(&mut self) {
+        self.pos.unmake();
+    }
+}
+
+/// The main thread's clock and limits.
+pub(crate) struct Clock {
+    pub start: Instant,
+    pub plan: Option<TimePlan>,
+    pub node_limit: Option<u64>,
+    /// A `go ponder` whose `ponderhit` has not come yet.
+    pub was_pondering: bool,
+}
+
+/// One search by one thread. It holds the thread's data and a copy of the settings by value
+/// for the length of the search (the hot path reads them with one load less than through a
+/// reference); `finish` hands the data back.
+pub(crate) struct Searcher<'a> {
+    pub td: ThreadData,
+    pub cfg: SearchConfig,
+    pub shared: &'a SearchShared,
+    pub lmr: &'a LmrTable,
+    /// The main thread reports, keeps the clock and ages the table; helpers do none of it.
+    pub main: bool,
+    /// What stops this thread: the GUI's `stop` for the main thread, the main thread's end
+    /// for a helper.
+    stop: &'a AtomicBool,
+    pub clock: Clock,
+    /// Set once a limit or `stop` is hit; every node then returns at once.
+    pub stopped: bool,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        td: ThreadData,
+        shared: &'a SearchShared,
+        cfg: &SearchConfig,
+        lmr: &'a LmrTable,
+        main: bool,
+    ) -> Self {
+        let stop = if main {
+            &shared.control.stop
+        } else {
+            &shared.helpers_stop
+        };
+        Searcher {
+            td,
+            cfg: cfg.clone(),
+            shared,
+            lmr,
+            main,
+            stop,
+            clock: Clock {
+                start: Instant::now(),
+                plan: None,
+                node_limit: None,
+                was_pondering: false,
+            },
+            stopped: false,
+        }
+    }
+
+    /// Starts a search of `pos`: resets what lasts one search (histories stay).
+    pub fn begin(&mut self, pos: &Position) {
+        let td = &mut self.td;
+        td.stats = SearchStats::default();
+        td.pos = pos.clone();
+        td.root_ply = pos.ply_count();
+        td.seldepth = 0;
+        td.nmp_min_ply = 0;
+        td.probcut_nesting = 0;
+        td.stack.clear();
+        self.stopped = false;
+        self.clock.start = Instant::now();
+    }
+
+    /// The thread's data, for the next search.
+    pub fn finish(self) -> ThreadData {
+        self.td
+    }
+
+    #[inline]
+    pub fn evaluate(&mut self) -> i32 {
+        self.td.stats.evals += 1;
+        eval::evaluate(&self.td.pos, self.cfg.eval)
+    }
+
+    /// Node-count and clock check; time is looked at every 1024 nodes.
+    #[inline]
+    pub fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let nodes = self.td.stats.nodes;
+        if self.clock.node_limit.is_some_and(|n| nodes >= n) {
+            self.stopped = true;
+            return true;
+        }
+        if nodes & 1023 == 0 {
+            self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
+            if self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+                return true;
+            }
+            let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+            if self.clock.was_pondering && !pondering {
+                // ponderhit: our clock starts now.
+                self.clock.start = Instant::now();
+                self.clock.was_pondering = false;
+            }
+            if let Some(plan) = self.clock.plan {
+                if !pondering && self.clock.start.elapsed() >= plan.hard {
+                    self.stopped = true;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}

@@ -2,113 +2,11 @@
 //! every case must be answered (an error line, then `readyok` or a `bestmove`) or end in a
 //! clean exit, never a silent death or a hang.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+mod common;
 
-const LONG: Duration = Duration::from_secs(30);
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_augur"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start augur");
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, cmd: &str) {
-        self.send_bytes(cmd.as_bytes());
-    }
-
-    /// Lines up to and including the first one starting with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + LONG;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let done = l.starts_with(prefix);
-                    seen.push(l);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {LONG:?}; got {seen:#?}"),
-            }
-        }
-    }
-
-    /// Sends `isready` and returns everything up to `readyok`.
-    fn ready(&mut self) -> Vec<String> {
-        self.send("isready");
-        self.until("readyok")
-    }
-
-    /// The move of the next `bestmove` line, and the lines before it.
-    fn bestmove(&mut self) -> (String, Vec<String>) {
-        let lines = self.until("bestmove");
-        let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-        (mv.to_string(), lines)
-    }
-
-    /// Closes stdin and waits (bounded) for the process to end.
-    fn close_and_wait(&mut self) -> ExitStatus {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + LONG;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "engine still running after EOF");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        if let Some(mut stdin) = self.stdin.take() {
-            let _ = writeln!(stdin, "quit");
-        }
-        let _ = self.child.wait();
-    }
-}
-
-fn has_error(lines: &[String]) -> bool {
-    lines.iter().any(|l| l.starts_with("info string error: "))
-}
+use common::{has_error, Engine};
+use std::io::Write;
+use std::time::Duration;
 
 /// The moves legal in `fen`, as the engine itself lists them (`go perft 1`).
 fn legal_moves(e: &mut Engine, position: &str) -> Vec<String> {

@@ -1,92 +1,15 @@
 //! Scripted UCI sessions through the real `augur` binary.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+mod common;
+
+use common::Engine as Session;
 use std::time::{Duration, Instant};
-
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Session {
-    fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_augur"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start augur");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Session {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first starting with `prefix`.
-    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let done = l.starts_with(prefix);
-                    seen.push(l);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:#?}"),
-            }
-        }
-    }
-
-    fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
-        let lines = self.until("bestmove", timeout);
-        let mv = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
-        (mv, lines)
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
-    }
-}
-
-const LONG: Duration = Duration::from_secs(30);
 
 #[test]
 fn handshake_lists_options() {
     let mut s = Session::start();
     s.send("uci");
-    let lines = s.until("uciok", LONG);
+    let lines = s.until("uciok");
     assert!(lines[0].starts_with("id name Augur"));
     for opt in [
         "Hash",
@@ -108,7 +31,7 @@ fn handshake_lists_options() {
         );
     }
     s.send("isready");
-    s.until("readyok", LONG);
+    s.until("readyok");
 }
 
 #[test]
@@ -128,7 +51,7 @@ fn malformed_input_is_reported_and_state_is_kept() {
     ] {
         s.send(bad);
         s.send("isready");
-        let lines = s.until("readyok", LONG);
+        let lines = s.until("readyok");
         assert!(
             lines.iter().any(|l| l.starts_with("info string error: ")),
             "no error for '{bad}': {lines:?}"
@@ -137,10 +60,10 @@ fn malformed_input_is_reported_and_state_is_kept() {
     // The position is still the one after 1.e4: Black to move, so e7e5 is legal.
     s.send("position startpos moves e2e4 e7e5");
     s.send("d");
-    let lines = s.until("fen", LONG);
+    let lines = s.until("fen");
     assert!(lines.last().unwrap().contains(" w KQkq "), "{lines:?}");
     s.send("go depth x");
-    let (mv, lines) = s.bestmove(LONG);
+    let (mv, lines) = s.bestmove();
     assert!(lines.iter().any(|l| l.contains("error")));
     assert_ne!(mv, "0000");
 }
@@ -152,13 +75,13 @@ fn stop_ends_infinite_and_isready_answers_while_searching() {
     s.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
     s.send("isready");
-    let lines = s.until("readyok", Duration::from_secs(2));
+    let lines = s.until_within("readyok", Duration::from_secs(2));
     assert!(
         !lines.iter().any(|l| l.starts_with("bestmove")),
         "infinite search stopped by itself"
     );
     s.send("stop");
-    let (mv, _) = s.bestmove(Duration::from_secs(5));
+    let (mv, _) = s.bestmove_within(Duration::from_secs(5));
     assert!(mv.len() >= 4);
 }
 
@@ -169,10 +92,10 @@ fn ponder_then_ponderhit() {
     s.send("go ponder wtime 2000 btime 2000");
     std::thread::sleep(Duration::from_millis(300));
     s.send("isready");
-    let lines = s.until("readyok", Duration::from_secs(2));
+    let lines = s.until_within("readyok", Duration::from_secs(2));
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
     s.send("ponderhit");
-    let (mv, _) = s.bestmove(Duration::from_secs(5));
+    let (mv, _) = s.bestmove_within(Duration::from_secs(5));
     assert!(mv.len() >= 4);
 }
 
@@ -181,11 +104,11 @@ fn tiny_clocks_are_answered_in_time() {
     let mut s = Session::start();
     s.send("position startpos moves e2e4 e7e5 g1f3");
     s.send("isready");
-    s.until("readyok", LONG);
+    s.until("readyok");
     for _ in 0..5 {
         let t = Instant::now();
         s.send("go wtime 40 btime 40 winc 0 binc 0");
-        let (mv, _) = s.bestmove(LONG);
+        let (mv, _) = s.bestmove();
         assert_ne!(mv, "0000");
         // The engine has 40 ms on its clock; a generous margin covers process scheduling.
         assert!(
@@ -202,19 +125,19 @@ fn mate_stalemate_and_single_move_positions() {
     // Checkmated: no legal move.
     s.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
     s.send("go depth 3");
-    assert_eq!(s.bestmove(LONG).0, "0000");
+    assert_eq!(s.bestmove().0, "0000");
     // Stalemate.
     s.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     s.send("go movetime 100");
-    assert_eq!(s.bestmove(LONG).0, "0000");
+    assert_eq!(s.bestmove().0, "0000");
     // One legal move.
     s.send("position fen k7/2K5/8/8/8/8/8/1R6 b - - 0 1");
     s.send("go wtime 1000 btime 1000");
-    assert_eq!(s.bestmove(LONG).0, "a8a7");
+    assert_eq!(s.bestmove().0, "a8a7");
     // Mate in 2: score mate 2 reported.
     s.send("position fen 6k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1");
     s.send("go depth 8");
-    let (_, lines) = s.bestmove(LONG);
+    let (_, lines) = s.bestmove();
     assert!(
         lines
             .iter()
@@ -231,7 +154,7 @@ fn repeated_node_limited_searches_after_ucinewgame_are_identical() {
         s.send("ucinewgame");
         s.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
         s.send("go nodes 50000");
-        let (mv, lines) = s.bestmove(LONG);
+        let (mv, lines) = s.bestmove();
         let stats = lines
             .iter()
             .find(|l| l.starts_with("info string stats"))
@@ -249,12 +172,12 @@ fn chess960_castling_is_king_takes_rook() {
     s.send("setoption name UCI_Chess960 value true");
     s.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
     s.send("go perft 1");
-    let lines = s.until("Nodes searched", LONG);
+    let lines = s.until("Nodes searched");
     assert!(lines.last().unwrap().ends_with(" 21"), "{lines:?}");
     s.send("setoption name UCI_Chess960 value false");
     s.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1");
     s.send("d");
-    let lines = s.until("fen", LONG);
+    let lines = s.until("fen");
     assert!(lines.last().unwrap().contains("R4RK1 b kq"), "{lines:?}");
 }
 
@@ -264,7 +187,7 @@ fn multipv_reports_distinct_lines() {
     s.send("setoption name MultiPV value 3");
     s.send("position startpos");
     s.send("go depth 6");
-    let (_, lines) = s.bestmove(LONG);
+    let (_, lines) = s.bestmove();
     let last: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info depth 6 "))
@@ -295,7 +218,7 @@ fn a_bad_probcut_parameter_file_keeps_the_previous_parameters() {
         good.display()
     ));
     s.send("isready");
-    let lines = s.until("readyok", LONG);
+    let lines = s.until("readyok");
     assert!(
         lines.iter().any(|l| l.contains("1 depth pairs")),
         "{lines:?}"
@@ -305,7 +228,7 @@ fn a_bad_probcut_parameter_file_keeps_the_previous_parameters() {
         bad.display()
     ));
     s.send("isready");
-    let lines = s.until("readyok", LONG);
+    let lines = s.until("readyok");
     assert!(
         lines
             .iter()
@@ -317,7 +240,7 @@ fn a_bad_probcut_parameter_file_keeps_the_previous_parameters() {
     s.send("setoption name Mpc value true");
     s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
     s.send("go depth 8");
-    let (_, lines) = s.bestmove(LONG);
+    let (_, lines) = s.bestmove();
     let stats = lines
         .iter()
         .find(|l| l.starts_with("info string stats"))
@@ -330,13 +253,13 @@ fn go_mate_stops_at_the_mate_and_movetime_is_kept() {
     let mut s = Session::start();
     s.send("position fen 6k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1");
     s.send("go mate 2");
-    let (mv, lines) = s.bestmove(LONG);
+    let (mv, lines) = s.bestmove();
     assert_eq!(mv, "b2b8", "{lines:?}");
     assert!(lines.iter().any(|l| l.contains("score mate ")), "{lines:?}");
     s.send("position startpos");
     let t = Instant::now();
     s.send("go movetime 300");
-    s.bestmove(LONG);
+    s.bestmove();
     let took = t.elapsed();
     // The whole movetime (less the 30 ms move overhead) is used, and not much more.
     assert!(
@@ -351,7 +274,7 @@ fn several_threads_search_and_stop_together() {
     s.send("setoption name Threads value 3");
     s.send("position startpos moves d2d4");
     s.send("go depth 9");
-    let (mv, lines) = s.bestmove(LONG);
+    let (mv, lines) = s.bestmove();
     assert_ne!(mv, "0000");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 9 ")),
@@ -360,10 +283,10 @@ fn several_threads_search_and_stop_together() {
     s.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
     s.send("stop");
-    s.bestmove(Duration::from_secs(5));
+    s.bestmove_within(Duration::from_secs(5));
     s.send("setoption name Threads value 1");
     s.send("go depth 4");
-    s.bestmove(LONG);
+    s.bestmove();
 }
 
 /// Random sequences of UCI words (a seeded generator, so failures reproduce): the engine must
@@ -446,7 +369,7 @@ fn random_garbage_never_kills_the_engine() {
         s.send(&line.join(" "));
         s.send("stop");
         s.send("isready");
-        s.until("readyok", LONG);
+        s.until("readyok");
     }
     s.send("quit");
     let status = s.child.wait().unwrap();

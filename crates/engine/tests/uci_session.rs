@@ -405,7 +405,7 @@ fn eval_file_loads_a_network_and_a_bad_file_keeps_the_previous_one() {
     s.send(&format!("setoption name EvalFile value {}", good.display()));
     s.send("position startpos moves e2e4");
     s.send("eval");
-    let lines = s.until("info string eval", LONG);
+    let lines = s.until("info string eval");
     assert!(
         lines.iter().any(|l| l.contains("EvalFile: 768x16x2->1")),
         "{lines:?}"
@@ -417,7 +417,7 @@ fn eval_file_loads_a_network_and_a_bad_file_keeps_the_previous_one() {
     for (bad, why) in [(&truncated, "truncated"), (&foreign, "bad magic")] {
         s.send(&format!("setoption name EvalFile value {}", bad.display()));
         s.send("eval");
-        let lines = s.until("info string eval", LONG);
+        let lines = s.until("info string eval");
         assert!(
             lines
                 .iter()
@@ -433,14 +433,14 @@ fn eval_file_loads_a_network_and_a_bad_file_keeps_the_previous_one() {
     }
     // The search uses the loaded network too: every position is worth 100.
     s.send("go depth 3");
-    let (_, lines) = s.bestmove(LONG);
+    let (_, lines) = s.bestmove();
     assert!(
         lines.iter().any(|l| l.contains("score cp 100")),
         "{lines:?}"
     );
     s.send("setoption name EvalFile value <default>");
     s.send("eval");
-    let lines = s.until("info string eval", LONG);
+    let lines = s.until("info string eval");
     assert_ne!(
         lines.last().unwrap(),
         "info string eval nnue 100 (side to move)"

@@ -256,7 +256,7 @@ impl Searcher<'_> {
             }
 
             // Step 14. Make the move.
-            self.td.make(ply, mv);
+            self.td.make(ply, mv, PieceTo::of(&board, mv));
             let gives_check = self.td.pos.in_check();
             let new_depth = depth - 1;
 

@@ -2,6 +2,7 @@
 //! stage, read from a small TOML file (written by `augur-lab fit`), their cut bounds, and the
 //! cuts themselves, `[probcut]`, `[mpc]` and `[sfpc]`, called from `negamax` (steps 7 and 10).
 
+use super::history::PieceTo;
 use super::ordering::{is_noisy, see_ge, MovePicker, PickerOptions};
 use super::score::MATE_BOUND;
 use super::stats::Technique;
@@ -398,7 +399,7 @@ impl Searcher<'_> {
             {
                 continue;
             }
-            self.td.make(ply, mv);
+            self.td.make(ply, mv, PieceTo::of(&board, mv));
             let mut v = -self.qsearch::<false>(ply + 1, -pc_beta, -pc_beta + 1);
             if v >= pc_beta && pc_depth > 0 && !self.stopped {
                 v = -self.negamax::<false>(pc_depth, ply + 1, -pc_beta, -pc_beta + 1, !cut_node);

@@ -46,11 +46,17 @@ impl Default for StackEntry {
     }
 }
 
-pub struct Stack(Box<[StackEntry]>);
+/// A fixed-size array, so that indexing is checked against a constant.
+pub struct Stack(Box<[StackEntry; LEN]>);
 
 impl Default for Stack {
     fn default() -> Self {
-        Stack((0..LEN).map(|_| StackEntry::default()).collect())
+        let entries: Vec<StackEntry> = (0..LEN).map(|_| StackEntry::default()).collect();
+        Stack(
+            entries
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("LEN entries")),
+        )
     }
 }
 

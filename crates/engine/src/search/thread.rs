@@ -56,12 +56,14 @@ impl ThreadData {
 
     /// Plays `mv` at `ply`. Every move of the search is made here and taken back by
     /// `unmake`: the one place where state kept incrementally along the line (an
-    /// evaluator's accumulators) is pushed and popped.
+    /// evaluator's accumulators) is pushed and popped. `piece_to` is `mv`'s continuation
+    /// key, recorded for the child where continuation history is read (quiescence passes
+    /// `None`: nothing below it reads one, and it saves the lookup in the hottest loop).
     #[inline]
-    pub(crate) fn make(&mut self, ply: usize, mv: Move) {
+    pub(crate) fn make(&mut self, ply: usize, mv: Move, piece_to: Option<PieceTo>) {
         let child = &mut self.stack[ply + 1];
         child.mv = Some(mv);
-        child.piece_to = PieceTo::of(self.pos.board(), mv);
+        child.piece_to = piece_to;
         self.pos.make(mv);
     }
 

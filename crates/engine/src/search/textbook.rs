@@ -186,6 +186,10 @@ fn search(
         root_best: None,
         stop,
     };
+    // [nnue] As in the engine search: incremental accumulators on the tree's position.
+    if cfg.eval == EvalKind::Nnue {
+        t.pos.attach_nnue(crate::eval::nnue::current());
+    }
     let score = match algorithm {
         Algorithm::Minimax => t.root(depth, -INF, INF, Kind::Minimax),
         // SPP runs on the same fail-hard alpha-beta as its baseline: while the MPD holds, each

@@ -10,7 +10,7 @@ use super::ordering::History;
 use super::stack::Stack;
 use super::stats::SearchStats;
 use super::team::SearchShared;
-use crate::eval;
+use crate::eval::{self, EvalKind};
 use crate::position::Position;
 use cozy_chess::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -143,6 +143,13 @@ impl<'a> Searcher<'a> {
         let td = &mut self.td;
         td.stats = SearchStats::default();
         td.pos = pos.clone();
+        // [nnue] The network's accumulators ride on the search's own position and follow its
+        // make/unmake; the network is the one in force when the search starts.
+        if self.cfg.eval == EvalKind::Nnue {
+            td.pos.attach_nnue(eval::nnue::current());
+        } else {
+            td.pos.detach_nnue();
+        }
         td.root_ply = pos.ply_count();
         td.seldepth = 0;
         td.nmp_min_ply = 0;

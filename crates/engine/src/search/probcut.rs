@@ -5,7 +5,7 @@
 use super::history::PieceTo;
 use super::ordering::{is_noisy, see_ge, MovePicker, PickerOptions};
 use super::score::MATE_BOUND;
-use super::stats::Technique;
+use super::stats::{sfpc_gap_bucket, Technique};
 use super::thread::Searcher;
 use super::tt::Bound;
 use crate::eval;
@@ -376,9 +376,13 @@ impl Searcher<'_> {
             cfg.eval_divisor,
         );
         self.td.stats.tried(Technique::SfpcExtend);
-        if pc_depth > (depth - cfg.reduction).max(0) {
+        let extended = pc_depth > (depth - cfg.reduction).max(0);
+        if extended {
             self.td.stats.cut(Technique::SfpcExtend);
         }
+        let gap = &mut self.td.stats.sfpc_gaps[sfpc_gap_bucket(static_eval - beta)];
+        gap.0 += 1;
+        gap.1 += extended as u64;
         self.td.stats.tried(Technique::Sfpc);
         let board = self.td.pos.board().clone();
         let tt_capture = tt_move.filter(|&m| is_noisy(&board, m));
@@ -502,5 +506,55 @@ mod tests {
             DepthRule::DynamicClamped.verification_depth(10, -800, 100, 5, 300),
             5
         );
+    }
+
+    /// [sfpc] The seed-004 measurement: every verification depth lands in exactly one static-eval
+    /// gap bucket; the dynamic rule extends only where staticEval is at least `SfpcEvalDivisor`
+    /// below beta (buckets from −300 cp down), the clamped rule never.
+    #[test]
+    fn sfpc_gap_buckets_count_every_verification_and_only_far_below_beta_extends() {
+        use crate::position::Position;
+        use crate::search::config::SearchConfig;
+        use crate::search::limits::Limits;
+        use crate::search::stats::{sfpc_gap_bucket, SFPC_GAP_BUCKETS};
+        use crate::search::SearchTeam;
+
+        assert_eq!(sfpc_gap_bucket(0), 0);
+        assert_eq!(sfpc_gap_bucket(-1), 1);
+        assert_eq!(sfpc_gap_bucket(-150), 1);
+        assert_eq!(sfpc_gap_bucket(-151), 2);
+        assert_eq!(sfpc_gap_bucket(-300), 2);
+        assert_eq!(sfpc_gap_bucket(-301), 3);
+        assert_eq!(sfpc_gap_bucket(-100_000), SFPC_GAP_BUCKETS - 1);
+
+        let pos = Position::from_fen(
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+            false,
+        )
+        .unwrap();
+        let limits = Limits {
+            depth: Some(9),
+            ..Default::default()
+        };
+        for (rule, may_extend) in [
+            (DepthRule::Dynamic, true),
+            (DepthRule::DynamicClamped, false),
+        ] {
+            let mut cfg = SearchConfig::default();
+            cfg.sfpc.enabled = true;
+            cfg.sfpc.depth_rule = rule;
+            let stats = SearchTeam::new(cfg, 4).unwrap().search(&pos, &limits).stats;
+            let tried: u64 = stats.sfpc_gaps.iter().map(|g| g.0).sum();
+            let extended: u64 = stats.sfpc_gaps.iter().map(|g| g.1).sum();
+            assert!(tried > 0, "{rule:?}: no verification depth computed");
+            assert_eq!(tried, stats.tried[Technique::SfpcExtend as usize]);
+            assert_eq!(extended, stats.cut[Technique::SfpcExtend as usize]);
+            // Within 300 cp of beta (or above it) the term is 0 or negative: never deeper.
+            assert_eq!(stats.sfpc_gaps[0].1 + stats.sfpc_gaps[1].1, 0, "{rule:?}");
+            if !may_extend {
+                assert_eq!(extended, 0, "{rule:?}");
+            }
+            assert!(stats.to_string().contains(" sfpc_gap_below_300_450="));
+        }
     }
 }

@@ -15,6 +15,23 @@ pub struct SearchStats {
     pub cut: [u64; Technique::COUNT],
     /// ProbCut/MPC shallow searches per (stage, shallow, deep): tried, cut.
     pub pairs: Vec<((Stage, i32, i32), u64, u64)>,
+    /// [sfpc] Verification depths by how far the static eval is below beta (bucket 0: not
+    /// below; bucket i: [−STEP·i, −STEP·(i−1)) cp; the last is open): computed, and deeper than
+    /// the fixed rule's. The seed-004 question is how often the dynamic rule extends, and where.
+    pub sfpc_gaps: [(u64, u64); SFPC_GAP_BUCKETS],
+}
+
+/// Buckets and their width (cp) of [`SearchStats::sfpc_gaps`].
+pub const SFPC_GAP_BUCKETS: usize = 8;
+pub const SFPC_GAP_STEP: i32 = 150;
+
+/// The bucket of a static eval `gap` = staticEval − beta.
+pub fn sfpc_gap_bucket(gap: i32) -> usize {
+    if gap >= 0 {
+        0
+    } else {
+        (1 + ((-gap - 1) / SFPC_GAP_STEP) as usize).min(SFPC_GAP_BUCKETS - 1)
+    }
 }
 
 impl SearchStats {
@@ -63,6 +80,23 @@ impl fmt::Display for SearchStats {
         }
         for ((stage, shallow, deep), tried, cut) in &self.pairs {
             write!(f, " pc_{}_{shallow}_{deep}={tried}/{cut}", stage.short())?;
+        }
+        // Only when Sfpc ran, so the line stays short otherwise.
+        if self.sfpc_gaps.iter().any(|&(t, _)| t > 0) {
+            for (i, &(tried, extended)) in self.sfpc_gaps.iter().enumerate() {
+                let lo = SFPC_GAP_STEP * (i as i32 - 1);
+                match i {
+                    0 => write!(f, " sfpc_gap_above={tried}/{extended}")?,
+                    _ if i == SFPC_GAP_BUCKETS - 1 => {
+                        write!(f, " sfpc_gap_below_{lo}_inf={tried}/{extended}")?
+                    }
+                    _ => write!(
+                        f,
+                        " sfpc_gap_below_{lo}_{}={tried}/{extended}",
+                        lo + SFPC_GAP_STEP
+                    )?,
+                }
+            }
         }
         Ok(())
     }

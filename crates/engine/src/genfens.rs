@@ -148,10 +148,16 @@ struct Book {
 impl Book {
     fn load(path: &std::path::Path) -> Result<Book, GenfensError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| GenfensError::Book {
+        let fail = |error: String| GenfensError::Book {
             path: shown.clone(),
-            error: e.to_string(),
-        })?;
+            error,
+        };
+        // A device or a pipe (`/dev/zero`) could be read forever.
+        let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(fail("not a regular file".into()));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
         let mut lines = Vec::new();
         let mut offset = 0;
         for (n, line) in text.split_inclusive('\n').enumerate() {

@@ -267,3 +267,29 @@ fn closed_stdin_ends_the_engine_cleanly() {
     assert!(status.success(), "{status:?}");
     assert!(e.lines.iter().any(|l| l.starts_with("bestmove")));
 }
+
+/// A file option pointed at a device or a directory: refused at once, not read forever.
+#[cfg(unix)]
+#[test]
+fn device_files_are_refused_not_read() {
+    let mut e = Engine::start();
+    for path in ["/dev/zero", "/dev/stdin", "/"] {
+        e.send(&format!("setoption name ProbCutParams value {path}"));
+        let lines = e.ready();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: ProbCutParams")),
+            "{path}: {lines:?}"
+        );
+        e.send(&format!("genfens 1 seed 1 book {path}"));
+        let lines = e.ready();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: genfens: cannot read book")),
+            "{path}: {lines:?}"
+        );
+    }
+    still_plays(&mut e);
+}

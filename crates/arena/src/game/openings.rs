@@ -2,7 +2,7 @@
 //! after the game's moves, or after its first N plies) or the bundled set.
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -105,16 +105,21 @@ impl Visitor for BookVisitor {
 /// plies (all of them if `None`).
 pub fn load_pgn(path: &Path, max_plies: Option<usize>) -> Result<Vec<Opening>> {
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut reader = Reader::new(BufReader::new(file));
+    parse_pgn(BufReader::new(file), &path.display().to_string(), max_plies)
+}
+
+/// Like [`load_pgn`], from any reader; `name` is used in messages.
+pub fn parse_pgn(input: impl Read, name: &str, max_plies: Option<usize>) -> Result<Vec<Opening>> {
+    let mut reader = Reader::new(input);
     let mut visitor = BookVisitor { max_plies };
     let mut out = Vec::new();
     let mut n = 0;
     while let Some(game) = reader
         .read_game(&mut visitor)
-        .with_context(|| format!("cannot read {}", path.display()))?
+        .with_context(|| format!("cannot read {name}"))?
     {
         n += 1;
-        let origin = format!("{}#{n}", path.display());
+        let origin = format!("{name}#{n}");
         let mut pos: Chess = match &game.fen {
             Some(f) => {
                 let fen: Fen = f
@@ -140,7 +145,7 @@ pub fn load_pgn(path: &Path, max_plies: Option<usize>) -> Result<Vec<Opening>> {
         out.push(Opening { fen, origin });
     }
     if out.is_empty() {
-        bail!("{}: no games", path.display());
+        bail!("{name}: no games");
     }
     Ok(out)
 }

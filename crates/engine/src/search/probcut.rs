@@ -89,11 +89,25 @@ impl ProbCutParams {
             .expect("the compiled-in parameter file is valid")
     }
 
+    /// Reads a parameter file. Only a regular file of at most `MAX_FILE` bytes is read: a
+    /// GUI user may point the option at `/dev/zero` or a directory by mistake.
     pub fn load(path: &str) -> Result<Self, ParamsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ParamsError::Io {
+        const MAX_FILE: u64 = 1 << 20;
+        let io = |error: String| ParamsError::Io {
             path: path.to_string(),
-            error: e.to_string(),
-        })?;
+            error,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(io("not a regular file".into()));
+        }
+        if meta.len() > MAX_FILE {
+            return Err(io(format!(
+                "{} bytes is too large for a parameter file",
+                meta.len()
+            )));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| io(e.to_string()))?;
         text.parse()
     }
 

@@ -96,6 +96,18 @@ impl Position {
         }
         let half = fields.get(4).copied().unwrap_or("0");
         let full = fields.get(5).copied().unwrap_or("1");
+        // cozy-chess refuses a halfmove clock above 100 and a fullmove number of 0, yet both
+        // are sent: FIDE's 75-move rule lets a game run to 150 plies without a capture, and
+        // some tools count moves from 0. The draw rule only asks whether 100 was reached.
+        let half = match half.parse::<u32>() {
+            Ok(n) if n > 100 => "100",
+            _ => half,
+        };
+        let full = if full.parse::<u32>() == Ok(0) {
+            "1"
+        } else {
+            full
+        };
         let normal = format!(
             "{} {} {} {} {} {}",
             fields[0], fields[1], fields[2], fields[3], half, full
@@ -464,6 +476,12 @@ mod tests {
         assert!(!kbbk.is_insufficient_material());
         let fifty = Position::from_fen("8/8/8/8/8/8/1R6/K1k5 w - - 100 80", false).unwrap();
         assert!(fifty.is_fifty_moves());
+        // Past the fifty moves (no claim; FIDE's automatic draw comes at 75) and a move
+        // counter from 0: read, with the clock kept at the 100 the draw rule needs.
+        let late = Position::from_fen("8/8/8/8/8/8/1R6/K1k5 w - - 140 0", false).unwrap();
+        assert!(late.is_fifty_moves());
+        assert_eq!(late.fen(), "8/8/8/8/8/8/1R6/K1k5 w - - 100 1");
+        assert!(Position::from_fen("8/8/8/8/8/8/1R6/K1k5 w - - -3 1", false).is_err());
     }
 
     /// With a network attached, every make, null move and unmake (also below the point where

@@ -76,6 +76,30 @@ fn megabyte_lines_are_answered_briefly_and_overlong_ones_dropped() {
 }
 
 #[test]
+fn fens_with_unusual_move_counters_are_accepted() {
+    let mut e = Engine::start();
+    // 120 plies without a capture (no claim yet; FIDE's automatic draw is at 150) and a
+    // move counter from 0: a GUI sends both, and refusing them would leave the engine
+    // searching the previous position.
+    for (fen, shown) in [
+        (
+            "4k3/8/8/8/8/8/1R6/4K3 w - - 120 90",
+            "4k3/8/8/8/8/8/1R6/4K3 w - - 100 90",
+        ),
+        (
+            "4k3/8/8/8/8/8/1R6/4K3 b - - 3 0",
+            "4k3/8/8/8/8/8/1R6/4K3 b - - 3 1",
+        ),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("d");
+        let lines = e.until("fen");
+        assert!(!has_error(&lines), "{fen}: {lines:?}");
+        assert_eq!(lines.last().unwrap(), &format!("fen {shown}"));
+    }
+}
+
+#[test]
 fn a_game_of_ten_thousand_moves_is_searched() {
     let mut e = Engine::start();
     let moves = "b1c3 b8c6 c3b1 c6b8 ".repeat(2500);

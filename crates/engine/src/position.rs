@@ -112,11 +112,19 @@ impl Position {
             "{} {} {} {} {} {}",
             fields[0], fields[1], fields[2], fields[3], half, full
         );
+        let shredder = || {
+            let letters = xfen_to_shredder(fields[0], fields[2])?;
+            let text = format!(
+                "{} {} {letters} {} {half} {full}",
+                fields[0], fields[1], fields[3]
+            );
+            Board::from_fen(&text, true).ok()
+        };
         let board = match Board::from_fen(&normal, false) {
             Ok(b) => b,
-            Err(first) => match Board::from_fen(&normal, true) {
-                Ok(b) => b,
-                Err(_) => return Err(Self::explain(first, &fields, half, full)),
+            Err(first) => match Board::from_fen(&normal, true).ok().or_else(shredder) {
+                Some(b) => b,
+                None => return Err(Self::explain(first, &fields, half, full)),
             },
         };
         Ok(Self::from_board(board, chess960))
@@ -141,12 +149,30 @@ impl Position {
         }
     }
 
+    /// The FEN: Shredder-FEN castling letters under Chess960, and also whenever standard
+    /// `KQkq` could not be read back as this position (a king or castling rook off its
+    /// standard square, as in a Chess960 position while `UCI_Chess960` is off).
     pub fn fen(&self) -> String {
-        if self.chess960 {
+        if self.chess960 || !self.standard_castling() {
             format!("{:#}", self.board)
         } else {
             format!("{}", self.board)
         }
+    }
+
+    /// Every castling right is a king on e1/e8 with its rook in the corner.
+    fn standard_castling(&self) -> bool {
+        use cozy_chess::{File, Rank, Square};
+        [Color::White, Color::Black].into_iter().all(|c| {
+            let rights = self.board.castle_rights(c);
+            if rights.short.is_none() && rights.long.is_none() {
+                return true;
+            }
+            let back = Rank::First.relative_to(c);
+            self.board.king(c) == Square::new(File::E, back)
+                && rights.short.is_none_or(|f| f == File::H)
+                && rights.long.is_none_or(|f| f == File::A)
+        })
     }
 
     #[inline]
@@ -259,10 +285,22 @@ impl Position {
     }
 
     pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
+        // cozy-chess reads the first four or five characters and ignores the rest, so the
+        // whole text is checked first. A capital promotion letter is taken, as GUIs send it.
+        let b = text.as_bytes();
+        let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+        let well_formed = (b.len() == 4 || b.len() == 5)
+            && square(b[0], b[1])
+            && square(b[2], b[3])
+            && b.get(4).is_none_or(|p| b"nbrqNBRQ".contains(p));
+        if !well_formed {
+            return Err(MoveError::Syntax(text.to_string()));
+        }
+        let text_lower = text.to_ascii_lowercase();
         let parsed = if self.chess960 {
-            text.parse::<Move>().ok()
+            text_lower.parse::<Move>().ok()
         } else {
-            cozy_chess::util::parse_uci_move(&self.board, text).ok()
+            cozy_chess::util::parse_uci_move(&self.board, &text_lower).ok()
         };
         let mv = parsed.ok_or_else(|| MoveError::Syntax(text.to_string()))?;
         if self.board.is_legal(mv) {
@@ -356,6 +394,55 @@ impl Position {
     }
 }
 
+/// X-FEN castling letters (`KQkq`: the outermost rook on that side of the king) as
+/// Shredder-FEN file letters, which cozy-chess reads for any king and rook files. `None` if
+/// the placement is malformed or a letter has no rook to name.
+fn xfen_to_shredder(placement: &str, castling: &str) -> Option<String> {
+    if castling == "-" {
+        return Some(castling.to_string());
+    }
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 8 {
+        return None;
+    }
+    // The back rank of a colour as eight squares (None = empty), files a..h.
+    let back_rank = |rank: &str| -> Option<Vec<Option<char>>> {
+        let mut squares = Vec::with_capacity(8);
+        for c in rank.chars() {
+            match c.to_digit(10) {
+                Some(n) => squares.extend(std::iter::repeat_n(None, n as usize)),
+                None => squares.push(Some(c)),
+            }
+        }
+        (squares.len() == 8).then_some(squares)
+    };
+    let white = back_rank(ranks[7])?;
+    let black = back_rank(ranks[0])?;
+    let mut out = String::new();
+    for letter in castling.chars() {
+        let (rank, king, rook) = if letter.is_ascii_uppercase() {
+            (&white, 'K', 'R')
+        } else {
+            (&black, 'k', 'r')
+        };
+        let king_file = rank.iter().position(|&p| p == Some(king))?;
+        let rooks = (0..8).filter(|&f| rank[f] == Some(rook));
+        let file = match letter.to_ascii_lowercase() {
+            'k' => rooks.filter(|&f| f > king_file).max()?,
+            'q' => rooks.filter(|&f| f < king_file).min()?,
+            'a'..='h' => letter.to_ascii_lowercase() as usize - 'a' as usize,
+            _ => return None,
+        };
+        let name = (b'a' + file as u8) as char;
+        out.push(if letter.is_ascii_uppercase() {
+            name.to_ascii_uppercase()
+        } else {
+            name
+        });
+    }
+    Some(out)
+}
+
 /// Eight ranks of piece letters and digits, each adding up to eight files.
 fn placement_is_well_formed(s: &str) -> bool {
     let ranks: Vec<&str> = s.split('/').collect();
@@ -442,6 +529,61 @@ mod tests {
             Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false),
             Err(FenError::Illegal(_))
         ));
+    }
+
+    /// Found by fuzzing (fuzz/fuzz_targets/fen.rs): a Chess960 position read with
+    /// `UCI_Chess960` off was written with `KQkq`, which did not read back; and X-FEN castling
+    /// letters (`KQkq` for rooks off the corners) were refused in either mode.
+    #[test]
+    fn chess960_fens_in_either_castling_notation_read_back() {
+        let shredder = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let xfen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9";
+        for chess960 in [false, true] {
+            let a = Position::from_fen(shredder, chess960).unwrap();
+            let b = Position::from_fen(xfen, chess960).unwrap();
+            assert_eq!(a.board(), b.board());
+            assert_eq!(a.fen(), shredder);
+            let again = Position::from_fen(&a.fen(), chess960).unwrap();
+            assert_eq!(again.board(), a.board());
+        }
+        // Only one rook of a side can castle: the letters name the outermost rook.
+        let one = Position::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w Kq - 0 1", true).unwrap();
+        assert_eq!(one.fen(), "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w Gb - 0 1");
+        // A castling letter without a rook on that side is still an error.
+        assert!(matches!(
+            Position::from_fen("4k3/8/8/8/8/8/8/1R2K3 w K - 0 1", true),
+            Err(FenError::Castling(_))
+        ));
+        // Standard positions keep standard letters.
+        assert_eq!(
+            Position::from_fen(STARTPOS_FEN, false).unwrap().fen(),
+            STARTPOS_FEN
+        );
+    }
+
+    /// Found by fuzzing (fuzz/fuzz_targets/position_moves.rs): text after the first four or
+    /// five characters of a move was ignored, so `e1c1<garbage>` was played as `e1c1`.
+    #[test]
+    fn move_text_must_be_exactly_a_move() {
+        let p = Position::from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+        for bad in [
+            "e1d1x",
+            "e1d1\u{10}",
+            "e1e2k",
+            "b7b8p",
+            "E1D1",
+            "e1",
+            "b7b8qq",
+            "e1d1é",
+        ] {
+            assert!(
+                matches!(p.parse_uci(bad), Err(MoveError::Syntax(_))),
+                "{bad}"
+            );
+        }
+        let q = p.parse_uci("b7b8q").unwrap();
+        assert_eq!(p.parse_uci("b7b8Q"), Ok(q));
+        assert!(p.parse_uci("e1d1").is_ok());
     }
 
     #[test]

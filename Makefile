@@ -6,7 +6,7 @@ EXE ?= augur
 CARGO ?= cargo
 NATIVE_DIR := target/native
 
-.PHONY: all bench clean
+.PHONY: all bench clean fuzz
 
 all:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release -p augur --target-dir $(NATIVE_DIR)
@@ -14,6 +14,11 @@ all:
 
 bench: all
 	./$(EXE) bench
+
+# Every fuzz target for FUZZ_SECONDS each (nightly and cargo-fuzz needed; see fuzz/run.sh).
+FUZZ_SECONDS ?= 60
+fuzz:
+	fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	$(CARGO) clean

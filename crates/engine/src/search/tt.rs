@@ -308,6 +308,25 @@ mod tests {
     use super::*;
     use crate::search::score::MATE;
 
+    /// The one `unsafe` block: Miri (`cargo +nightly miri test -p augur --lib search::tt`)
+    /// checks that the zeroed allocation is valid `Slot`s and is freed with its own layout.
+    #[test]
+    fn zeroed_slots_are_empty_and_freed_cleanly() {
+        let sizes: &[usize] = if cfg!(miri) { &[0, 1] } else { &[0, 1, 3] };
+        for &mib in sizes {
+            let slots = zeroed_slots(mib).unwrap();
+            let n = mib.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>();
+            assert_eq!(slots.len(), n);
+            assert_eq!(slots.capacity(), n);
+            assert!(slots.iter().all(
+                |s| s.check.load(Ordering::Relaxed) == 0 && s.data.load(Ordering::Relaxed) == 0
+            ));
+            slots[slots.len() - 1].data.store(7, Ordering::Relaxed);
+        }
+        // An impossible size is refused, not a crash.
+        assert!(zeroed_slots(usize::MAX / 8).is_err());
+    }
+
     #[test]
     fn store_probe_round_trip_and_replacement() {
         let tt = TranspositionTable::new(1).unwrap();

@@ -1,0 +1,29 @@
+//! The lab's PGN readers (openings after N plies, and game summaries for `stats`): errors,
+//! never panics; an opening they accept is a position the engine accepts.
+#![no_main]
+
+use augur::position::Position;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&plies, pgn)) = data.split_first() else {
+        return;
+    };
+    let max_plies = (plies < 200).then_some(plies as usize);
+    if let Ok(openings) = augur_lab::openings::parse_pgn(pgn, "fuzz", max_plies) {
+        for o in &openings {
+            if let Err(e) = Position::from_fen(&o.fen, false) {
+                panic!(
+                    "opening {} accepted by the lab, refused by the engine: {e}",
+                    o.fen
+                );
+            }
+        }
+    }
+    if let Ok(games) = augur_lab::pgn::parse_summaries(pgn, "fuzz") {
+        let _ = augur_lab::results::ResultTable::from_summaries(&games);
+        for g in &games {
+            let _ = g.fault();
+        }
+    }
+});

@@ -1,4 +1,4 @@
-//! The lab's EPD readers (suites and openings): errors, never panics; every position they
+//! The EPD readers (the lab's suites, the arena's openings): errors, never panics; every position they
 //! accept is one the engine accepts too, since the lab sends them to engines.
 #![no_main]
 
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    if let Ok(openings) = augur_lab::openings::parse_epd(text, "fuzz") {
+    if let Ok(openings) = augur_arena::game::openings::parse_epd(text, "fuzz") {
         for o in &openings {
             if let Err(e) = Position::from_fen(&o.fen, false) {
                 panic!(

@@ -1,4 +1,4 @@
-//! The lab's PGN readers (openings after N plies, and game summaries for `stats`): errors,
+//! The arena's PGN readers (openings after N plies, and game summaries for `stats`): errors,
 //! never panics; an opening they accept is a position the engine accepts.
 #![no_main]
 
@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let max_plies = (plies < 200).then_some(plies as usize);
-    if let Ok(openings) = augur_lab::openings::parse_pgn(pgn, "fuzz", max_plies) {
+    if let Ok(openings) = augur_arena::game::openings::parse_pgn(pgn, "fuzz", max_plies) {
         for o in &openings {
             if let Err(e) = Position::from_fen(&o.fen, false) {
                 panic!(
@@ -20,8 +20,8 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    if let Ok(games) = augur_lab::pgn::parse_summaries(pgn, "fuzz") {
-        let _ = augur_lab::results::ResultTable::from_summaries(&games);
+    if let Ok(games) = augur_arena::game::pgn::read_summaries_from(pgn, "fuzz") {
+        let _ = augur_arena::matchmaking::results::ResultTable::from_summaries(&games);
         for g in &games {
             let _ = g.fault();
         }

@@ -312,8 +312,10 @@ impl Position {
 
     /// UCI text of a move: king-to-destination castling in standard chess,
     /// king-takes-rook in Chess960 (as the UCI spec asks for `UCI_Chess960`).
+    /// Also king-takes-rook when castling is off the standard squares (a Chess960 position
+    /// while `UCI_Chess960` is off): there `b1c1` would read back as the king's step.
     pub fn uci(&self, mv: Move) -> String {
-        if self.chess960 {
+        if self.chess960 || !self.standard_castling() {
             mv.to_string()
         } else {
             cozy_chess::util::display_uci_move(&self.board, mv).to_string()
@@ -584,6 +586,26 @@ mod tests {
         let q = p.parse_uci("b7b8q").unwrap();
         assert_eq!(p.parse_uci("b7b8Q"), Ok(q));
         assert!(p.parse_uci("e1d1").is_ok());
+    }
+
+    /// Found by fuzzing (fuzz/fuzz_targets/fen.rs): in a Chess960 position read while
+    /// `UCI_Chess960` is off, queenside castling with the king on b1 was written `b1c1`,
+    /// which reads back as the king's step to c1.
+    #[test]
+    fn castling_outside_the_standard_squares_is_king_takes_rook() {
+        let fen = "2rkr3/pp1qppb1/bn2pnp1/3PN3/1p2R3/2N2Q1p/PPPBBPPP/RK5R w HAec - 0 1";
+        let p = Position::from_fen(fen, false).unwrap();
+        let castle = p
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from == cozy_chess::Square::B1 && m.to == cozy_chess::Square::A1)
+            .unwrap();
+        assert_eq!(p.uci(castle), "b1a1");
+        assert_eq!(p.parse_uci("b1a1"), Ok(castle));
+        assert_ne!(p.parse_uci("b1c1"), Ok(castle));
+        for mv in p.legal_moves() {
+            assert_eq!(p.parse_uci(&p.uci(mv)), Ok(mv));
+        }
     }
 
     #[test]

@@ -23,12 +23,10 @@ fuzz_target!(|data: &[u8]| {
     if params.pairs.is_empty() {
         return;
     }
-    let config = SearchConfig {
-        probcut_enabled: true,
-        mpc_enabled: true,
-        probcut_params: Arc::new(params),
-        ..Default::default()
-    };
+    let mut config = SearchConfig::default();
+    config.probcut.enabled = true;
+    config.probcut.params = Arc::new(params);
+    config.mpc.enabled = true;
     let tt = Arc::new(TranspositionTable::new(1));
     let mut s = Searcher::new(config, tt, Arc::new(Control::default()));
     let pos = Position::from_fen(

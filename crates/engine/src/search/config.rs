@@ -180,7 +180,7 @@ search_config! {
         multipv: i32 = 1 => "MultiPV" [1, 256];
             "number of principal variations reported"
         move_overhead: i32 = 30 => "MoveOverhead" [0, 5000];
-            "milliseconds kept back from the clock per move, for GUI and network lag"
+            "milliseconds kept back from the clock for a move, for GUI and network lag; more when the lag measured from the clock is larger"
         eval: EvalKind = EvalKind::Default => "Eval";
             "`default`: Augur's tapered evaluation; `classic`: the SPP thesis's feature table"
         algorithm: Mode = Mode::Engine => "Algorithm";

@@ -14,7 +14,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 impl Searcher<'_> {
-    /// Runs a whole `go`: iterative deepening until a limit.
+    /// Runs a whole `go`: iterative deepening until a limit (the main thread's time plan is
+    /// the team's, set in `clock.plan` beforehand).
     pub fn iterate(
         &mut self,
         pos: &crate::position::Position,
@@ -23,10 +24,6 @@ impl Searcher<'_> {
     ) -> SearchResult {
         self.begin(pos);
         if self.main {
-            self.clock.plan = limits.plan(
-                pos.side() == cozy_chess::Color::White,
-                self.cfg.move_overhead.max(0) as u64,
-            );
             self.clock.node_limit = limits.nodes;
             self.clock.was_pondering = self.shared.control.pondering.load(Ordering::Relaxed);
             self.shared.tt.new_search();

@@ -31,9 +31,65 @@ pub struct TimePlan {
     pub exact: bool,
 }
 
+/// Longest latency sample believed (a GUI paused for a minute says nothing about the next move).
+const MAX_LATENCY_MS: u64 = 2000;
+
+/// The time a move costs that the search cannot see: from the GUI starting our clock to us
+/// reading `go`, and from our `bestmove` to the GUI stopping it. On a loaded machine it is
+/// tens of milliseconds a move (measured at 1+0.01 with two games on two busy cores: the
+/// search stopped within its plan yet the clock ran out, and only the runner's margin saved
+/// it). Measured from the clock itself: what the GUI charged for our last move (the clock
+/// then plus the increment, minus the clock now) less what the search timed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Latency {
+    /// (own clock, increment, milliseconds the search timed) of the last timed move.
+    last: Option<(u64, u64, u64)>,
+    /// Exponentially weighted mean of the samples, ms.
+    pub mean: f64,
+    /// The largest recent sample, decaying by 1/16 a move, ms.
+    pub peak: u64,
+}
+
+impl Latency {
+    /// At a timed `go`: a sample from the last move, if the clock allows one.
+    pub fn observe(&mut self, clock: Option<(u64, u64)>) {
+        let (Some((then, inc, timed)), Some((now, _))) = (self.last.take(), clock) else {
+            return;
+        };
+        // A clock that grew by more than the increment started a new period (movestogo).
+        if now > then + inc {
+            return;
+        }
+        let sample = (then + inc - now).saturating_sub(timed).min(MAX_LATENCY_MS);
+        self.mean += (sample as f64 - self.mean) / 8.0;
+        self.peak = sample.max(self.peak - self.peak / 16);
+    }
+
+    /// After a timed search of `timed_ms`; `None` (untimed, pondering) leaves no sample.
+    pub fn searched(&mut self, clock: Option<(u64, u64)>, timed_ms: u64) {
+        self.last = clock.map(|(c, i)| (c, i, timed_ms));
+    }
+}
+
 impl Limits {
+    /// The side to move's clock and increment (ms), when the search runs on a clock.
+    pub fn own_clock(&self, white_to_move: bool) -> Option<(u64, u64)> {
+        let (time, inc) = if white_to_move {
+            (self.wtime?, self.winc.unwrap_or(0))
+        } else {
+            (self.btime?, self.binc.unwrap_or(0))
+        };
+        (self.movetime.is_none()).then_some((time.max(0) as u64, inc.max(0) as u64))
+    }
+
     /// The time plan for the side to move, or `None` when the search is not timed.
-    pub fn plan(&self, white_to_move: bool, overhead_ms: u64) -> Option<TimePlan> {
+    /// `overhead_ms` (MoveOverhead) is the least latency assumed per move.
+    pub fn plan(
+        &self,
+        white_to_move: bool,
+        overhead_ms: u64,
+        latency: &Latency,
+    ) -> Option<TimePlan> {
         if let Some(mt) = self.movetime {
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
             return Some(TimePlan {
@@ -55,13 +111,20 @@ impl Limits {
         };
         let time = time.max(0) as u64;
         let inc = inc.max(0) as u64;
-        let available = time.saturating_sub(overhead_ms).max(1);
         let moves_left = self.movestogo.map_or(28, |m| m.clamp(1, 50)) as u64;
-        // Spend a share of the remaining time plus most of the increment; never plan to use
-        // more than 40% of the clock in one move (80% with one move to the time control).
+        // Every move still to play costs the measured latency again, so its mean is reserved
+        // for each of them (Stockfish reserves MoveOverhead per move to go), and never less
+        // than two peaks: a spike then still finds time on the clock. What is left, with the
+        // increments to come, is shared out. This move keeps back the recent peak, and at
+        // least MoveOverhead.
+        let reserve = ((latency.mean * (moves_left + 1) as f64) as u64).max(2 * latency.peak);
+        let budget = (time + inc * (moves_left - 1)).saturating_sub(reserve);
+        let available = time.saturating_sub(overhead_ms.max(latency.peak)).max(1);
+        // Never plan to use more than 40% of the clock in one move (80% with one move to
+        // the time control).
         let cap_share = if moves_left == 1 { 80 } else { 40 };
         let cap = available * cap_share / 100;
-        let soft = (available / moves_left + inc * 3 / 4).min(cap).max(1);
+        let soft = (budget / moves_left).min(cap).max(1);
         let hard = (soft * 3).min(cap).max(soft);
         Some(TimePlan {
             soft: Duration::from_millis(soft),
@@ -75,6 +138,61 @@ impl Limits {
 mod tests {
     use super::*;
 
+    fn clock(ms: i64, inc: i64) -> Limits {
+        Limits {
+            wtime: Some(ms),
+            btime: Some(ms),
+            winc: Some(inc),
+            binc: Some(inc),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_reserve_grows_with_the_moves_left_and_the_measured_latency() {
+        let none = Latency::default();
+        // At a long control the reserve hardly matters; at bullet it does.
+        let long = clock(60_000, 600).plan(true, 30, &none).unwrap();
+        assert!((2000..2800).contains(&long.soft.as_millis()), "{long:?}");
+        let bullet = clock(1000, 10).plan(true, 30, &none).unwrap();
+        let with_two_moves_to_go = Limits {
+            movestogo: Some(2),
+            ..clock(1000, 10)
+        }
+        .plan(true, 30, &none)
+        .unwrap();
+        assert!(bullet.soft < with_two_moves_to_go.soft);
+
+        // The GUI charges 60 ms more than the search timed, move after move.
+        let mut lat = Latency::default();
+        let mut ms = 10_000;
+        for _ in 0..12 {
+            let l = clock(ms, 100);
+            lat.observe(l.own_clock(true));
+            let p = l.plan(true, 30, &lat).unwrap();
+            let timed = p.soft.as_millis() as i64;
+            lat.searched(l.own_clock(true), timed as u64);
+            ms = ms - timed - 60 + 100;
+        }
+        assert!((40.0..60.0).contains(&lat.mean), "{lat:?}");
+        assert_eq!(lat.peak, 60);
+        let p = clock(ms, 100).plan(true, 30, &lat).unwrap();
+        let unaware = clock(ms, 100).plan(true, 30, &none).unwrap();
+        assert!(
+            p.soft < unaware.soft && p.hard < unaware.hard,
+            "{p:?} {unaware:?}"
+        );
+        // This move keeps the peak back.
+        assert!(p.hard.as_millis() as i64 <= (ms - 60) * 4 / 10);
+
+        // A clock that grew (a new period), or a missing sample, changes nothing.
+        let before = lat.clone();
+        lat.searched(Some((100, 0)), 5);
+        lat.observe(Some((5000, 0)));
+        lat.observe(Some((10, 0)));
+        assert_eq!((lat.mean, lat.peak), (before.mean, before.peak));
+    }
+
     #[test]
     fn tiny_clock_leaves_a_margin() {
         let l = Limits {
@@ -82,20 +200,20 @@ mod tests {
             winc: Some(10),
             ..Default::default()
         };
-        let p = l.plan(true, 30).unwrap();
+        let p = l.plan(true, 30, &Latency::default()).unwrap();
         assert!(p.hard.as_millis() <= 388, "{p:?}");
         assert!(p.soft <= p.hard);
         let l = Limits {
             btime: Some(5),
             ..Default::default()
         };
-        let p = l.plan(false, 30).unwrap();
+        let p = l.plan(false, 30, &Latency::default()).unwrap();
         assert_eq!(p.hard.as_millis(), 1);
         assert!(Limits {
             depth: Some(3),
             ..Default::default()
         }
-        .plan(true, 30)
+        .plan(true, 30, &Latency::default())
         .is_none());
         // Only the opponent's clock (or only increments) given: still timed, not infinite.
         for l in [
@@ -112,13 +230,19 @@ mod tests {
                 ..Default::default()
             },
         ] {
-            let p = l.plan(true, 30).unwrap();
+            let p = l.plan(true, 30, &Latency::default()).unwrap();
             assert!(p.hard.as_millis() <= 75, "{l:?}: {p:?}");
         }
         let l = Limits {
             movetime: Some(500),
             ..Default::default()
         };
-        assert_eq!(l.plan(true, 30).unwrap().hard.as_millis(), 470);
+        assert_eq!(
+            l.plan(true, 30, &Latency::default())
+                .unwrap()
+                .hard
+                .as_millis(),
+            470
+        );
     }
 }

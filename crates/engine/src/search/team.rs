@@ -8,7 +8,7 @@
 //! tree, which the main thread profits from. Only the main thread reports and decides.
 
 use super::config::SearchConfig;
-use super::limits::Limits;
+use super::limits::{Latency, Limits, TimePlan};
 use super::negamax::LmrTable;
 use super::report::{Reporter, Silent, Summary};
 use super::stats::SearchStats;
@@ -108,6 +108,8 @@ pub struct SearchTeam {
     lmr: LmrTable,
     /// The main thread's data first, then the helpers'.
     threads: Vec<ThreadData>,
+    /// What the GUI's clock charges beyond the search's own time, learnt over a game.
+    latency: Latency,
 }
 
 impl SearchTeam {
@@ -123,6 +125,7 @@ impl SearchTeam {
             lmr: LmrTable::new(&config.lmr),
             config,
             threads: vec![ThreadData::default()],
+            latency: Latency::default(),
         })
     }
 
@@ -182,6 +185,7 @@ impl SearchTeam {
 
     /// Forget everything learned in earlier games (`ucinewgame`).
     pub fn new_game(&mut self) {
+        self.latency = Latency::default();
         self.shared.tt.clear();
         self.threads.iter_mut().for_each(ThreadData::new_game);
     }
@@ -207,10 +211,35 @@ impl SearchTeam {
             hold();
             return r;
         }
+        let white = pos.side() == cozy_chess::Color::White;
+        // Pondering time is not charged by the GUI: no latency sample across it.
+        let clock = limits.own_clock(white).filter(|_| !limits.ponder);
+        self.latency.observe(clock);
+        let overhead = self.config.move_overhead.max(0) as u64;
+        let plan = limits.plan(white, overhead, &self.latency);
+        // Timed from here to the answer (helpers joined): the rest of what the GUI charges
+        // is the latency.
+        let started = Instant::now();
+        let result = self.engine(pos, limits, plan, reporter, hold);
+        self.latency
+            .searched(clock, started.elapsed().as_millis() as u64);
+        result
+    }
+
+    /// The engine's search on all threads (Lazy SMP), the main thread on `plan`.
+    fn engine(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        plan: Option<TimePlan>,
+        reporter: &mut dyn Reporter,
+        hold: impl FnOnce(),
+    ) -> SearchResult {
         let (shared, cfg, lmr) = (&self.shared, &self.config, &self.lmr);
         let mut tds = std::mem::take(&mut self.threads).into_iter();
         let main_td = tds.next().expect("a team has a main thread");
         let mut main = Searcher::new(main_td, shared, cfg, lmr, true);
+        main.clock.plan = plan;
         if tds.len() == 0 {
             let r = main.iterate(pos, limits, reporter);
             hold();

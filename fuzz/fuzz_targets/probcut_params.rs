@@ -7,8 +7,7 @@ use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
 use augur::search::probcut::ProbCutParams;
-use augur::search::tt::TranspositionTable;
-use augur::search::{Control, Searcher};
+use augur::search::SearchTeam;
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
 
@@ -27,8 +26,7 @@ fuzz_target!(|data: &[u8]| {
     config.probcut.enabled = true;
     config.probcut.params = Arc::new(params);
     config.mpc.enabled = true;
-    let tt = Arc::new(TranspositionTable::new(1));
-    let mut s = Searcher::new(config, tt, Arc::new(Control::default()));
+    let mut team = SearchTeam::new(config, 1).expect("a 1 MiB table");
     let pos = Position::from_fen(
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         false,
@@ -38,6 +36,6 @@ fuzz_target!(|data: &[u8]| {
         nodes: Some(3000),
         ..Default::default()
     };
-    let r = s.search(&pos, &limits);
+    let r = team.search(&pos, &limits);
     assert!(r.best.is_some());
 });

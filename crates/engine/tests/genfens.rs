@@ -11,11 +11,14 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// Runs augur with `args` and `stdin`; returns (FENs printed, other output lines, success).
+/// OpenBench's client reads stdout and stderr merged (`stderr=STDOUT`) and takes every line
+/// starting `info string genfens ` as a FEN, so stderr counts as output here too.
 fn genfens(args: &[&str], stdin: &str) -> (Vec<String>, Vec<String>, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_augur"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("start augur");
     let mut input = child.stdin.take().unwrap();
@@ -23,7 +26,8 @@ fn genfens(args: &[&str], stdin: &str) -> (Vec<String>, Vec<String>, bool) {
     let _ = input.write_all(stdin.as_bytes());
     drop(input);
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let mut text = String::from_utf8(out.stdout).unwrap();
+    text.push_str(&String::from_utf8(out.stderr).unwrap());
     let (fens, other): (Vec<&str>, Vec<&str>) = text
         .lines()
         .partition(|l| l.starts_with("info string genfens "));

@@ -21,6 +21,8 @@ enum Command {
     Match(Box<augur_arena::matchmaking::tournament::MatchArgs>),
     /// Statistics of the games in a PGN file (W/D/L, pentanomial, Elo, LOS, SPRT, ratings).
     Stats(augur_arena::matchmaking::pgn_stats::StatsArgs),
+    /// Time used against the clock per move, per engine (overshoot percentiles), and faults, from match PGNs.
+    Timing(augur_arena::matchmaking::timing::TimingArgs),
     /// SPSA over numeric UCI options (OpenBench's parameter format): resumable, CSV and chart of every trajectory.
     Spsa(Box<augur_arena::spsa::run::SpsaArgs>),
     /// SPP thesis experiment: NBP/NC of textbook algorithms per position and depth, extra pruning, correctness, charts.
@@ -51,6 +53,7 @@ fn main() -> Result<()> {
         Command::Match(args) => augur_arena::matchmaking::tournament::run(&args).map(|_| ()),
         Command::Spsa(args) => augur_lab::spsa::run(&args).map(|_| ()),
         Command::Stats(args) => augur_arena::matchmaking::pgn_stats::run(&args),
+        Command::Timing(args) => augur_arena::matchmaking::timing::run(&args),
         Command::Compare(args) => augur_lab::compare::run(&args),
         Command::Mpd(args) => augur_lab::mpd::run(&args),
         Command::Collect(args) => augur_lab::probcut::collect::run(&args),

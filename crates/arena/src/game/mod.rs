@@ -146,6 +146,8 @@ pub struct GameSettings {
     /// For games without a clock: longest wait for `bestmove`.
     pub stall_timeout: Duration,
     pub adjudication: Adjudication,
+    /// Chess960: start FENs may name rook files; castling is sent king-takes-rook.
+    pub chess960: bool,
 }
 
 fn side_index(c: Color) -> usize {
@@ -196,7 +198,8 @@ pub fn play(
     settings: &GameSettings,
 ) -> anyhow::Result<GameRecord> {
     let began = Instant::now();
-    let mut referee = Referee::from_fen(start_fen)?;
+    let mode = shakmaty::CastlingMode::from_chess960(settings.chess960);
+    let mut referee = Referee::from_fen_in(start_fen, mode)?;
     let names = [
         engines[0].spec().name.clone(),
         engines[1].spec().name.clone(),

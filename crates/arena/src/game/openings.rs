@@ -29,6 +29,11 @@ pub struct Opening {
 /// Parses EPD text: blank lines and `#` comments are skipped; each other line
 /// must start with a legal position (EPD operations after it are ignored).
 pub fn parse_epd(text: &str, name: &str) -> Result<Vec<Opening>> {
+    parse_epd_in(text, name, CastlingMode::Standard)
+}
+
+/// Like [`parse_epd`]; Chess960 mode reads rook files in the castling field.
+pub fn parse_epd_in(text: &str, name: &str, mode: CastlingMode) -> Result<Vec<Opening>> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -36,7 +41,8 @@ pub fn parse_epd(text: &str, name: &str) -> Result<Vec<Opening>> {
             continue;
         }
         let origin = format!("{name}:{}", i + 1);
-        let referee = Referee::from_fen(line).with_context(|| format!("{origin}: bad opening"))?;
+        let referee =
+            Referee::from_fen_in(line, mode).with_context(|| format!("{origin}: bad opening"))?;
         if referee.rule_end().is_some() {
             bail!("{origin}: the game is already over in this position");
         }
@@ -110,6 +116,16 @@ pub fn load_pgn(path: &Path, max_plies: Option<usize>) -> Result<Vec<Opening>> {
 
 /// Like [`load_pgn`], from any reader; `name` is used in messages.
 pub fn parse_pgn(input: impl Read, name: &str, max_plies: Option<usize>) -> Result<Vec<Opening>> {
+    parse_pgn_in(input, name, max_plies, CastlingMode::Standard)
+}
+
+/// Like [`parse_pgn`]; Chess960 mode reads rook files in `FEN` tags' castling field.
+pub fn parse_pgn_in(
+    input: impl Read,
+    name: &str,
+    max_plies: Option<usize>,
+    mode: CastlingMode,
+) -> Result<Vec<Opening>> {
     let mut reader = Reader::new(input);
     let mut visitor = BookVisitor { max_plies };
     let mut out = Vec::new();
@@ -125,7 +141,7 @@ pub fn parse_pgn(input: impl Read, name: &str, max_plies: Option<usize>) -> Resu
                 let fen: Fen = f
                     .parse()
                     .with_context(|| format!("{origin}: bad FEN tag '{f}'"))?;
-                fen.into_position(CastlingMode::Standard)
+                fen.into_position(mode)
                     .map_err(|e| anyhow::anyhow!("{origin}: illegal FEN tag '{f}': {e}"))?
             }
             None => Chess::default(),
@@ -138,7 +154,7 @@ pub fn parse_pgn(input: impl Read, name: &str, max_plies: Option<usize>) -> Resu
             pos.play_unchecked(m);
         }
         let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-        let referee = Referee::from_position(pos);
+        let referee = Referee::from_position_in(pos, mode);
         if referee.rule_end().is_some() {
             bail!("{origin}: the game is already over after the book moves");
         }
@@ -150,18 +166,61 @@ pub fn parse_pgn(input: impl Read, name: &str, max_plies: Option<usize>) -> Resu
     Ok(out)
 }
 
+/// The 960 Chess960 start positions in their standard (Scharnagl) numbering, #518 being the
+/// classical one; the origin names the number. White to move, castling on both rooks'
+/// files (Shredder-FEN in, the referee's own FEN out).
+pub fn chess960_starts() -> Vec<Opening> {
+    (0..960)
+        .map(|n| {
+            let board = shakmaty::Board::chess960(n).to_string();
+            let back = board.rsplit('/').next().unwrap_or("");
+            let files: String = back
+                .chars()
+                .zip('A'..='H')
+                .filter(|&(p, _)| p == 'R')
+                .map(|(_, f)| f)
+                .collect();
+            let castling = format!("{files}{}", files.to_ascii_lowercase());
+            let fen = format!("{board} w {castling} - 0 1");
+            let referee = Referee::from_fen_in(&fen, CastlingMode::Chess960)
+                .expect("every Scharnagl number is a legal start");
+            Opening {
+                fen: referee.start_fen().to_string(),
+                origin: format!("chess960 #{n}"),
+            }
+        })
+        .collect()
+}
+
 /// Loads openings by file extension (`.pgn` is PGN, anything else EPD), or
 /// the bundled set when `path` is `None`.
 pub fn load(path: Option<&Path>, pgn_plies: Option<usize>) -> Result<Vec<Opening>> {
+    load_in(path, pgn_plies, CastlingMode::Standard)
+}
+
+/// Like [`load`]; in Chess960 mode castling fields may name rook files, and without a
+/// file the openings are the 960 start positions.
+pub fn load_in(
+    path: Option<&Path>,
+    pgn_plies: Option<usize>,
+    mode: CastlingMode,
+) -> Result<Vec<Opening>> {
     match path {
+        None if mode == CastlingMode::Chess960 => Ok(chess960_starts()),
         None => parse_epd(BUNDLED_EPD, "bundled-8moves_v3"),
         Some(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")) => {
-            load_pgn(p, pgn_plies)
+            let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
+            parse_pgn_in(
+                BufReader::new(file),
+                &p.display().to_string(),
+                pgn_plies,
+                mode,
+            )
         }
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read {}", p.display()))?;
-            parse_epd(&text, &p.display().to_string())
+            parse_epd_in(&text, &p.display().to_string(), mode)
         }
     }
 }
@@ -169,6 +228,38 @@ pub fn load(path: Option<&Path>, pgn_plies: Option<usize>) -> Result<Vec<Opening
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chess960_starts_follow_the_standard_numbering() {
+        let all = load_in(None, None, CastlingMode::Chess960).unwrap();
+        assert_eq!(all.len(), 960);
+        let distinct: std::collections::HashSet<&str> = all
+            .iter()
+            .map(|o| o.fen.split(' ').next().unwrap())
+            .collect();
+        assert_eq!(distinct.len(), 960);
+        // #518 is the classical start, #0 BBQNNRKR (Scharnagl's table).
+        assert_eq!(
+            all[518].fen,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        assert!(all[0]
+            .fen
+            .starts_with("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w "));
+        assert_eq!(all[959].origin, "chess960 #959");
+        // The written FENs read back in Chess960 mode.
+        let text: String = all.iter().map(|o| format!("{}\n", o.fen)).collect();
+        assert_eq!(
+            parse_epd_in(&text, "960", CastlingMode::Chess960).unwrap(),
+            {
+                let mut again = all.clone();
+                for (i, o) in again.iter_mut().enumerate() {
+                    o.origin = format!("960:{}", i + 1);
+                }
+                again
+            }
+        );
+    }
 
     #[test]
     fn bundled_set_loads() {

@@ -35,6 +35,8 @@ impl RuleEnd {
 }
 
 pub struct Referee {
+    /// Chess960 castling: read from the FEN's castling field, and sent king-takes-rook.
+    mode: CastlingMode,
     start: Chess,
     start_fen: String,
     pos: Chess,
@@ -53,6 +55,12 @@ fn key(pos: &Chess) -> u64 {
 impl Referee {
     /// Sets up from a FEN (or EPD: extra fields after the first four are ignored).
     pub fn from_fen(fen: &str) -> Result<Self> {
+        Self::from_fen_in(fen, CastlingMode::Standard)
+    }
+
+    /// Like [`Referee::from_fen`]; in `CastlingMode::Chess960` the castling field may name
+    /// rook files (Shredder-FEN, X-FEN) and castling is sent as king-takes-rook.
+    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Self> {
         let fen_only: Vec<&str> = fen.split_whitespace().collect();
         let core = if fen_only.len() >= 6
             && fen_only[4].parse::<u32>().is_ok()
@@ -66,16 +74,21 @@ impl Referee {
         };
         let parsed: Fen = core.parse().map_err(|e| anyhow!("bad FEN '{core}': {e}"))?;
         let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
+            .into_position(mode)
             .map_err(|e| anyhow!("illegal position '{core}': {e}"))?;
-        Ok(Self::from_position(pos))
+        Ok(Self::from_position_in(pos, mode))
     }
 
     pub fn from_position(pos: Chess) -> Self {
+        Self::from_position_in(pos, CastlingMode::Standard)
+    }
+
+    pub fn from_position_in(pos: Chess, mode: CastlingMode) -> Self {
         let start_fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
         let mut seen = HashMap::new();
         seen.insert(key(&pos), 1);
         Referee {
+            mode,
             start: pos.clone(),
             start_fen,
             pos,
@@ -135,9 +148,8 @@ impl Referee {
             .to_move(&self.pos)
             .map_err(|_| format!("'{text}' is illegal in {}", self.current_fen()))?;
         let san = SanPlus::from_move_and_play_unchecked(&mut self.pos, m);
-        // Normalise castling to the standard king-two-squares form.
-        self.uci_moves
-            .push(m.to_uci(CastlingMode::Standard).to_string());
+        // Castling as the engines expect it: king two squares, or king takes rook (960).
+        self.uci_moves.push(m.to_uci(self.mode).to_string());
         if self.pos.halfmoves() == 0 {
             // Irreversible move: earlier positions can never recur.
             self.seen.clear();
@@ -241,5 +253,28 @@ mod tests {
         let mut r = Referee::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         assert_eq!(r.play_uci("e1h1").unwrap().to_string(), "O-O");
         assert!(r.uci_position().ends_with("e1g1"));
+    }
+
+    #[test]
+    fn chess960_castling_is_king_takes_rook() {
+        // The king on f1 castles short onto h1's rook (f1g1 would be a king step); the FEN
+        // is written back in X-FEN (KQkq for the outermost rooks).
+        let fen = "4k2r/pppppppp/8/8/8/8/PPPPPPPP/5K1R w Hh - 0 1";
+        assert!(
+            Referee::from_fen(fen).is_err(),
+            "castling from f1 is not standard"
+        );
+        let mut r = Referee::from_fen_in(fen, CastlingMode::Chess960).unwrap();
+        assert_eq!(r.play_uci("f1h1").unwrap().to_string(), "O-O");
+        assert!(
+            r.uci_position().ends_with(" w Kk - 0 1 moves f1h1"),
+            "{}",
+            r.uci_position()
+        );
+        assert!(r
+            .current_fen()
+            .starts_with("4k2r/pppppppp/8/8/8/8/PPPPPPPP/5RK1 b"));
+        let mut r = Referee::from_fen_in(fen, CastlingMode::Chess960).unwrap();
+        assert_eq!(r.play_uci("f1g1").unwrap().to_string(), "Kg1");
     }
 }

@@ -8,4 +8,5 @@ pub mod ratings;
 pub mod results;
 pub mod schedule;
 pub mod sprt;
+pub mod timing;
 pub mod tournament;

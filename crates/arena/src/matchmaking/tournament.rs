@@ -54,6 +54,11 @@ pub struct MatchArgs {
     /// For PGN openings: use only the first N plies of each game.
     #[arg(long, value_name = "N")]
     pub opening_plies: Option<usize>,
+    /// Chess960: openings may name rook files in their castling field (default openings:
+    /// the 960 start positions by their standard number), every engine gets
+    /// `UCI_Chess960=true`, castling is sent king-takes-rook.
+    #[arg(long)]
+    pub chess960: bool,
     /// Opening order.
     #[arg(long, value_enum, default_value = "random")]
     pub order: OpeningOrder,
@@ -343,6 +348,11 @@ fn load_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
             spec.apply_each(each)?;
         }
     }
+    if args.chess960 {
+        for spec in &mut specs {
+            spec.set_option("UCI_Chess960", "true");
+        }
+    }
     if specs.len() < 2 {
         bail!("a match needs at least two engines (--engine or --engines-file)");
     }
@@ -367,7 +377,8 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
     if args.games == 0 {
         bail!("--games must be positive");
     }
-    let openings = openings::load(args.openings.as_deref(), args.opening_plies)?;
+    let mode = shakmaty::CastlingMode::from_chess960(args.chess960);
+    let openings = openings::load_in(args.openings.as_deref(), args.opening_plies, mode)?;
     let pairings = schedule::pairings(specs.len(), args.format);
     let slots = schedule::build(&pairings, args.games, openings.len(), args.order, args.seed);
     let concurrency = args
@@ -388,6 +399,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
                 .draw_score
                 .map(|cp| (cp, args.draw_moves, args.draw_after)),
         },
+        chess960: args.chess960,
     };
 
     // Pre-flight: every engine must start and accept its options, so that a

@@ -267,6 +267,7 @@ pub fn run(args: &SpsaArgs) -> Result<SpsaSummary> {
                 .draw_score
                 .map(|cp| (cp, args.draw_moves, args.draw_after)),
         },
+        chess960: false,
     };
     let concurrency = args
         .concurrency

@@ -4,13 +4,12 @@
 //! experiments reuse its UCI client to drive engines.
 
 pub mod chart;
-pub mod compare;
 pub mod confidence;
 pub mod datagen;
 pub mod epd;
-pub mod mpd;
 pub mod probcut;
 pub mod provenance;
+pub mod spp;
 pub mod spsa;
 pub mod train;
 pub mod tune;

@@ -26,9 +26,9 @@ enum Command {
     /// SPSA over numeric UCI options (OpenBench's parameter format): resumable, CSV and chart of every trajectory.
     Spsa(Box<augur_arena::spsa::run::SpsaArgs>),
     /// SPP thesis experiment: NBP/NC of textbook algorithms per position and depth, extra pruning, correctness, charts.
-    Compare(augur_lab::compare::CompareArgs),
+    Compare(augur_lab::spp::compare::CompareArgs),
     /// Maximum positional difference of an evaluation: self-play (thesis method), distributions, spp vs spp-exact.
-    Mpd(augur_lab::mpd::MpdArgs),
+    Mpd(augur_lab::spp::mpd::MpdArgs),
     /// ProbCut data: search positions to every depth 1..D and record the scores (CSV, resumable).
     Collect(augur_lab::probcut::collect::CollectArgs),
     /// ProbCut regression per depth pair and stage (Table 1, Figure 4) and the parameter file.
@@ -54,8 +54,8 @@ fn main() -> Result<()> {
         Command::Spsa(args) => augur_lab::spsa::run(&args).map(|_| ()),
         Command::Stats(args) => augur_arena::matchmaking::pgn_stats::run(&args),
         Command::Timing(args) => augur_arena::matchmaking::timing::run(&args),
-        Command::Compare(args) => augur_lab::compare::run(&args),
-        Command::Mpd(args) => augur_lab::mpd::run(&args),
+        Command::Compare(args) => augur_lab::spp::compare::run(&args),
+        Command::Mpd(args) => augur_lab::spp::mpd::run(&args),
         Command::Collect(args) => augur_lab::probcut::collect::run(&args),
         Command::Fit(args) => augur_lab::probcut::fit::run(&args),
         Command::Depth(args) => augur_lab::probcut::depth::run(&args),

@@ -1,7 +1,7 @@
 //! `augur-lab compare` end to end on a few positions at a shallow depth: the thesis's pruning
 //! formula, clear errors for bad input, agreement of SPP with alpha-beta, and the files.
 
-use augur_lab::compare::{self, analysis, parse_algorithms, suite, CompareArgs};
+use augur_lab::spp::compare::{self, analysis, parse_algorithms, suite, CompareArgs};
 use std::path::PathBuf;
 
 fn args(suite: Option<PathBuf>, out: Option<PathBuf>) -> CompareArgs {

@@ -2,7 +2,7 @@
 
 use augur::eval::{self, classic, EvalKind};
 use augur::search::textbook::{self, Algorithm, TextbookConfig};
-use augur_lab::mpd::{self, Phase};
+use augur_lab::spp::mpd::{self, Phase};
 
 fn sample(n: usize) -> Vec<(augur::position::Position, Option<u32>)> {
     let mut v = mpd::read_positions(mpd::SAMPLE, "bundled").unwrap();

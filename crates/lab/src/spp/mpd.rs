@@ -9,7 +9,7 @@
 //! from the mover's point of view; SPP's pruning is sound exactly when MPD bounds the spread.
 
 use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
-use crate::compare::{self, analysis, suite};
+use crate::spp::compare::{self, analysis, suite};
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::{self, classic, EvalKind};
 use augur::position::Position;
@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 /// Bundled sample: 1000 positions of `../shared/data/positions/games-sample.epd` (see
 /// `data/README.md`).
-pub const SAMPLE: &str = include_str!("../data/mpd-sample1000.epd");
+pub const SAMPLE: &str = include_str!("../../data/mpd-sample1000.epd");
 /// Openings for the self-play games (shared with `augur-lab match`).
 pub const OPENINGS: &str = augur_arena::game::openings::BUNDLED_EPD;
 

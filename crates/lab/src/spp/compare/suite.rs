@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// The thesis's test set rebuilt from our data: a mate-in-3 problem, 12 Bratko-Kopec
 /// positions, and three endgames (bishops and pawns, KPK, KRK).
-pub const THESIS_SET: &str = include_str!("../../data/spp-thesis-16.epd");
+pub const THESIS_SET: &str = include_str!("../../../data/spp-thesis-16.epd");
 
 #[derive(Clone, Debug)]
 pub struct SuitePosition {

@@ -112,12 +112,14 @@ impl Limits {
         let time = time.max(0) as u64;
         let inc = inc.max(0) as u64;
         let moves_left = self.movestogo.map_or(28, |m| m.clamp(1, 50)) as u64;
-        // Every move still to play costs the measured latency again, so its mean is reserved
-        // for each of them (Stockfish reserves MoveOverhead per move to go), and never less
-        // than two peaks: a spike then still finds time on the clock. What is left, with the
-        // increments to come, is shared out. This move keeps back the recent peak, and at
-        // least MoveOverhead.
-        let reserve = ((latency.mean * (moves_left + 1) as f64) as u64).max(2 * latency.peak);
+        // Every move still to play costs the latency again, so MoveOverhead, or the measured
+        // mean latency when larger, is reserved for each of them (as Stockfish keeps back
+        // MoveOverhead per move to go). With an increment below the overhead the clock then
+        // settles near the reserve instead of draining to the increment, where one spike of
+        // the machine loses on time. What is left, with the increments to come, is shared
+        // out. This move keeps back the recent peak, and at least MoveOverhead.
+        let per_move = overhead_ms.max(latency.mean.round() as u64);
+        let reserve = (per_move * (moves_left + 1)).max(2 * latency.peak);
         let budget = (time + inc * (moves_left - 1)).saturating_sub(reserve);
         let available = time.saturating_sub(overhead_ms.max(latency.peak)).max(1);
         // Never plan to use more than 40% of the clock in one move (80% with one move to

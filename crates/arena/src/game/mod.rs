@@ -114,6 +114,8 @@ pub struct GameRecord {
     /// Time the engines spent thinking (sum over moves).
     pub think: Duration,
     pub wall: Duration,
+    /// A move that lost on time: (time it used, the clock it had).
+    pub flag: Option<(Duration, Duration)>,
 }
 
 impl GameRecord {
@@ -187,6 +189,7 @@ pub fn forfeit_before_start(
         overhead: Overhead::default(),
         think: Duration::ZERO,
         wall: Duration::ZERO,
+        flag: None,
     }
 }
 
@@ -215,6 +218,7 @@ pub fn play(
         overhead: Overhead::default(),
         think: Duration::ZERO,
         wall: Duration::ZERO,
+        flag: None,
     };
     let [white, black] = engines;
     let mut engines = [white, black];
@@ -240,7 +244,8 @@ pub fn play(
         }
         let mover = referee.turn();
         let engine = &mut engines[side_index(mover)];
-        let (deadline, timed) = match clocks.allowance(mover) {
+        let allowance = clocks.allowance(mover);
+        let (deadline, timed) = match allowance {
             Some(a) => (a + settings.margin, true),
             None => (settings.stall_timeout, false),
         };
@@ -265,7 +270,8 @@ pub fn play(
                 fault = Some((mover, Fault::Stall));
                 continue;
             }
-            Err(SearchFailure::Late(_)) => {
+            Err(SearchFailure::Late(used)) => {
+                record.flag = allowance.filter(|_| timed).map(|a| (used, a));
                 fault = Some((
                     mover,
                     if timed {
@@ -280,6 +286,7 @@ pub fn play(
         last_bestmove = report.received;
         record.think += report.elapsed;
         if !clocks.charge(mover, report.elapsed, settings.margin) {
+            record.flag = allowance.map(|a| (report.elapsed, a));
             fault = Some((mover, Fault::TimeForfeit));
             continue;
         }

@@ -144,7 +144,15 @@ pub fn format_game(rec: &GameRecord, event: &str, date: &str, time_control: &str
         }
         white_to_move = !white_to_move;
     }
-    tokens.push(format!("{{{detail}}}"));
+    // A move that lost on time is not in the movetext: its time and clock close the game.
+    match rec.flag {
+        Some((used, clock)) => tokens.push(format!(
+            "{{{detail}, used {:.3}s of {:.3}s}}",
+            used.as_secs_f64(),
+            clock.as_secs_f64()
+        )),
+        None => tokens.push(format!("{{{detail}}}")),
+    }
     tokens.push(result.to_string());
     // Wrap movetext at 80 columns; comments may be split at spaces.
     let mut line = String::new();
@@ -415,6 +423,7 @@ mod tests {
             overhead: Overhead::default(),
             think: Duration::ZERO,
             wall: Duration::ZERO,
+            flag: None,
         };
         let text = format_game(&rec, "test", "2026.01.01", "10+0.1");
         assert!(

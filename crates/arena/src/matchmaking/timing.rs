@@ -9,6 +9,9 @@
 //! * allowed = the clock before the move (what `go wtime/btime` said);
 //! * overshoot = used − allowed (negative: time to spare);
 //! * share = used / allowed.
+//!
+//! A move that lost on time is not in the movetext; the game's closing comment gives its
+//! time and clock (`{Black: time, used 0.134s of 0.017s}`) and it is counted too.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -37,7 +40,8 @@ pub struct MoveTiming {
     pub used_ms: f64,
     /// The mover's clock when it was sent `go`, ms.
     pub allowed_ms: f64,
-    /// The mover's clock after the move (increment added), ms.
+    /// The mover's clock after the move (increment added), ms; 0 for a move that lost on
+    /// time.
     pub left_ms: f64,
 }
 
@@ -126,10 +130,16 @@ impl Visitor for TimingVisitor {
     }
 
     fn comment(&mut self, m: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<GameTiming> {
-        let (Some(side), Some(clocks)) = (m.pending.take(), m.clocks.as_mut()) else {
+        let text = String::from_utf8_lossy(comment.as_bytes());
+        let Some(side) = m.pending.take() else {
+            if let Some((side, t)) = flag_of(&text) {
+                m.game.moves[side].push(t);
+            }
             return ControlFlow::Continue(());
         };
-        let text = String::from_utf8_lossy(comment.as_bytes());
+        let Some(clocks) = m.clocks.as_mut() else {
+            return ControlFlow::Continue(());
+        };
         if let (Some(used_ms), Some(left_ms)) = (used_of(&text), clock_of(&text)) {
             m.game.moves[side].push(MoveTiming {
                 used_ms,
@@ -153,8 +163,29 @@ impl Visitor for TimingVisitor {
 fn used_of(comment: &str) -> Option<f64> {
     comment.split_whitespace().find_map(|w| {
         let secs: f64 = w.strip_suffix('s')?.parse().ok()?;
-        (secs.is_finite() && secs >= 0.0).then_some(secs * 1000.0)
+        // Written to the millisecond.
+        (secs.is_finite() && secs >= 0.0).then_some((secs * 1000.0).round())
     })
+}
+
+/// The move that lost on time, from a game's closing comment
+/// (`White: time, used 0.134s of 0.017s`): its side and figures.
+fn flag_of(comment: &str) -> Option<(usize, MoveTiming)> {
+    let (side, rest) = comment.trim().split_once(": time, used ")?;
+    let side = match side {
+        "White" => 0,
+        "Black" => 1,
+        _ => return None,
+    };
+    let (used, clock) = rest.split_once(" of ")?;
+    Some((
+        side,
+        MoveTiming {
+            used_ms: used_of(used)?,
+            allowed_ms: used_of(clock)?,
+            left_ms: 0.0,
+        },
+    ))
 }
 
 /// The clock a move comment gives (`[%clk 0:00:09.850]`), ms.
@@ -165,7 +196,7 @@ fn clock_of(comment: &str) -> Option<f64> {
     let secs: f64 = parts.next()?.parse().ok()?;
     let mins: f64 = parts.next().map_or(Some(0.0), |m| m.parse().ok())?;
     let hours: f64 = parts.next().map_or(Some(0.0), |h| h.parse().ok())?;
-    Some(((hours * 60.0 + mins) * 60.0 + secs) * 1000.0)
+    Some((((hours * 60.0 + mins) * 60.0 + secs) * 1000.0).round())
 }
 
 /// Reads the games of PGN text (`name` for errors).
@@ -310,7 +341,8 @@ mod tests {
     #[test]
     fn clocks_before_each_move_are_recovered_from_the_runners_pgn() {
         // 1+0.01 from a Black-to-move opening; Black's third move overruns by 5 ms (within
-        // the runner's margin, so its clock reads as the increment).
+        // the runner's margin, so its clock reads as the increment), White's third loses on
+        // time (31 ms used of 12).
         let moves = vec![
             mv("e5", 100, 910),
             mv("Nf3", 50, 960),
@@ -325,15 +357,16 @@ mod tests {
             start_fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
             moves,
             outcome: KnownOutcome::Decisive {
-                winner: Color::White,
+                winner: Color::Black,
             },
             end: GameEnd::Fault {
-                side: Color::Black,
+                side: Color::White,
                 fault: crate::game::Fault::TimeForfeit,
             },
             overhead: Overhead::default(),
             think: Duration::ZERO,
             wall: Duration::ZERO,
+            flag: Some((Duration::from_millis(31), Duration::from_millis(12))),
         };
         let text = format_game(&rec, "t", "2026.11.23", "1+0.01");
         let games = read_timings(text.as_bytes(), "t").unwrap();
@@ -346,7 +379,8 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(allowed(1), vec![1000.0, 910.0, 520.0]);
-        assert_eq!(allowed(0), vec![1000.0, 960.0]);
+        assert_eq!(allowed(0), vec![1000.0, 960.0, 12.0]);
+        assert_eq!(g.moves[0][2].overshoot_ms(), 19.0);
         let over: Vec<f64> = g.moves[1].iter().map(MoveTiming::overshoot_ms).collect();
         assert_eq!(over, vec![-900.0, -510.0, 5.0]);
         assert_eq!(
@@ -355,13 +389,14 @@ mod tests {
         );
 
         let e = by_engine(&games);
-        assert_eq!(e["b"].faults.get("time"), Some(&1));
-        assert!(e["w"].faults.is_empty());
+        assert_eq!(e["w"].faults.get("time"), Some(&1));
+        assert!(e["b"].faults.is_empty());
         let r = report(&games);
         assert!(
-            r.contains("b: 1 games, 3 moves; faults: time 1, crash 0"),
+            r.contains("w: 1 games, 3 moves; faults: time 1, crash 0"),
             "{r}"
         );
+        assert!(r.contains("max +19; moves over their clock: 1"), "{r}");
         assert!(r.contains("max +5; moves over their clock: 1"), "{r}");
     }
 

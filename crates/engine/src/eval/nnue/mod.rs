@@ -219,4 +219,40 @@ mod tests {
             Err(NetworkError::OutputWeight { index: 3, .. })
         ));
     }
+
+    /// Found by the `network` fuzz target: a file any reader accepts (CReLU, H=32, standard
+    /// quantisation) evaluated the start position at -405701 cp, beyond the mate scores
+    /// and the transposition table's 16 bits.
+    #[test]
+    fn a_network_cannot_evaluate_beyond_the_mate_scores() {
+        use crate::search::MATE_BOUND;
+        const { assert!(network::MAX_OUTPUT < MATE_BOUND) };
+        for (bias, weight) in [(i32::MAX, 0), (i32::MIN, 0), (0, i16::MAX), (0, i16::MIN)] {
+            for activation in [Activation::CReLU, Activation::SCReLU] {
+                let weight = if activation == Activation::SCReLU {
+                    weight / 256
+                } else {
+                    weight
+                };
+                let net = Network::from_parts(
+                    activation,
+                    Quantisation {
+                        qa: 255,
+                        qb: 1,
+                        scale: 10000,
+                    },
+                    vec![i16::MAX / 32; INPUTS * 16],
+                    vec![0; 16],
+                    vec![weight; 32],
+                    bias,
+                )
+                .unwrap();
+                let v = evaluate_board(&net, &cozy_chess::Board::default());
+                assert!(
+                    v.abs() <= network::MAX_OUTPUT,
+                    "{activation:?} {bias} {weight}: {v}"
+                );
+            }
+        }
+    }
 }

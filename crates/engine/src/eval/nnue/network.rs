@@ -30,6 +30,11 @@ pub const MAGIC: &[u8; 8] = b"AUGURNNU";
 pub const VERSION: u16 = 1;
 pub const HEADER_LEN: usize = 32;
 pub const MAX_HIDDEN: usize = 4096;
+/// The largest evaluation a network gives, centipawns. A file's weights and scales can put
+/// the raw output anywhere in 64 bits (the `network` fuzz target found -405701 cp from an
+/// ordinary header); the search needs evaluations below its mate scores (`MATE_BOUND`) and
+/// within the table's 16 bits.
+pub const MAX_OUTPUT: i32 = 30_000;
 
 #[derive(Debug, Error)]
 pub enum NetworkError {
@@ -372,7 +377,8 @@ impl Network {
             }
         };
         let qab = self.quant.qa as i64 * self.quant.qb as i64;
-        ((sum as i64 + self.out_bias as i64) * self.quant.scale as i64 / qab) as i32
+        let v = (sum as i64 + self.out_bias as i64) * self.quant.scale as i64 / qab;
+        v.clamp(-MAX_OUTPUT as i64, MAX_OUTPUT as i64) as i32
     }
 }
 

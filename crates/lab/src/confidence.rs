@@ -3,7 +3,7 @@
 //! differences, so the large spread between positions cancels and only the spread of the
 //! differences counts.
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
 
 /// A mean with its two-sided 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,6 +73,36 @@ pub fn paired_interval(a: &[f64], b: &[f64]) -> Option<Interval> {
     mean_interval(&d)
 }
 
+/// The two-sided 95% quantile of Student's t with `df` degrees of freedom (1.96 for large df).
+pub fn t95(df: f64) -> Option<f64> {
+    StudentsT::new(0.0, 1.0, df)
+        .ok()
+        .map(|t| t.inverse_cdf(0.975))
+}
+
+/// The 95% Wilson score interval of a proportion `k` of `n` (good near 0 and 1, where the
+/// normal interval is not), as (lo, hi) shares.
+pub fn wilson(k: usize, n: usize) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let z = Normal::new(0.0, 1.0).ok()?.inverse_cdf(0.975);
+    let (nf, p) = (n as f64, k as f64 / n as f64);
+    let centre = (p + z * z / (2.0 * nf)) / (1.0 + z * z / nf);
+    let half = z / (1.0 + z * z / nf) * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt();
+    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+}
+
+/// The 95% interval of a normal model's standard deviation estimated as `s` with `df`
+/// degrees of freedom: `s * sqrt(df / chi2)` at the chi-square's 97.5% and 2.5% quantiles.
+pub fn sigma_interval(s: f64, df: f64) -> Option<(f64, f64)> {
+    let chi = ChiSquared::new(df).ok()?;
+    Some((
+        s * (df / chi.inverse_cdf(0.975)).sqrt(),
+        s * (df / chi.inverse_cdf(0.025)).sqrt(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +115,26 @@ mod tests {
         let hw = 2.776_445 * (2.5f64 / 5.0).sqrt();
         assert!((i.half_width() - hw).abs() < 1e-4, "{i:?}");
         assert!(i.excludes_zero());
+    }
+
+    #[test]
+    fn wilson_and_sigma_intervals_match_the_textbook() {
+        // Wilson, 8 of 10: (0.490, 0.943).
+        let (lo, hi) = wilson(8, 10).unwrap();
+        assert!(
+            (lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(0, 20).unwrap();
+        assert!(lo.abs() < 1e-12 && (hi - 0.1611).abs() < 1e-3, "{lo} {hi}");
+        assert!(wilson(0, 0).is_none());
+        // s = 10 with 20 df: chi2(0.975) = 34.170, chi2(0.025) = 9.591.
+        let (lo, hi) = sigma_interval(10.0, 20.0).unwrap();
+        assert!(
+            (lo - 7.650).abs() < 1e-2 && (hi - 14.440).abs() < 1e-2,
+            "{lo} {hi}"
+        );
+        assert!((t95(1e9).unwrap() - 1.95996).abs() < 1e-4);
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub struct Provenance {
     pub commit: String,
     /// The program version (the workspace's).
     pub version: String,
+    /// The engine's bench signature as the commit log states it (see [`logged_bench`]).
+    pub bench: String,
     pub command_line: String,
     /// The parsed options, as the program saw them.
     pub options: String,
@@ -48,6 +50,44 @@ pub fn source_commit() -> String {
     }
 }
 
+/// The SHA-256 of some bytes, lower-case hex: the identity of a data file or engine binary.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The SHA-256 of a file's contents.
+pub fn sha256_file(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(sha256_hex(&bytes))
+}
+
+/// The engine's bench signature as the commit log states it: the newest `Bench: <N>` line
+/// up to HEAD, with its commit (`augur bench` itself takes seconds, too long for every run;
+/// with a dirty tree this is the bench of the last commit, not necessarily of the binary).
+pub fn logged_bench() -> Option<String> {
+    let log = git(&["log", "-1", "--format=%h%x00%B", "--grep=^Bench: [0-9]"])?;
+    let (hash, body) = log.split_once('\0')?;
+    let n = body
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("Bench: "))?;
+    Some(format!("{} (commit {hash})", n.trim()))
+}
+
+/// The identity of the engine that searches inside this program (collect, compare, mpd): its
+/// source commit. A restart on another commit is refused, since the results could differ.
+pub fn in_process_engine() -> String {
+    format!(
+        "in-process augur {} at {}",
+        env!("CARGO_PKG_VERSION"),
+        source_commit()
+    )
+}
+
 impl Provenance {
     /// Captures the provenance of the running command with its parsed `options`.
     pub fn capture(options: &impl Debug, seed: Option<u64>) -> Provenance {
@@ -64,6 +104,7 @@ impl Provenance {
         Provenance {
             commit: source_commit(),
             version: env!("CARGO_PKG_VERSION").to_string(),
+            bench: logged_bench().unwrap_or_else(|| "unknown (no Bench: line in the log)".into()),
             command_line,
             options: format!("{options:?}"),
             seed,
@@ -79,11 +120,12 @@ impl Provenance {
     /// A markdown block for the head of a report.
     pub fn markdown(&self) -> String {
         format!(
-            "Provenance: commit `{}` (augur-lab {}), {} UTC; seed {}.\n\
+            "Provenance: commit `{}` (augur-lab {}, engine bench {}), {} UTC; seed {}.\n\
              Command: `{}`\n\
              Options: `{}`\n\n",
             self.commit,
             self.version,
+            self.bench,
             self.date,
             self.seed_text(),
             self.command_line,
@@ -96,9 +138,10 @@ impl Provenance {
         let q = |s: &str| toml::Value::String(s.to_string()).to_string();
         format!(
             "# Provenance of the files in this directory (augur-lab)\n\
-             commit = {}\nversion = {}\ndate = {}\ncommand_line = {}\noptions = {}\nseed = {}\n",
+             commit = {}\nversion = {}\nbench = {}\ndate = {}\ncommand_line = {}\noptions = {}\nseed = {}\n",
             q(&self.commit),
             q(&self.version),
+            q(&self.bench),
             q(&self.date),
             q(&self.command_line),
             q(&self.options),
@@ -143,5 +186,14 @@ mod tests {
         let t: toml::Table = p.toml().parse().expect("valid TOML");
         assert_eq!(t["seed"].as_str(), Some("42"));
         assert!(t["options"].as_str().unwrap().contains("depth: 7"));
+        assert!(t.contains_key("bench"));
+    }
+
+    #[test]
+    fn sha256_matches_the_standard_vector() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

@@ -95,17 +95,27 @@ fn spp_agrees_with_alphabeta_and_writes_results() {
     // The whole subcommand, --strict included, succeeds and writes its files.
     compare::run(&a).unwrap();
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
-    let mut lines = csv.lines();
-    assert_eq!(
-        lines.next(),
-        Some("position,depth,algorithm,move,score,leaves,nodes,time_ms")
-    );
+    assert!(csv.starts_with("# augur-lab compare"), "{csv}");
+    let mut lines = csv.lines().filter(|l| !l.starts_with('#'));
+    assert_eq!(lines.next(), Some(compare::COLUMNS));
     let body: Vec<&str> = lines.collect();
     assert_eq!(body.len(), 6);
     for l in &body {
-        assert_eq!(l.split(',').count(), 8, "{l}");
+        assert_eq!(l.split(',').count(), 11, "{l}");
     }
-    assert!(body[0].starts_with(&format!("{},3,alphabeta,", set[2].id)));
+    assert!(body[0].starts_with(&format!("1,{},3,alphabeta,", set[2].id)));
+    // The rows read back as they were measured (the file is what a restart resumes from).
+    for (line, row) in body.iter().zip(&rows) {
+        let back = compare::Row::parse(line, &plan).unwrap();
+        assert_eq!(
+            (back.position, back.depth, back.algorithm),
+            (row.position, row.depth, row.algorithm)
+        );
+        assert_eq!(
+            (back.leaves, back.nodes, back.score),
+            (row.leaves, row.nodes, row.score)
+        );
+    }
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
         summary.contains("All 3 move-score pairs identical"),

@@ -55,6 +55,15 @@ fn fit_recovers_a_b_sigma_from_synthetic_data() {
     assert!((f.sigma - sigma).abs() < 1.5, "sigma = {}", f.sigma);
     // r = a sd(v') / sqrt(a^2 var(v') + sigma^2) = 181.9 / 188.6 = 0.9644; se(r) ~ (1-r^2)/sqrt(n).
     assert!((f.r - 0.9644).abs() < 0.005, "r = {}", f.r);
+    // The 95% intervals: about 1.96 standard errors each side of the estimate (the values
+    // above), and the true value within reach of them.
+    let ci = f.intervals().unwrap();
+    let half = |(lo, hi): (f64, f64)| (hi - lo) / 2.0;
+    assert!((half(ci.a) - 1.96 * 0.002_04).abs() < 0.000_2, "{ci:?}");
+    assert!((half(ci.b) - 1.96 * 0.3536).abs() < 0.02, "{ci:?}");
+    assert!((half(ci.sigma) - 1.96 * 0.25).abs() < 0.02, "{ci:?}");
+    assert!(ci.a.0 < f.a && f.a < ci.a.1 && ci.sigma.0 < f.sigma && f.sigma < ci.sigma.1);
+    assert!((f.a - a).abs() < 2.0 * half(ci.a) && (f.b - b).abs() < 2.0 * half(ci.b));
 
     // Exact data: exact parameters, zero residual.
     let exact: Vec<(f64, f64)> = (-5..=5).map(|x| (x as f64, 2.0 * x as f64 - 1.0)).collect();
@@ -219,8 +228,13 @@ fn collect_args(dir: &std::path::Path, threads: usize) -> CollectArgs {
     }
 }
 
+/// The column line and records, sorted (the `#` run header left out).
 fn sorted_lines(text: &str) -> Vec<String> {
-    let mut v: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut v: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
     v.sort();
     v
 }
@@ -234,7 +248,8 @@ fn collect_resumes_without_duplicating_lines() {
     let full = std::fs::read_to_string(&args.out).unwrap();
     let lines = sorted_lines(&full);
     assert_eq!(lines.len(), 1 + 3 * 3, "{full}");
-    assert!(full.starts_with(collect::HEADER));
+    assert!(full.starts_with("# augur-lab collect"), "{full}");
+    assert!(full.contains(&format!("\n{}\n", collect::HEADER)), "{full}");
 
     // Run again on a finished file: nothing is added.
     collect::run(&args).unwrap();
@@ -296,11 +311,20 @@ fn bad_epd_and_csv_lines_are_named() {
     let e = format!("{:#}", collect::read_csv(&csv).unwrap_err());
     assert!(e.contains(&format!("{}:3", csv.display())), "{e}");
     assert!(e.contains("score"), "{e}");
-    // Resuming onto such a file refuses rather than silently dropping data.
+    // Resuming onto such a file refuses rather than silently dropping data: a file without
+    // the run header, or a malformed record before the last block.
     let mut args = collect_args(&dir, 1);
     std::fs::write(dir.join("three.epd"), THREE).unwrap();
     args.out = csv.clone();
     let e = format!("{:#}", collect::run(&args).unwrap_err());
-    assert!(e.contains(":3: bad CSV line"), "{e}");
+    assert!(e.contains("not an augur-lab collect result file"), "{e}");
+    args.out = dir.join("good.csv");
+    collect::run(&args).unwrap();
+    let text = std::fs::read_to_string(&args.out).unwrap();
+    let first = text.lines().find(|l| l.starts_with("1,1,")).unwrap();
+    let broken = first.replacen("1,1,", "1,1,x", 1);
+    std::fs::write(&args.out, text.replacen(first, &broken, 1)).unwrap();
+    let e = format!("{:#}", collect::run(&args).unwrap_err());
+    assert!(e.contains("record 1: bad CSV line"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,14 +12,15 @@
 //! `depths` is how many lines the position has (fewer than D when the search ended early,
 //! e.g. with only one legal move), which makes an incomplete block detectable.
 //!
-//! A position's lines are written together and flushed, so an interrupted run loses at most
-//! the positions in flight: on restart the file is read, a torn or incomplete last block is
-//! dropped, and finished positions are skipped. Each position gets a fresh searcher and
-//! transposition table, so its values do not depend on thread count or order.
+//! The file begins with a `#` header (see [`crate::result_log`]): the settings that decide
+//! the values (depth, hash, the EPD and its SHA-256, the engine's commit), then the provenance
+//! of the run. A position's lines are written together and flushed, so an interrupted run
+//! (Ctrl-C, kill -9) loses at most the positions in flight: on restart with the same command
+//! a torn or incomplete last block is cut and finished positions are skipped; other settings
+//! are refused. A finished run leaves the lines in position order. Each position gets a fresh
+//! searcher and transposition table, so its values do not depend on thread count or order.
 
-use std::collections::{BTreeMap, HashSet};
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -32,7 +33,9 @@ use augur::search::limits::Limits;
 use augur::search::{SearchTeam, MATE_BOUND};
 use clap::Args;
 
-use super::{load_epd, EpdLine};
+use super::{load_epd, EpdLine, SAMPLE_EPD, SAMPLE_NAME};
+use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::result_log::{self, Header, ResultLog};
 use augur_arena::progress::Progress;
 
 pub const HEADER: &str = "id,depth,score,mate,stage,nodes,depths,fen";
@@ -177,10 +180,11 @@ pub fn read_csv(path: &Path) -> Result<Vec<Record>> {
     parse_csv(&text, &path.display().to_string())
 }
 
+/// Parses collect CSV text: `#` lines (the run header) and the column line are skipped.
 pub fn parse_csv(text: &str, name: &str) -> Result<Vec<Record>> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || (i == 0 && line.trim() == HEADER) {
+        if line.trim().is_empty() || line.starts_with('#') || line.trim() == HEADER {
             continue;
         }
         let r = Record::parse(line)
@@ -190,87 +194,71 @@ pub fn parse_csv(text: &str, name: &str) -> Result<Vec<Record>> {
     Ok(out)
 }
 
-/// What a resumed run found in an existing CSV.
-#[derive(Debug, Default)]
-pub struct ResumeState {
-    pub done: HashSet<usize>,
-    /// Lines dropped (a torn last line, or lines of a block that was not finished).
-    pub dropped: usize,
+/// The result file's header: the settings that decide the records (a restart with others is
+/// refused), the provenance, and the columns. How many positions is not a setting: a finished
+/// run can be extended with a larger `--positions`.
+pub fn header(args: &CollectArgs) -> Result<Header> {
+    let (epd, epd_sha256) = match &args.epd {
+        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        Some(p) => (p.display().to_string(), sha256_file(p)?),
+    };
+    Ok(Header {
+        kind: "collect".into(),
+        settings: vec![
+            ("depth".into(), args.depth.to_string()),
+            ("hash_mb".into(), args.hash.to_string()),
+            ("epd".into(), epd),
+            ("epd_sha256".into(), epd_sha256),
+            ("engine".into(), in_process_engine()),
+            ("search".into(), "default options, null move on".into()),
+        ],
+        provenance: Provenance::capture(args, None),
+        columns: HEADER.into(),
+    })
 }
 
-/// Prepares `path` for appending: creates it with a header, or reads it, keeps every complete
-/// position block and rewrites the file if anything had to be dropped. Only a torn last line
-/// is tolerated silently; a malformed line elsewhere is an error (it would be data loss to
-/// guess).
-pub fn prepare_output(path: &Path) -> Result<ResumeState> {
-    if !path.exists() {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::write(path, format!("{HEADER}\n"))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        return Ok(ResumeState::default());
-    }
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+/// What a resumed run found in an existing CSV.
+pub struct ResumeState {
+    pub log: ResultLog,
+    /// The positions (ids) whose every depth is in the file.
+    pub done: HashSet<usize>,
+    pub records: Vec<Record>,
+    /// Records dropped (the lines of a block that was not finished), and whether a torn last
+    /// line was cut.
+    pub dropped: usize,
+    pub torn: bool,
+}
+
+/// Opens the output for appending: creates it with its header, or checks the header and keeps
+/// every complete position block. A kill leaves at most a torn last line or an unfinished
+/// last block; anything else malformed is an error (guessing would lose data).
+pub fn prepare_output(path: &Path, header: &Header) -> Result<ResumeState> {
+    let resumed = result_log::open(path, header)?;
     let name = path.display().to_string();
-    let (complete, torn) = match text.rfind('\n') {
-        Some(at) => (&text[..=at], &text[at + 1..]),
-        None => ("", text.as_str()),
-    };
-    let mut state = ResumeState::default();
-    if !torn.is_empty() {
-        state.dropped += 1;
-    }
-    let mut lines: Vec<&str> = complete.lines().collect();
-    if lines.first().map(|l| l.trim()) == Some(HEADER) {
-        lines.remove(0);
-    } else if !lines.is_empty() {
-        bail!("{name}:1: not a collect CSV (expected header '{HEADER}')");
-    }
-    let mut records = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r = Record::parse(line)
-            .with_context(|| format!("{name}:{}: bad CSV line '{line}'", i + 2))?;
-        records.push(r);
-    }
-    let mut count: BTreeMap<usize, usize> = BTreeMap::new();
-    for r in &records {
-        *count.entry(r.id).or_default() += 1;
-    }
-    let complete_ids: HashSet<usize> = records
+    let records: Vec<Record> = resumed
+        .records
         .iter()
-        .filter(|r| count[&r.id] == r.depths)
-        .map(|r| r.id)
-        .collect();
-    let kept: Vec<&Record> = records
-        .iter()
-        .filter(|r| complete_ids.contains(&r.id))
-        .collect();
-    state.dropped += records.len() - kept.len();
-    if state.dropped > 0 || lines.len() != records.len() {
-        // Rewrite atomically: a crash now must not lose the finished lines either.
-        let tmp = path.with_extension("csv.tmp");
-        {
-            let mut w = BufWriter::new(
-                File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?,
-            );
-            writeln!(w, "{HEADER}")?;
-            for r in &kept {
-                writeln!(w, "{}", r.to_csv())?;
-            }
-            w.flush()?;
-            w.get_ref().sync_all()?;
-        }
-        std::fs::rename(&tmp, path)
-            .with_context(|| format!("cannot replace {}", path.display()))?;
-    }
-    state.done = complete_ids;
-    Ok(state)
+        .enumerate()
+        .map(|(i, line)| {
+            Record::parse(line)
+                .with_context(|| format!("{name}: record {}: bad CSV line '{line}'", i + 1))
+        })
+        .collect::<Result<_>>()?;
+    let blocks: Vec<(usize, usize)> = records.iter().map(|r| (r.id, r.depths)).collect();
+    let kept = result_log::complete_blocks(&blocks)
+        .with_context(|| format!("{name}: the position blocks do not add up"))?;
+    let mut log = resumed.log;
+    log.keep(kept)?;
+    let mut records = records;
+    let dropped = records.len() - kept;
+    records.truncate(kept);
+    Ok(ResumeState {
+        log,
+        done: records.iter().map(|r| r.id).collect(),
+        records,
+        dropped,
+        torn: resumed.torn_bytes > 0,
+    })
 }
 
 /// Searches one position to `depth` with a fresh searcher state; one record per completed
@@ -316,11 +304,14 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     if let Some(n) = args.positions {
         positions.truncate(n);
     }
-    let resume = prepare_output(&args.out)?;
-    if resume.dropped > 0 && !args.quiet {
+    let header = header(args)?;
+    let resume = prepare_output(&args.out, &header)?;
+    if (resume.dropped > 0 || resume.torn) && !args.quiet {
         eprintln!(
-            "collect: dropped {} unfinished line(s) at the end of {}; those positions are redone",
+            "collect: cut an unfinished block ({} complete line(s){}) at the end of {}; that \
+             position is redone",
             resume.dropped,
+            if resume.torn { " and a torn line" } else { "" },
             args.out.display()
         );
     }
@@ -335,10 +326,11 @@ pub fn run(args: &CollectArgs) -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 256);
-    let mut out = OpenOptions::new()
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("cannot append to {}", args.out.display()))?;
+    let ResumeState {
+        mut log,
+        mut records,
+        ..
+    } = resume;
     let mut progress = Progress::new(total, initial, !args.quiet);
     progress.update(initial, "");
 
@@ -376,17 +368,14 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     let (mut done, mut nodes) = (initial, 0u64);
     let mut first_error = None;
     for result in rx {
+        let result = result.and_then(|block| {
+            let lines: Vec<String> = block.iter().map(Record::to_csv).collect();
+            log.append(&lines).map(|_| block)
+        });
         match result {
-            Ok(records) => {
-                let mut block = String::new();
-                for r in &records {
-                    block.push_str(&r.to_csv());
-                    block.push('\n');
-                }
-                out.write_all(block.as_bytes())
-                    .and_then(|_| out.flush())
-                    .with_context(|| format!("cannot write {}", args.out.display()))?;
-                nodes += records.last().map_or(0, |r| r.nodes);
+            Ok(block) => {
+                nodes += block.last().map_or(0, |r| r.nodes);
+                records.extend(block);
                 done += 1;
                 let secs = started.elapsed().as_secs_f64().max(1e-3);
                 progress.update(done, &format!("{:.0} knps", nodes as f64 / secs / 1000.0));
@@ -403,6 +392,12 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     progress.finish();
     if let Some(e) = first_error {
         return Err(e);
+    }
+    // Finished: the file in position order, whatever order the threads and kills left.
+    let mut sorted = records.clone();
+    sorted.sort_by_key(|r| (r.id, r.depth));
+    if sorted != records {
+        log.rewrite(&sorted.iter().map(Record::to_csv).collect::<Vec<_>>())?;
     }
     if !args.quiet {
         eprintln!(

@@ -1,17 +1,22 @@
 //! `augur-lab depth`: the paper's speed test. Each variant searches the same positions for a
 //! fixed time; a pruning variant that does not reach deeper than the baseline is no good.
-//! Reports the average depth reached, nodes, and the share of ProbCut shallow searches that
-//! cut (from the engine's stats line).
+//! Reports the average depth reached with its 95% confidence interval, the gain over the first
+//! variant with a paired interval, nodes, and the share of ProbCut shallow searches that cut
+//! (from the engine's stats line). With `--csv` every search is written as it finishes and a
+//! restart resumes (see `variants::run_grid_to`).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 
-use super::load_epd;
-use super::variants::{default_engine, run_grid, Budget, Measurement, Variant, VariantRunArgs};
+use super::variants::{
+    default_engine, run_grid_to, Budget, Grid, Measurement, Variant, VariantRunArgs,
+};
+use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
+use crate::confidence::{mean_interval, paired_interval};
+use crate::provenance::{sha256_file, sha256_hex, Provenance};
 
 #[derive(Args, Debug, Clone)]
 pub struct DepthArgs {
@@ -29,7 +34,8 @@ pub struct DepthArgs {
     pub nodes: Option<u64>,
     #[command(flatten)]
     pub run: VariantRunArgs,
-    /// Per-position results as CSV.
+    /// Per-position results as CSV, written as they finish; a restart of the same command
+    /// resumes it (other settings are refused).
     #[arg(long)]
     pub csv: Option<PathBuf>,
     #[arg(long)]
@@ -105,11 +111,11 @@ pub fn report(variants: &[Variant], results: &[Vec<Measurement>]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<12} {:>5} {:>9} {:>7} {:>11} {:>7} {:>10} {:>8} {:>8} {:>14}",
+        "{:<12} {:>5} {:>14} {:>16} {:>11} {:>7} {:>10} {:>8} {:>8} {:>14}",
         "variant",
         "pos",
         "avg depth",
-        "gain",
+        "gain (paired)",
         "avg nodes",
         "knps",
         "pc tried",
@@ -117,16 +123,26 @@ pub fn report(variants: &[Variant], results: &[Vec<Measurement>]) -> String {
         "nmp cut",
         "deeper/=/less"
     );
-    let base = summarize(results, 0);
+    let depths = |v: usize| -> Vec<f64> { results.iter().map(|r| f64::from(r[v].depth)).collect() };
+    let base = depths(0);
     for (i, v) in variants.iter().enumerate() {
         let s = summarize(results, i);
+        let mine = depths(i);
+        let avg = mean_interval(&mine).map_or("-".into(), |c| c.text(2));
+        let gain = if i == 0 {
+            "-".to_string()
+        } else {
+            paired_interval(&mine, &base).map_or("-".into(), |c| {
+                format!("{}{}", if c.mean >= 0.0 { "+" } else { "" }, c.text(2))
+            })
+        };
         let _ = writeln!(
             out,
-            "{:<12} {:>5} {:>9.2} {:>+7.2} {:>11.0} {:>7.0} {:>10} {:>8} {:>8} {:>14}",
+            "{:<12} {:>5} {:>14} {:>16} {:>11.0} {:>7.0} {:>10} {:>8} {:>8} {:>14}",
             v.name,
             s.positions,
-            s.avg_depth,
-            s.avg_depth - base.avg_depth,
+            avg,
+            gain,
             s.avg_nodes,
             s.knps,
             s.pc_tried,
@@ -145,52 +161,55 @@ pub fn run(args: &DepthArgs) -> Result<()> {
     if positions.is_empty() {
         bail!("no positions");
     }
+    let provenance = Provenance::capture(args, None);
     let fens: Vec<String> = positions.iter().map(|p| p.fen.clone()).collect();
     let engine = args.run.engine.clone().unwrap_or_else(default_engine);
     let budget = match args.nodes {
         Some(n) => Budget::Nodes(n),
         None => Budget::MoveTime(args.movetime),
     };
-    let results = run_grid(
-        &fens,
-        &variants,
-        &engine,
-        args.run.hash,
+    let grid = Grid {
+        fens: &fens,
+        variants: &variants,
+        engine: &engine,
+        hash: args.run.hash,
         budget,
-        args.run.concurrency,
-        args.quiet,
+        concurrency: args.run.concurrency,
+        quiet: args.quiet,
+    };
+    let (epd, epd_sha256) = match &args.epd {
+        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        Some(p) => (p.display().to_string(), sha256_file(p)?),
+    };
+    let settings = vec![
+        ("epd".to_string(), epd),
+        ("epd_sha256".to_string(), epd_sha256),
+        ("positions".to_string(), positions.len().to_string()),
+    ];
+    let lines: Vec<(usize, String)> = positions.iter().map(|p| (p.line, p.fen.clone())).collect();
+    let results = run_grid_to(
+        &grid,
+        args.csv.as_deref(),
+        "depth",
+        settings,
+        &provenance,
+        &lines,
     )?;
-    if let Some(path) = &args.csv {
-        let mut f = std::fs::File::create(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        writeln!(
-            f,
-            "line,variant,depth,nodes,ms,pc_tried,pc_cut,bestmove,fen"
-        )?;
-        for (p, row) in positions.iter().zip(&results) {
-            for (v, m) in variants.iter().zip(row) {
-                let (t, c) = PROBCUT_KEYS
-                    .iter()
-                    .filter_map(|k| m.counters.get(*k))
-                    .fold((0, 0), |a, &(t, c)| (a.0 + t, a.1 + c));
-                writeln!(
-                    f,
-                    "{},{},{},{},{},{},{},{},{}",
-                    p.line, v.name, m.depth, m.nodes, m.ms, t, c, m.bestmove, p.fen
-                )?;
-            }
-        }
-    }
     let limit = match budget {
         Budget::MoveTime(ms) => format!("{ms} ms"),
         Budget::Nodes(n) => format!("{n} nodes"),
     };
+    print!("{}", provenance.markdown());
     println!(
         "{} positions, {limit} per position and variant, engine {}",
         fens.len(),
         engine.display()
     );
     print!("{}", report(&variants, &results));
-    println!("gain = average depth minus the first variant's; pc = ProbCut family shallow searches (probcut+mpc+sfpc), cut = share that cut");
+    println!(
+        "avg depth and gain with 95% confidence intervals; gain = depth minus the first \
+         variant's, paired per position; pc = ProbCut family shallow searches \
+         (probcut+mpc+sfpc), cut = share that cut"
+    );
     Ok(())
 }

@@ -13,6 +13,7 @@ use clap::Args;
 use super::collect::{read_csv, Record, Stage};
 use super::params::{self, PairParams};
 use crate::chart::{Chart, LinearFit, PointSeries, ScatterChart};
+use crate::provenance::{sha256_file, Provenance};
 
 #[derive(Args, Debug, Clone)]
 pub struct FitArgs {
@@ -55,7 +56,7 @@ pub struct FitArgs {
 }
 
 /// Least-squares line `v = a*v' + b` with the residual standard deviation (n - 2 degrees of
-/// freedom) and the correlation coefficient.
+/// freedom), the correlation coefficient and the standard errors of a and b.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Regression {
     pub a: f64,
@@ -63,6 +64,32 @@ pub struct Regression {
     pub sigma: f64,
     pub r: f64,
     pub n: usize,
+    pub se_a: f64,
+    pub se_b: f64,
+}
+
+/// 95% confidence intervals of a fitted line's parameters, as (lo, hi).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RegressionIntervals {
+    pub a: (f64, f64),
+    pub b: (f64, f64),
+    pub sigma: (f64, f64),
+}
+
+impl Regression {
+    /// The textbook intervals of the normal linear model: Student's t with n - 2 degrees of
+    /// freedom for a and b, the chi-square for sigma. They assume independent residuals of
+    /// one spread; ProbCut's errors are wider at large |v'|, so read them as a lower bound on
+    /// the uncertainty, not as exact.
+    pub fn intervals(&self) -> Option<RegressionIntervals> {
+        let df = self.n as f64 - 2.0;
+        let t = crate::confidence::t95(df)?;
+        Some(RegressionIntervals {
+            a: (self.a - t * self.se_a, self.a + t * self.se_a),
+            b: (self.b - t * self.se_b, self.b + t * self.se_b),
+            sigma: crate::confidence::sigma_interval(self.sigma, df)?,
+        })
+    }
 }
 
 /// `None` with fewer than three points or no spread in v' (no line, or no residual).
@@ -91,12 +118,15 @@ pub fn regress(points: &[(f64, f64)]) -> Option<Regression> {
     } else {
         1.0
     };
+    let sigma = (rss / (nf - 2.0)).sqrt();
     Some(Regression {
         a,
         b,
-        sigma: (rss / (nf - 2.0)).sqrt(),
+        sigma,
         r,
         n,
+        se_a: sigma / sxx.sqrt(),
+        se_b: sigma * (1.0 / nf + mx * mx / sxx).sqrt(),
     })
 }
 
@@ -311,6 +341,32 @@ pub fn full_table(cells: &[Cell]) -> String {
     s
 }
 
+/// The 95% confidence intervals of every fitted cell.
+pub fn interval_table(cells: &[Cell]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<7} {:<11} {:>21} {:>19} {:>17} {:>6}",
+        "Pairs", "Stage", "a (95% CI)", "b (95% CI)", "sigma (95% CI)", "n"
+    );
+    for c in cells {
+        let Some((f, ci)) = c.fit.and_then(|f| f.intervals().map(|ci| (f, ci))) else {
+            continue;
+        };
+        let _ = writeln!(
+            s,
+            "{:<7} {:<11} {:>21} {:>19} {:>17} {:>6}",
+            format!("({},{})", c.shallow, c.deep),
+            stage_label(c.stage),
+            format!("{:.3} [{:.3}, {:.3}]", f.a, ci.a.0, ci.a.1),
+            format!("{:.1} [{:.1}, {:.1}]", f.b, ci.b.0, ci.b.1),
+            format!("{:.1} [{:.1}, {:.1}]", f.sigma, ci.sigma.0, ci.sigma.1),
+            f.n
+        );
+    }
+    s
+}
+
 /// Default pairs: every (d', d) with d - d' in 2..=6 where both depths occur, plus (3,5) and
 /// (4,8) when the data reach them (they are included by that rule anyway).
 pub fn default_pairs(samples: &BTreeMap<usize, Sample>) -> Vec<(i32, i32)> {
@@ -372,6 +428,18 @@ pub fn run(args: &FitArgs) -> Result<()> {
     if records.is_empty() {
         bail!("{}: no data lines", args.csv.display());
     }
+    let provenance = Provenance::capture(args, None);
+    print!("{}", provenance.markdown());
+    let data_sha256 = sha256_file(&args.csv)?;
+    // The collect run's settings line, so the parameter file names the data's own origin.
+    let collected = std::fs::read_to_string(&args.csv)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .take_while(|l| l.starts_with('#'))
+                .find_map(|l| l.strip_prefix("# settings: ").map(str::to_string))
+        })
+        .unwrap_or_else(|| "unknown (a CSV without the collect header)".into());
     let samples = samples(&records);
     let range = (args.min, args.max);
     let pairs = if args.pairs.is_empty() {
@@ -416,6 +484,10 @@ pub fn run(args: &FitArgs) -> Result<()> {
         .cloned()
         .collect();
     print!("{}", full_table(&shown));
+    println!(
+        "\n95% confidence intervals (normal linear model: t for a and b, chi-square for sigma):"
+    );
+    print!("{}", interval_table(&shown));
 
     let out_dir = match &args.out_dir {
         Some(d) => d.clone(),
@@ -454,12 +526,17 @@ pub fn run(args: &FitArgs) -> Result<()> {
         .csv
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-    let comment = format!(
-        "data: {source}, {} positions (augur-lab collect); v' in [{}, {}], mates excluded",
+    let mut comment = format!(
+        "data: {source}, {} positions (augur-lab collect); v' in [{}, {}], mates excluded\n\
+         data sha256: {data_sha256}\ncollect settings: {collected}\n",
         samples.len(),
         args.min,
         args.max
     );
+    for line in provenance.toml().lines().skip(1) {
+        comment.push_str(line);
+        comment.push('\n');
+    }
     let text = params::to_toml(&written, &comment);
     // The engine must be able to read what we write: check it before it is saved.
     params::parse(&text, "generated parameter file")?;

@@ -12,8 +12,12 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess};
 
-use super::variants::{default_engine, run_grid, Budget, Measurement, Variant, VariantRunArgs};
+use super::variants::{
+    default_engine, run_grid_to, Budget, Grid, Measurement, Variant, VariantRunArgs,
+};
 use super::{parse_epd, EpdLine};
+use crate::confidence::{paired_interval, wilson};
+use crate::provenance::{sha256_hex, Provenance};
 
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
@@ -31,6 +35,10 @@ pub struct SolveArgs {
     pub nodes: Option<u64>,
     #[command(flatten)]
     pub run: VariantRunArgs,
+    /// Per-search results as CSV, written as they finish; a restart of the same command
+    /// resumes it (other settings are refused).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
     #[arg(long)]
     pub quiet: bool,
 }
@@ -99,12 +107,40 @@ pub fn report(variants: &[Variant], problems: &[Problem], results: &[Vec<Measure
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<12} {:>8} {:>7} {:>9} {:>11}  lost vs {} / gained",
-        "variant", "solved", "of", "avg depth", "avg nodes", variants[0].name
+        "{:<12} {:>7} {:>5} {:>17} {:>17} {:>9} {:>11}  lost vs {} / gained",
+        "variant",
+        "solved",
+        "of",
+        "share (95% CI)",
+        "vs first (paired)",
+        "avg depth",
+        "avg nodes",
+        variants[0].name
     );
     let solved = |v: usize, p: usize| problems[p].solved_by(&results[p][v].bestmove);
+    let flags = |v: usize| -> Vec<f64> {
+        (0..problems.len())
+            .map(|p| f64::from(u8::from(solved(v, p))))
+            .collect()
+    };
+    let base = flags(0);
     for (v, variant) in variants.iter().enumerate() {
         let n = (0..problems.len()).filter(|&p| solved(v, p)).count();
+        let share = wilson(n, problems.len()).map_or("-".into(), |(lo, hi)| {
+            format!(
+                "{:.0}% [{:.0}, {:.0}]",
+                100.0 * n as f64 / problems.len() as f64,
+                100.0 * lo,
+                100.0 * hi
+            )
+        });
+        let diff = if v == 0 {
+            "-".to_string()
+        } else {
+            paired_interval(&flags(v), &base).map_or("-".into(), |c| {
+                format!("{:+.0} ± {:.0} pp", 100.0 * c.mean, 100.0 * c.half_width())
+            })
+        };
         let depth: f64 = results.iter().map(|r| f64::from(r[v].depth)).sum::<f64>()
             / results.len().max(1) as f64;
         let nodes: f64 =
@@ -119,10 +155,12 @@ pub fn report(variants: &[Variant], problems: &[Problem], results: &[Vec<Measure
             .collect();
         let _ = writeln!(
             out,
-            "{:<12} {:>8} {:>7} {:>9.2} {:>11.0}  {} [{}] / {} [{}]",
+            "{:<12} {:>7} {:>5} {:>17} {:>17} {:>9.2} {:>11.0}  {} [{}] / {} [{}]",
             variant.name,
             n,
             problems.len(),
+            share,
+            diff,
             depth,
             nodes,
             lost.len(),
@@ -145,21 +183,37 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if problems.is_empty() {
         bail!("no positions in {}", args.suite.display());
     }
+    let provenance = Provenance::capture(args, None);
     let fens: Vec<String> = problems.iter().map(|p| p.fen.clone()).collect();
     let engine = args.run.engine.clone().unwrap_or_else(default_engine);
     let budget = match args.nodes {
         Some(n) => Budget::Nodes(n),
         None => Budget::MoveTime(args.movetime),
     };
-    let results = run_grid(
-        &fens,
-        &variants,
-        &engine,
-        args.run.hash,
+    let grid = Grid {
+        fens: &fens,
+        variants: &variants,
+        engine: &engine,
+        hash: args.run.hash,
         budget,
-        args.run.concurrency,
-        args.quiet,
+        concurrency: args.run.concurrency,
+        quiet: args.quiet,
+    };
+    let settings = vec![
+        ("suite".to_string(), args.suite.display().to_string()),
+        ("suite_sha256".to_string(), sha256_hex(text.as_bytes())),
+        ("positions".to_string(), problems.len().to_string()),
+    ];
+    let lines: Vec<(usize, String)> = problems.iter().map(|p| (p.line, p.fen.clone())).collect();
+    let results = run_grid_to(
+        &grid,
+        args.csv.as_deref(),
+        "solve",
+        settings,
+        &provenance,
+        &lines,
     )?;
+    print!("{}", provenance.markdown());
     println!(
         "{}: {} positions, {} per position and variant, engine {}",
         args.suite.display(),
@@ -171,6 +225,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         engine.display()
     );
     print!("{}", report(&variants, &problems, &results));
+    println!(
+        "share: solved with its 95% Wilson interval; vs first: the difference in solved share \
+         from the first variant, percentage points with a 95% interval paired per position"
+    );
     Ok(())
 }
 

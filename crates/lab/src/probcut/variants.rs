@@ -17,6 +17,8 @@ use augur_arena::engine::spec::EngineSpec;
 use augur_arena::engine::uci::{Score, UciEngine};
 use augur_arena::progress::Progress;
 
+use crate::result_log::{self, Header, ResultLog};
+
 pub const DEFAULT_VARIANTS: [&str; 3] = ["baseline", "probcut:ProbCut=true", "mpc:Mpc=true"];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -184,6 +186,241 @@ pub struct Measurement {
     pub counters: BTreeMap<String, (u64, u64)>,
 }
 
+/// The columns of the per-search CSV of `depth` and `solve` (one block of one line per
+/// variant for each position; `index` is the position's 1-based place in the run, `line` its
+/// line in the EPD, `counters` the engine's `tried/cut` stats as `key=tried/cut` words).
+pub const COLUMNS: &str =
+    "index,line,variant,depth,nodes,ms,pc_tried,pc_cut,score,bestmove,counters,fen";
+
+fn score_text(score: Option<Score>) -> String {
+    match score {
+        Some(Score::Cp(cp)) => format!("cp {cp}"),
+        Some(Score::Mate(m)) => format!("mate {m}"),
+        None => "-".into(),
+    }
+}
+
+fn parse_score(text: &str) -> Result<Option<Score>> {
+    let bad = || anyhow!("bad score '{text}' (expected 'cp N', 'mate N' or '-')");
+    if text == "-" {
+        return Ok(None);
+    }
+    let (kind, n) = text.split_once(' ').ok_or_else(bad)?;
+    let n: i32 = n.parse().map_err(|_| bad())?;
+    match kind {
+        "cp" => Ok(Some(Score::Cp(n))),
+        "mate" => Ok(Some(Score::Mate(n))),
+        _ => Err(bad()),
+    }
+}
+
+impl Measurement {
+    /// The ProbCut family's tried and cut searches (probcut + mpc + sfpc).
+    pub fn probcut_counts(&self) -> (u64, u64) {
+        super::depth::PROBCUT_KEYS
+            .iter()
+            .filter_map(|k| self.counters.get(*k))
+            .fold((0, 0), |a, &(t, c)| (a.0 + t, a.1 + c))
+    }
+
+    /// One CSV line (see [`COLUMNS`]).
+    pub fn to_csv(&self, index: usize, line: usize, variant: &str, fen: &str) -> String {
+        let (t, c) = self.probcut_counts();
+        let counters: Vec<String> = self
+            .counters
+            .iter()
+            .map(|(k, (t, c))| format!("{k}={t}/{c}"))
+            .collect();
+        format!(
+            "{index},{line},{variant},{},{},{},{t},{c},{},{},{},{fen}",
+            self.depth,
+            self.nodes,
+            self.ms,
+            score_text(self.score),
+            self.bestmove,
+            counters.join(" ")
+        )
+    }
+
+    /// Reads a line back: (index, variant name, measurement).
+    pub fn parse(text: &str) -> Result<(usize, String, Measurement)> {
+        let f: Vec<&str> = text.splitn(12, ',').collect();
+        if f.len() != 12 {
+            bail!("expected the columns {COLUMNS}");
+        }
+        let num = |i: usize, name: &str| -> Result<u64> {
+            f[i].parse()
+                .with_context(|| format!("bad {name} '{}'", f[i]))
+        };
+        Ok((
+            num(0, "index")? as usize,
+            f[2].to_string(),
+            Measurement {
+                depth: num(3, "depth")? as u32,
+                nodes: num(4, "nodes")?,
+                ms: num(5, "ms")?,
+                score: parse_score(f[8])?,
+                bestmove: f[9].to_string(),
+                counters: parse_stats(f[10]),
+            },
+        ))
+    }
+}
+
+/// A result file of `depth` or `solve`: what an earlier run left, and the open file.
+pub struct GridLog {
+    pub log: ResultLog,
+    /// `done[position]`: the row of every position already measured.
+    pub done: Vec<Option<Vec<Measurement>>>,
+}
+
+/// Opens the per-search CSV of a `depth`/`solve` run over `lines` (the EPD line of each
+/// position) with `variants`: creates it, or keeps the complete position blocks an earlier
+/// run with the same settings left (a kill leaves at most an unfinished last block).
+pub fn open_grid_log(
+    path: &Path,
+    header: &Header,
+    lines: &[usize],
+    variants: &[Variant],
+) -> Result<GridLog> {
+    let resumed = result_log::open(path, header)?;
+    let name = path.display();
+    let parsed: Vec<(usize, String, Measurement)> = resumed
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            Measurement::parse(l).with_context(|| format!("{name}: record {}: '{l}'", i + 1))
+        })
+        .collect::<Result<_>>()?;
+    let blocks: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, variants.len())).collect();
+    let kept = result_log::complete_blocks(&blocks).with_context(|| format!("{name}"))?;
+    let mut log = resumed.log;
+    log.keep(kept)?;
+    let mut done: Vec<Option<Vec<Measurement>>> = vec![None; lines.len()];
+    for block in parsed[..kept].chunks(variants.len()) {
+        let index = block[0].0;
+        let Some(slot) = index.checked_sub(1).and_then(|i| done.get_mut(i)) else {
+            bail!(
+                "{name}: position {index} is not one of this run's {}",
+                lines.len()
+            );
+        };
+        if slot.is_some() {
+            bail!("{name}: position {index} is in the file twice");
+        }
+        for ((_, v, _), want) in block.iter().zip(variants) {
+            if *v != want.name {
+                bail!(
+                    "{name}: position {index} has variant '{v}' where '{}' was expected",
+                    want.name
+                );
+            }
+        }
+        *slot = Some(block.iter().map(|(_, _, m)| m.clone()).collect());
+    }
+    Ok(GridLog { log, done })
+}
+
+/// The settings shared by `depth` and `solve`: the engine (the SHA-256 of its binary, so the
+/// same binary under another path is the same engine; the path is in the provenance),
+/// the variants, the table size, the budget and the concurrency (which decides the load in
+/// fixed-time mode).
+pub fn grid_settings(
+    engine: &Path,
+    variants: &[Variant],
+    hash: usize,
+    budget: Budget,
+    concurrency: usize,
+) -> Result<Vec<(String, String)>> {
+    let engine_sha256 = crate::provenance::sha256_file(engine)
+        .or_else(|_| {
+            // A bare name is looked up on PATH, as the process start does.
+            which(engine)
+                .ok_or_else(|| anyhow!("engine {} not found", engine.display()))
+                .and_then(|p| crate::provenance::sha256_file(&p))
+        })
+        .with_context(|| format!("hashing the engine binary {}", engine.display()))?;
+    let variants: Vec<String> = variants
+        .iter()
+        .map(|v| {
+            let opts: Vec<String> = v.options.iter().map(|(k, x)| format!("{k}={x}")).collect();
+            format!("{}:{}", v.name, opts.join(","))
+        })
+        .collect();
+    Ok(vec![
+        ("engine_sha256".into(), engine_sha256),
+        ("variants".into(), variants.join(" ")),
+        ("hash_mb".into(), hash.to_string()),
+        ("budget".into(), budget.go_args()),
+        ("concurrency".into(), concurrency.max(1).to_string()),
+    ])
+}
+
+fn which(name: &Path) -> Option<PathBuf> {
+    if name.components().count() != 1 {
+        return None;
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Runs `grid`; with `out`, into that per-search CSV (see [`COLUMNS`]) with the header whose
+/// settings are `settings` plus the grid's own: each position's block is appended as it
+/// finishes, a restart of the same command resumes (kill -9 included), and the finished file
+/// is rewritten in position order. `positions` are each position's (EPD line, FEN).
+pub fn run_grid_to(
+    grid: &Grid,
+    out: Option<&Path>,
+    kind: &str,
+    mut settings: Vec<(String, String)>,
+    provenance: &crate::provenance::Provenance,
+    positions: &[(usize, String)],
+) -> Result<Vec<Vec<Measurement>>> {
+    let Some(path) = out else {
+        return run_grid_with(grid, vec![None; grid.fens.len()], &mut |_, _| Ok(()));
+    };
+    settings.extend(grid_settings(
+        grid.engine,
+        grid.variants,
+        grid.hash,
+        grid.budget,
+        grid.concurrency,
+    )?);
+    let header = Header {
+        kind: kind.into(),
+        settings,
+        provenance: provenance.clone(),
+        columns: COLUMNS.into(),
+    };
+    let lines: Vec<usize> = positions.iter().map(|p| p.0).collect();
+    let GridLog { mut log, done } = open_grid_log(path, &header, &lines, grid.variants)?;
+    let already = done.iter().filter(|d| d.is_some()).count();
+    if already > 0 && !grid.quiet {
+        eprintln!(
+            "resuming {}: {already} positions already done",
+            path.display()
+        );
+    }
+    let block = |i: usize, row: &[Measurement]| -> Vec<String> {
+        row.iter()
+            .zip(grid.variants)
+            .map(|(m, v)| m.to_csv(i + 1, positions[i].0, &v.name, &positions[i].1))
+            .collect()
+    };
+    let results = run_grid_with(grid, done, &mut |i, row| log.append(&block(i, row)))?;
+    let all: Vec<String> = results
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| block(i, row))
+        .collect();
+    log.rewrite(&all)?;
+    Ok(results)
+}
+
 /// A UCI `position` command for an EPD/FEN (EPD's four fields get move counters).
 pub fn position_command(fen: &str) -> String {
     if fen.split_whitespace().count() == 4 {
@@ -201,7 +438,7 @@ pub enum Budget {
 }
 
 impl Budget {
-    fn go_args(self) -> String {
+    pub fn go_args(self) -> String {
         match self {
             Budget::MoveTime(ms) => format!("movetime {ms}"),
             Budget::Nodes(n) => format!("nodes {n}"),
@@ -246,6 +483,45 @@ pub fn run_grid(
     concurrency: usize,
     quiet: bool,
 ) -> Result<Vec<Vec<Measurement>>> {
+    let grid = Grid {
+        fens,
+        variants,
+        engine,
+        hash,
+        budget,
+        concurrency,
+        quiet,
+    };
+    run_grid_with(&grid, vec![None; fens.len()], &mut |_, _| Ok(()))
+}
+
+/// What [`run_grid_with`] searches.
+pub struct Grid<'a> {
+    pub fens: &'a [String],
+    pub variants: &'a [Variant],
+    pub engine: &'a Path,
+    pub hash: usize,
+    pub budget: Budget,
+    pub concurrency: usize,
+    pub quiet: bool,
+}
+
+/// As [`run_grid`], skipping the positions whose row is in `done` and handing each new row to
+/// `on_row(position, row)` as it finishes (which appends it to the result file).
+pub fn run_grid_with(
+    grid: &Grid,
+    done: Vec<Option<Vec<Measurement>>>,
+    on_row: &mut dyn FnMut(usize, &[Measurement]) -> Result<()>,
+) -> Result<Vec<Vec<Measurement>>> {
+    let Grid {
+        fens,
+        variants,
+        engine,
+        hash,
+        budget,
+        concurrency,
+        quiet,
+    } = *grid;
     // A ProbCut pair without fitted parameters is an error, a half-fitted one a loud warning.
     for v in variants {
         let (cfg, _) =
@@ -260,15 +536,19 @@ pub fn run_grid(
             .with_context(|| format!("variant '{}'", v.name))?
             .quit();
     }
+    let todo: Vec<usize> = (0..fens.len()).filter(|&i| done[i].is_none()).collect();
+    let initial = fens.len() - todo.len();
     let fens = Arc::new(fens.to_vec());
+    let todo = Arc::new(todo);
     let variants = Arc::new(variants.to_vec());
     let next = Arc::new(AtomicUsize::new(0));
     let failed = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<(usize, Result<Vec<Measurement>>)>();
     let mut handles = Vec::new();
-    for _ in 0..concurrency.clamp(1, fens.len().max(1)) {
-        let (fens, variants, next, failed, tx) = (
+    for _ in 0..concurrency.clamp(1, todo.len().max(1)) {
+        let (fens, todo, variants, next, failed, tx) = (
             fens.clone(),
+            todo.clone(),
             variants.clone(),
             next.clone(),
             failed.clone(),
@@ -287,8 +567,10 @@ pub fn run_grid(
                 }
             }
             while !failed.load(Ordering::Relaxed) {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(fen) = fens.get(i) else { break };
+                let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let fen = &fens[i];
                 let row: Result<Vec<Measurement>> = engines
                     .iter_mut()
                     .map(|e| measure(e, fen, budget))
@@ -303,12 +585,12 @@ pub fn run_grid(
         }));
     }
     drop(tx);
-    let mut results: Vec<Option<Vec<Measurement>>> = vec![None; fens.len()];
-    let mut progress = Progress::new(fens.len(), 0, !quiet);
-    let mut done = 0;
+    let mut results = done;
+    let mut progress = Progress::new(fens.len(), initial, !quiet);
+    let mut done = initial;
     let mut error = None;
     for (i, row) in rx {
-        match row {
+        match row.and_then(|row| on_row(i, &row).map(|_| row)) {
             Ok(row) => {
                 results[i] = Some(row);
                 done += 1;

@@ -9,6 +9,8 @@
 //! from the mover's point of view; SPP's pruning is sound exactly when MPD bounds the spread.
 
 use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
+use crate::provenance::{in_process_engine, sha256_hex};
+use crate::result_log::{self, Header};
 use crate::spp::compare::{self, analysis, suite};
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::{self, classic, EvalKind};
@@ -75,7 +77,9 @@ pub struct MpdArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Write spreads.csv and charts here.
+    /// Write spreads.csv, summary.md and charts here. The self-play games (selfplay.csv) and
+    /// the pruning searches (pruning.csv) are written as they finish, and a restart of the
+    /// same command resumes them (other settings are refused).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// No progress bar.
@@ -254,6 +258,78 @@ pub fn self_play(
     out
 }
 
+/// The columns of `selfplay.csv`, mpd's result file for the self-play games: one line per
+/// game, its samples joined by `|`, each `phase;classic_spread;default_spread;classic_gain;
+/// bound;fen` (an empty field for none).
+pub const GAME_COLUMNS: &str = "game,samples,data";
+
+/// A game's line of `selfplay.csv`.
+pub fn game_line(game: usize, samples: &[Sample]) -> String {
+    let opt = |v: Option<i32>| v.map_or(String::new(), |x| x.to_string());
+    let data: Vec<String> = samples
+        .iter()
+        .map(|s| {
+            format!(
+                "{};{};{};{};{};{}",
+                s.phase.name(),
+                opt(s.spread[0]),
+                opt(s.spread[1]),
+                opt(s.gain),
+                s.bound,
+                s.fen
+            )
+        })
+        .collect();
+    format!("{game},{},{}", samples.len(), data.join("|"))
+}
+
+/// Reads a game's line back.
+pub fn parse_game_line(line: &str) -> Result<(usize, Vec<Sample>)> {
+    let mut f = line.splitn(3, ',');
+    let (Some(game), Some(count), Some(data)) = (f.next(), f.next(), f.next()) else {
+        bail!("expected the columns {GAME_COLUMNS}");
+    };
+    let game: usize = game.parse().with_context(|| format!("bad game '{game}'"))?;
+    let count: usize = count
+        .parse()
+        .with_context(|| format!("bad count '{count}'"))?;
+    let opt = |t: &str| -> Result<Option<i32>> {
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            Ok(Some(
+                t.parse().with_context(|| format!("bad number '{t}'"))?,
+            ))
+        }
+    };
+    let mut samples = Vec::new();
+    for item in data.split('|').filter(|t| !t.is_empty()) {
+        let x: Vec<&str> = item.splitn(6, ';').collect();
+        if x.len() != 6 {
+            bail!("bad sample '{item}'");
+        }
+        samples.push(Sample {
+            phase: Phase::ALL
+                .into_iter()
+                .find(|p| p.name() == x[0])
+                .ok_or_else(|| anyhow!("bad phase '{}'", x[0]))?,
+            spread: [opt(x[1])?, opt(x[2])?],
+            gain: opt(x[3])?,
+            bound: x[4]
+                .parse()
+                .with_context(|| format!("bad bound '{}'", x[4]))?,
+            fen: x[5].to_string(),
+        });
+    }
+    if samples.len() != count {
+        bail!(
+            "game {game}: {} samples, the count says {count}",
+            samples.len()
+        );
+    }
+    Ok((game, samples))
+}
+
 /// Nearest-rank percentile of sorted values (q in 0..=1).
 pub fn percentile(sorted: &[i32], q: f64) -> Option<i32> {
     if sorted.is_empty() {
@@ -340,21 +416,65 @@ pub fn run(args: &MpdArgs) -> Result<()> {
         None => OPENINGS.to_string(),
     };
     let openings = read_positions(&openings_text, "openings")?;
-    let mut games: Vec<Vec<Sample>> = vec![Vec::new(); args.games];
-    if args.games > 0 {
+    let mut games: Vec<Option<Vec<Sample>>> = vec![None; args.games];
+    // With --out the games go to selfplay.csv as they finish, and a restart resumes.
+    let mut game_log = None;
+    if let Some(dir) = &args.out {
+        let header = Header {
+            kind: "mpd self-play".into(),
+            settings: vec![
+                ("games".into(), args.games.to_string()),
+                ("play_depth".into(), args.play_depth.to_string()),
+                ("play_eval".into(), play_eval.to_string()),
+                ("max_plies".into(), args.max_plies.to_string()),
+                (
+                    "openings".into(),
+                    args.openings
+                        .as_ref()
+                        .map_or("bundled".into(), |p| p.display().to_string()),
+                ),
+                (
+                    "openings_sha256".into(),
+                    sha256_hex(openings_text.as_bytes()),
+                ),
+                ("engine".into(), in_process_engine()),
+            ],
+            provenance: provenance.clone(),
+            columns: GAME_COLUMNS.into(),
+        };
+        let path = dir.join("selfplay.csv");
+        let resumed = result_log::open(&path, &header)?;
+        for (i, line) in resumed.records.iter().enumerate() {
+            let (g, samples) = parse_game_line(line)
+                .with_context(|| format!("{}: record {}", path.display(), i + 1))?;
+            match games.get_mut(g) {
+                Some(slot @ None) => *slot = Some(samples),
+                _ => bail!(
+                    "{}: game {g} is twice in the file or not of this run",
+                    path.display()
+                ),
+            }
+        }
+        game_log = Some(resumed.log);
+    }
+    let todo: Vec<usize> = (0..args.games).filter(|&g| games[g].is_none()).collect();
+    if !todo.is_empty() {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<Sample>)>();
-        let mut bar = Progress::new(args.games, 0, !args.quiet);
+        let initial = args.games - todo.len();
+        let mut bar = Progress::new(args.games, initial, !args.quiet);
+        let mut error = None;
         std::thread::scope(|scope| {
-            for _ in 0..threads.min(args.games) {
+            for _ in 0..threads.min(todo.len()) {
                 let tx = tx.clone();
                 let next = &next;
                 let openings = &openings;
+                let todo = &todo;
                 scope.spawn(move || loop {
-                    let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if g >= args.games {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&g) = todo.get(i) else {
                         break;
-                    }
+                    };
                     let (pos, mv) = &openings[(g * 7) % openings.len()];
                     let samples = self_play(
                         pos,
@@ -369,14 +489,34 @@ pub fn run(args: &MpdArgs) -> Result<()> {
                 });
             }
             drop(tx);
-            let mut done = 0;
+            let mut done = initial;
             for (g, samples) in rx {
-                games[g] = samples;
+                if let Some(log) = &mut game_log {
+                    if let Err(e) = log.append(&[game_line(g, &samples)]) {
+                        // Stop the workers: they find the channel closed.
+                        next.store(usize::MAX / 2, std::sync::atomic::Ordering::Relaxed);
+                        error = Some(e);
+                        break;
+                    }
+                }
+                games[g] = Some(samples);
                 done += 1;
                 bar.update(done, "self-play games");
             }
         });
         bar.finish();
+        if let Some(e) = error {
+            return Err(e);
+        }
+    }
+    let games: Vec<Vec<Sample>> = games.into_iter().map(Option::unwrap_or_default).collect();
+    if let Some(log) = &mut game_log {
+        let lines: Vec<String> = games
+            .iter()
+            .enumerate()
+            .map(|(g, s)| game_line(g, s))
+            .collect();
+        log.rewrite(&lines)?;
     }
     let played: Vec<Sample> = games.into_iter().flatten().collect();
     let _ = writeln!(
@@ -504,7 +644,26 @@ pub fn run(args: &MpdArgs) -> Result<()> {
             threads,
             suite_name: format!("first {n} of {epd_name}"),
         };
-        let rows = compare::run_jobs(&plan, !args.quiet)?;
+        let rows = match &args.out {
+            Some(dir) => {
+                let header = Header {
+                    kind: "mpd pruning".into(),
+                    settings: vec![
+                        ("epd".into(), epd_name.clone()),
+                        ("epd_sha256".into(), sha256_hex(epd_text.as_bytes())),
+                        ("limit".into(), format!("{:?}", args.limit)),
+                        ("positions".into(), plan.positions.len().to_string()),
+                        ("depth".into(), args.prune_depth.to_string()),
+                        ("mpd".into(), args.mpd.to_string()),
+                        ("engine".into(), in_process_engine()),
+                    ],
+                    provenance: provenance.clone(),
+                    columns: compare::COLUMNS.into(),
+                };
+                compare::run_into(&plan, &header, &dir.join("pruning.csv"), args.quiet)?
+            }
+            None => compare::run_jobs(&plan, !args.quiet)?,
+        };
         let idx = analysis::leaf_index(&rows);
         let bad = analysis::mismatches(&rows, &algorithms);
         let _ = writeln!(

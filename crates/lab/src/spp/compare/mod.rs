@@ -11,6 +11,8 @@ pub mod analysis;
 pub mod report;
 pub mod suite;
 
+use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::result_log::{self, Header};
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
@@ -90,6 +92,88 @@ pub struct Row {
     /// [spp] Depth-1 nodes where SPP cut siblings, and siblings pruned.
     pub spp_cuts: u64,
     pub spp_pruned: u64,
+}
+
+/// The columns of `results.csv`: `index` is the position's 1-based place in the suite,
+/// `position` its EPD id.
+pub const COLUMNS: &str =
+    "index,position,depth,algorithm,move,score,leaves,nodes,time_ms,spp_cuts,spp_pruned";
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+impl Row {
+    /// The `results.csv` line (see [`COLUMNS`]).
+    pub fn to_csv(&self, plan: &Plan) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{},{:.3},{},{}",
+            self.position + 1,
+            csv_field(&plan.positions[self.position].id),
+            self.depth,
+            self.algorithm,
+            self.mv,
+            self.score,
+            self.leaves,
+            self.nodes,
+            self.time_ms,
+            self.spp_cuts,
+            self.spp_pruned
+        )
+    }
+
+    /// Reads a `results.csv` line back; the position must be one of `plan`'s, with its id.
+    pub fn parse(line: &str, plan: &Plan) -> Result<Row> {
+        let (index, rest) = line
+            .split_once(',')
+            .ok_or_else(|| anyhow!("expected the columns {COLUMNS}"))?;
+        // The id may hold quoted commas: the nine fields after it are read from the right.
+        let mut f: Vec<&str> = rest.rsplitn(10, ',').collect();
+        if f.len() != 10 {
+            bail!("expected the columns {COLUMNS}");
+        }
+        f.reverse();
+        let index: usize = index
+            .parse()
+            .with_context(|| format!("bad index '{index}'"))?;
+        let position = index
+            .checked_sub(1)
+            .filter(|&p| p < plan.positions.len())
+            .ok_or_else(|| anyhow!("index {index} is not a position of the suite"))?;
+        if f[0] != csv_field(&plan.positions[position].id) {
+            bail!(
+                "position {index} is '{}' in the file but '{}' in the suite",
+                f[0],
+                plan.positions[position].id
+            );
+        }
+        let num = |i: usize, name: &str| -> Result<u64> {
+            f[i].parse()
+                .with_context(|| format!("bad {name} '{}'", f[i]))
+        };
+        Ok(Row {
+            position,
+            depth: f[1]
+                .parse()
+                .with_context(|| format!("bad depth '{}'", f[1]))?,
+            algorithm: f[2].parse()?,
+            mv: f[3].to_string(),
+            score: f[4]
+                .parse()
+                .with_context(|| format!("bad score '{}'", f[4]))?,
+            leaves: num(5, "leaves")?,
+            nodes: num(6, "nodes")?,
+            time_ms: f[7]
+                .parse()
+                .with_context(|| format!("bad time_ms '{}'", f[7]))?,
+            spp_cuts: num(8, "spp_cuts")?,
+            spp_pruned: num(9, "spp_pruned")?,
+        })
+    }
 }
 
 /// Parses "4-7", "5,7", "3,5-6" into a sorted, deduplicated list of depths in 1..=20.
@@ -275,11 +359,46 @@ fn cost_estimate(pos: &Position, algorithm: Mode, depth: i32) -> f64 {
 /// Runs every job of the plan on `plan.threads` workers; rows come back in (position, depth,
 /// algorithm-list) order.
 pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
+    run_jobs_with(plan, progress, Vec::new(), &mut |_| Ok(()))
+}
+
+/// As [`run_jobs`], skipping the jobs whose rows are in `done` (a resumed run's) and handing
+/// each new row to `on_row` as it finishes (which appends it to the result file).
+pub fn run_jobs_with(
+    plan: &Plan,
+    progress: bool,
+    done: Vec<Row>,
+    on_row: &mut dyn FnMut(&Row) -> Result<()>,
+) -> Result<Vec<Row>> {
+    let mut finished = std::collections::HashSet::new();
+    for r in &done {
+        let planned = r.position < plan.positions.len()
+            && plan.depths.contains(&r.depth)
+            && plan.algorithms.contains(&r.algorithm);
+        if !planned {
+            bail!(
+                "a finished row (position {}, depth {}, {}) is not part of this run",
+                r.position + 1,
+                r.depth,
+                r.algorithm
+            );
+        }
+        if !finished.insert((r.position, r.depth, r.algorithm)) {
+            bail!(
+                "position {}, depth {}, {} is in the results twice",
+                r.position + 1,
+                r.depth,
+                r.algorithm
+            );
+        }
+    }
     let mut jobs: Vec<(usize, i32, Mode)> = Vec::new();
     for p in 0..plan.positions.len() {
         for &d in &plan.depths {
             for &a in &plan.algorithms {
-                jobs.push((p, d, a));
+                if !finished.contains(&(p, d, a)) {
+                    jobs.push((p, d, a));
+                }
             }
         }
     }
@@ -299,8 +418,10 @@ pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<Result<Row>>();
     let total = by_cost.len();
-    let mut rows: Vec<Row> = Vec::with_capacity(total);
-    let mut bar = Progress::new(total, 0, progress);
+    let initial = done.len();
+    let mut rows: Vec<Row> = done;
+    rows.reserve(total);
+    let mut bar = Progress::new(initial + total, initial, progress);
     let mut first_error: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
         for _ in 0..plan.threads.min(total) {
@@ -327,7 +448,7 @@ pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
         drop(tx);
         let mut leaves = 0u64;
         for r in rx {
-            match r {
+            match r.and_then(|row| on_row(&row).map(|_| row)) {
                 Ok(row) => {
                     leaves += row.leaves;
                     rows.push(row);
@@ -353,11 +474,15 @@ pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
 /// any move-score difference.
 pub fn run(args: &CompareArgs) -> Result<()> {
     let plan = Plan::from_args(args)?;
+    let provenance = Provenance::capture(args, None);
     let start = Instant::now();
-    let rows = run_jobs(&plan, !args.quiet)?;
+    let rows = match &args.out {
+        Some(dir) => run_resumable(args, &plan, &provenance, dir)?,
+        None => run_jobs(&plan, !args.quiet)?,
+    };
     let wall = start.elapsed();
     let mut rep = report::Report::new(&plan, &rows, wall);
-    rep.provenance = Some(crate::provenance::Provenance::capture(args, None));
+    rep.provenance = Some(provenance);
     print!("{}", rep.markdown(!args.brief));
     if let Some(dir) = &args.out {
         rep.write_files(dir)?;
@@ -374,6 +499,92 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The result file's header: everything that decides the rows (the suite and its SHA-256,
+/// the positions used, depths, algorithms, evaluation, MPD, quiescence, table size, engine
+/// options and the engine's commit). Threads and output options are not settings.
+pub fn header(args: &CompareArgs, plan: &Plan, provenance: &Provenance) -> Result<Header> {
+    let suite_sha256 = match &args.suite {
+        None => sha256_hex(suite::THESIS_SET.as_bytes()),
+        Some(p) => sha256_file(p)?,
+    };
+    let list = |v: Vec<String>| v.join(",");
+    Ok(Header {
+        kind: "compare".into(),
+        settings: vec![
+            ("suite".into(), plan.suite_name.clone()),
+            ("suite_sha256".into(), suite_sha256),
+            ("positions".into(), plan.positions.len().to_string()),
+            (
+                "depths".into(),
+                list(plan.depths.iter().map(i32::to_string).collect()),
+            ),
+            (
+                "algorithms".into(),
+                list(plan.algorithms.iter().map(Mode::to_string).collect()),
+            ),
+            ("eval".into(), plan.config.eval.to_string()),
+            ("mpd".into(), plan.config.mpd.to_string()),
+            ("qsearch".into(), plan.config.qsearch.to_string()),
+            ("tt_mib".into(), plan.config.tt_mib.to_string()),
+            ("engine_options".into(), list(args.engine_options.clone())),
+            ("engine".into(), in_process_engine()),
+        ],
+        provenance: provenance.clone(),
+        columns: COLUMNS.into(),
+    })
+}
+
+/// Runs the plan into `dir/results.csv`, resuming what an earlier run of the same command left
+/// there (kill -9 included): finished rows are kept, the rest are run and appended one by one,
+/// and the finished file is rewritten in (position, depth, algorithm) order.
+fn run_resumable(
+    args: &CompareArgs,
+    plan: &Plan,
+    provenance: &Provenance,
+    dir: &std::path::Path,
+) -> Result<Vec<Row>> {
+    let header = header(args, plan, provenance)?;
+    run_into(plan, &header, &dir.join("results.csv"), args.quiet)
+}
+
+/// Runs `plan` into the result file `path` (columns [`COLUMNS`]) with `header`, resuming what
+/// an earlier run with the same settings left there.
+pub fn run_into(
+    plan: &Plan,
+    header: &Header,
+    path: &std::path::Path,
+    quiet: bool,
+) -> Result<Vec<Row>> {
+    let resumed = result_log::open(path, header)?;
+    let done: Vec<Row> = resumed
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            Row::parse(line, plan)
+                .with_context(|| format!("{}: record {}: '{line}'", path.display(), i + 1))
+        })
+        .collect::<Result<_>>()?;
+    if (!done.is_empty() || resumed.torn_bytes > 0) && !quiet {
+        eprintln!(
+            "resuming {}: {} searches already done{}",
+            path.display(),
+            done.len(),
+            if resumed.torn_bytes > 0 {
+                "; cut a torn last line"
+            } else {
+                ""
+            }
+        );
+    }
+    let mut log = resumed.log;
+    let rows = run_jobs_with(plan, !quiet, done, &mut |row| {
+        log.append(&[row.to_csv(plan)])
+    })?;
+    log.rewrite(&rows.iter().map(|r| r.to_csv(plan)).collect::<Vec<_>>())?;
+    Ok(rows)
 }
 
 #[cfg(test)]

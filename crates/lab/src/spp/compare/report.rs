@@ -1,4 +1,5 @@
-//! The compare report: markdown (stdout and summary.md), results.csv and the charts.
+//! The compare report: markdown (stdout and summary.md) and the charts; results.csv is the
+//! run's result file (see `super::run_into`).
 
 use super::analysis::{self, LeafIndex, PruningSummary};
 use super::{Plan, Row};
@@ -34,14 +35,6 @@ fn thesis_note(a1: Mode, a2: Mode, odd: Option<bool>) -> &'static str {
         }
         (SPPT, ABT, Some(false)) => "thesis: less stable than odd; 14-16 negative",
         _ => "",
-    }
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }
 
@@ -355,26 +348,6 @@ impl<'a> Report<'a> {
         let _ = writeln!(s);
     }
 
-    pub fn csv(&self) -> String {
-        let mut s = String::from("position,depth,algorithm,move,score,leaves,nodes,time_ms\n");
-        for r in self.rows {
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{},{},{:.3}",
-                csv_field(&self.plan.positions[r.position].id),
-                r.depth,
-                r.algorithm,
-                r.mv,
-                r.score,
-                r.leaves,
-                r.nodes,
-                r.time_ms
-            );
-        }
-        s
-    }
-
-    /// The charts, named by file stem, in the spirit of the thesis's Diagrams 1-14.
     pub fn charts(&self) -> Vec<(String, Chart)> {
         let plan = self.plan;
         let n = plan.positions.len();
@@ -479,11 +452,10 @@ impl<'a> Report<'a> {
         out
     }
 
-    /// Writes results.csv, summary.md and every chart as SVG and PNG into `dir`.
+    /// Writes summary.md and every chart as SVG and PNG into `dir` (results.csv is the run's
+    /// own result file, written as the searches finish).
     pub fn write_files(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        std::fs::write(dir.join("results.csv"), self.csv())
-            .with_context(|| format!("writing {}", dir.join("results.csv").display()))?;
         let charts = self.charts();
         let mut md = self.markdown(true);
         let _ = writeln!(md, "## Charts\n");

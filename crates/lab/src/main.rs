@@ -45,6 +45,8 @@ enum Command {
     Tune(augur_lab::tune::TuneArgs),
     /// Train the NNUE on datagen files: AdamW on all cores, checkpoints, the quantised network file and a loss curve.
     Train(Box<augur_lab::train::TrainArgs>),
+    /// The bundled experiments end to end at small sizes (--quick) into one folder with an index.
+    Reproduce(augur_lab::reproduce::ReproduceArgs),
 }
 
 fn main() -> Result<()> {
@@ -64,5 +66,6 @@ fn main() -> Result<()> {
         Command::Convert(args) => augur_lab::datagen::convert(&args),
         Command::Tune(args) => augur_lab::tune::run(&args),
         Command::Train(args) => augur_lab::train::run(&args),
+        Command::Reproduce(args) => augur_lab::reproduce::run(&args),
     }
 }

@@ -294,7 +294,7 @@ pub fn open_grid_log(
         })
         .collect::<Result<_>>()?;
     let blocks: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, variants.len())).collect();
-    let kept = result_log::complete_blocks(&blocks).with_context(|| format!("{name}"))?;
+    let kept = result_log::complete_blocks(&blocks).with_context(|| name.to_string())?;
     let mut log = resumed.log;
     log.keep(kept)?;
     let mut done: Vec<Option<Vec<Measurement>>> = vec![None; lines.len()];

@@ -150,7 +150,11 @@ fn collect_survives_kill_9_and_refuses_other_settings() {
     let reference = dir.join("reference.csv");
     run_ok(&args(&reference, "4"));
     let expected = records(&reference, &[]);
-    assert_eq!(expected.len(), 16 * 4, "{expected:?}");
+    // Every position is there (one line per depth reached, at most 4).
+    let ids: std::collections::BTreeSet<&str> =
+        expected.iter().map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(ids.len(), 16, "{expected:?}");
+    assert!(expected.len() > 16 * 3, "{expected:?}");
 
     let killed = dir.join("killed.csv");
     let (kills, torn_kills) = kill_rounds(&args(&killed, "4"), &killed, 6, 0x5EED_0001);

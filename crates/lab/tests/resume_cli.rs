@@ -151,8 +151,10 @@ fn collect_survives_kill_9_and_refuses_other_settings() {
     run_ok(&args(&reference, "4"));
     let expected = records(&reference, &[]);
     // Every position is there (one line per depth reached, at most 4).
-    let ids: std::collections::BTreeSet<&str> =
-        expected.iter().map(|l| l.split(',').next().unwrap()).collect();
+    let ids: std::collections::BTreeSet<&str> = expected
+        .iter()
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
     assert_eq!(ids.len(), 16, "{expected:?}");
     assert!(expected.len() > 16 * 3, "{expected:?}");
 

@@ -250,6 +250,25 @@ search_config! {
             limit: i32 = 128 => "CorrHistLimit" [1, 1000] step 10;
                 "the largest correction (cp)"
         }
+        [se] Se => "Se" = false;
+            "Singular extensions: a TT move that alone holds near its stored score is searched a ply deeper; if others hold too, cut (multi-cut) or search it shallower" {
+            min_depth: i32 = 6 => "SeMinDepth" [2, 32] step 1;
+                "shallowest node that tests its TT move"
+            tt_depth: i32 = 3 => "SeTtDepth" [0, 16] step 1;
+                "the TT entry (lower bound or exact) must be at least depth − this deep"
+            margin: i32 = 2 => "SeMargin" [0, 50] step 1;
+                "singular beta = TT score − this × depth (cp)"
+            double_margin: i32 = 25 => "SeDoubleMargin" [0, 1000] step 5;
+                "off the PV, a TT move whose rivals fail this far below singular beta is extended two plies (cp)"
+            double_max: i32 = 6 => "SeDoubleMax" [0, 64] step 1;
+                "double extensions along one line at most, so that the tree stays finite"
+        }
+        counter [se_multicut] SeMulticut;
+            "[se] singular searches whose rivals also reach singular beta (tried), and of those the nodes cut because it is at least beta (cut)"
+        counter [se_double] SeDouble;
+            "[se] TT moves extended two plies (tried)"
+        counter [se_negative] SeNegative;
+            "[se] TT moves searched a ply shallower because a rival holds too (tried)"
         [rfp] Rfp => "Rfp" = true;
             "Reverse futility pruning: at shallow depth a static eval far above beta will almost surely hold" {
             max_depth: i32 = 7 => "RfpMaxDepth" [1, 20] step 1;
@@ -355,6 +374,7 @@ impl SearchConfig {
         self.lmp.enabled = false;
         self.lmr.enabled = false;
         self.qsee.enabled = false;
+        self.se.enabled = false;
         // Not selective, but it changes the leaves' values away from the evaluation's.
         self.corrhist.enabled = false;
         self

@@ -65,6 +65,7 @@ impl Searcher<'_> {
 
         'deepening: for depth in 1..=max_depth {
             self.td.root_skip.clear();
+            self.td.root_depth = depth;
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
             for pv_index in 0..multipv {
                 let guess = if pv_index == 0 { prev_score } else { -INF };

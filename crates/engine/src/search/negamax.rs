@@ -53,7 +53,10 @@ impl Searcher<'_> {
         // is forcing, so search it one ply deeper rather than risk a horizon blunder.
         self.td.stack[ply].pv_len = 0;
         let in_check = self.td.pos.in_check();
-        if in_check && self.cfg.checkext.enabled && ply > 0 {
+        // [se] A singular search re-searches this node without its TT move: it was extended
+        // already by the node's own call.
+        let excluded = self.td.stack[ply].excluded;
+        if in_check && self.cfg.checkext.enabled && ply > 0 && excluded.is_none() {
             self.td.stats.tried(Technique::CheckExt);
             depth += 1;
         }
@@ -99,7 +102,8 @@ impl Searcher<'_> {
         }
 
         // Step 5. [tt] Transposition table probe: reuse a result from an equal position
-        // searched at least as deep, and its best move for ordering.
+        // searched at least as deep, and its best move for ordering. Not in an [se] singular
+        // search: the entry is this node's with every move, not without the excluded one.
         let key = self.td.pos.hash();
         let entry = if self.cfg.tt.enabled {
             self.td.stats.tried(Technique::Tt);
@@ -109,7 +113,7 @@ impl Searcher<'_> {
         };
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(s) = entry
-            .filter(|e| !PV && e.depth >= depth)
+            .filter(|e| !PV && excluded.is_none() && e.depth >= depth)
             .and_then(|e| e.cutoff(alpha, beta))
         {
             self.td.stats.cut(Technique::Tt);
@@ -134,7 +138,8 @@ impl Searcher<'_> {
         self.td.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.td.stack[ply - 2].static_eval;
 
-        if !PV && !in_check && ply > 0 {
+        // [se] A singular search asks about the other moves only; it does not prune the node.
+        if !PV && !in_check && ply > 0 && excluded.is_none() {
             // Step 7. [probcut] [mpc] A shallow search predicts the deep one (probcut.rs).
             if let Some(score) = self.probcut(depth, ply, alpha, beta, cut_node) {
                 return score;
@@ -233,6 +238,9 @@ impl Searcher<'_> {
             {
                 continue;
             }
+            if Some(mv) == excluded {
+                continue;
+            }
             legal += 1;
             let noisy = is_noisy(&board, mv);
 
@@ -255,12 +263,37 @@ impl Searcher<'_> {
                 continue;
             }
 
-            // Step 14. Make the move.
+            // Step 14. [se] Singular extensions: is the TT move the only one that holds?
+            let mut extension = 0;
+            if let Some(e) = entry.filter(|e| {
+                let se = &self.cfg.se;
+                se.enabled
+                    && ply > 0
+                    && Some(mv) == tt_move
+                    && excluded.is_none()
+                    && depth >= se.min_depth
+                    && (ply as i32) < 2 * self.td.root_depth
+                    && e.depth >= depth - se.tt_depth
+                    && e.bound != Bound::Upper
+                    && e.score.abs() < MATE_BOUND
+            }) {
+                match self.singular(e.score, depth, ply, beta, cut_node, mv, PV) {
+                    Ok(ext) => extension = ext,
+                    Err(score) => {
+                        self.td.stack.give_back_moves(ply, picker.into_buffer());
+                        return score;
+                    }
+                }
+            }
+
+            // Step 15. Make the move.
+            self.td.stack[ply + 1].double_exts =
+                self.td.stack[ply].double_exts + (extension >= 2) as i32;
             self.td.make(ply, mv, PieceTo::of(&board, mv));
             let gives_check = self.td.pos.in_check();
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
 
-            // Step 15. [lmr] Late move reductions: quiet moves late in the ordering are searched
+            // Step 16. [lmr] Late move reductions: quiet moves late in the ordering are searched
             // shallower first and at full depth only if they beat alpha.
             let mut r = 0;
             if self.cfg.lmr.enabled
@@ -298,13 +331,13 @@ impl Searcher<'_> {
                 r = r.clamp(0, new_depth - 1).max(0);
             }
 
-            // Step 16. [pvs] Null-window search (reduced by r): after the first move, prove
+            // Step 17. [pvs] Null-window search (reduced by r): after the first move, prove
             // each move worse than alpha. Without PVS only a reduced move gets one.
             let pvs = self.cfg.pvs.enabled;
             let mut score = alpha + 1; // not refuted yet: the full search below decides
             if searched > 0 && (pvs || r > 0) {
                 score = -self.negamax::<false>(new_depth - r, ply + 1, -alpha - 1, -alpha, true);
-                // Step 17. Re-searches. [lmr] A reduced move that beats alpha is searched
+                // Step 18. Re-searches. [lmr] A reduced move that beats alpha is searched
                 // again at full depth (with PVS still with a null window)...
                 if r > 0 && score > alpha && (!pvs || !self.stopped) {
                     self.td.stats.cut(Technique::Lmr);
@@ -338,14 +371,14 @@ impl Searcher<'_> {
                 score = -self.negamax::<PV>(new_depth, ply + 1, -beta, -alpha, false);
             }
 
-            // Step 18. Take the move back.
+            // Step 19. Take the move back.
             self.td.unmake();
             searched += 1;
             if self.stopped {
                 return 0;
             }
 
-            // Step 19. Update the best move, the PV, and on a cutoff [killers], [history],
+            // Step 20. Update the best move, the PV, and on a cutoff [killers], [history],
             // [conthist] and [capthist].
             if score > best_score {
                 best_score = score;
@@ -375,9 +408,11 @@ impl Searcher<'_> {
         }
         self.td.stack.give_back_moves(ply, picker.into_buffer());
 
-        // Step 20. No legal move: mate or stalemate. Every move pruned: nothing beats alpha.
+        // Step 21. No legal move: mate or stalemate. Every move pruned: nothing beats alpha.
         if legal == 0 {
-            if ply == 0 {
+            // [se] Without its TT move a node may have no move: the singular search's answer
+            // is then "nothing else holds".
+            if ply == 0 || excluded.is_some() {
                 return alpha;
             }
             return if in_check { mated_in(ply) } else { 0 };
@@ -386,11 +421,12 @@ impl Searcher<'_> {
             return alpha;
         }
 
-        // Step 21. [corrhist] Learn the eval's error from this node's result, unless the result
+        // Step 22. [corrhist] Learn the eval's error from this node's result, unless the result
         // is only a bound on the wrong side of the eval (it says nothing about the error) or
         // comes from a capture (the eval of a position with hanging material is not at fault).
         let bound = Bound::classify(best_score, original_alpha, beta);
         if self.cfg.corrhist.enabled
+            && excluded.is_none()
             && !in_check
             && best_move.is_none_or(|m| !is_noisy(&board, m))
             && best_score.abs() < MATE_BOUND
@@ -409,13 +445,70 @@ impl Searcher<'_> {
             );
         }
 
-        // Step 22. [tt] Store the result, with the raw eval.
-        if self.cfg.tt.enabled {
+        // Step 23. [tt] Store the result, with the raw eval (not an [se] singular search's,
+        // which is about a node with a move left out).
+        if self.cfg.tt.enabled && excluded.is_none() {
             self.shared
                 .tt
                 .store(key, ply, best_move, best_score, raw_eval, depth, bound);
         }
         best_score
+    }
+
+    /// [se] Singular extensions (Anantharaman et al.; the form of Stockfish and its heirs):
+    /// search the node without its TT move, at half depth, with a null window just below the
+    /// TT score. If nothing else holds, the TT move is singular and gets a ply more (two off
+    /// the PV when the rest fall far short, bounded per line). If another move holds too and
+    /// even the lowered bound beats beta, two moves refute this node: cut it (multi-cut).
+    /// Otherwise the TT move is not alone, so search it a ply shallower when it was expected
+    /// to cut anyway. `Err` carries a cut node's score (or 0 when the search stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        tt_score: i32,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        cut_node: bool,
+        mv: Move,
+        pv: bool,
+    ) -> Result<i32, i32> {
+        let se = self.cfg.se.clone();
+        self.td.stats.tried(Technique::Se);
+        let singular_beta = (tt_score - se.margin * depth).max(-MATE_BOUND + 1);
+        self.td.stack[ply].excluded = Some(mv);
+        let score = self.negamax::<false>(
+            (depth - 1) / 2,
+            ply,
+            singular_beta - 1,
+            singular_beta,
+            cut_node,
+        );
+        self.td.stack[ply].excluded = None;
+        if self.stopped {
+            return Err(0);
+        }
+        if score < singular_beta {
+            self.td.stats.cut(Technique::Se);
+            if !pv
+                && score < singular_beta - se.double_margin
+                && self.td.stack[ply].double_exts < se.double_max
+            {
+                self.td.stats.tried(Technique::SeDouble);
+                return Ok(2);
+            }
+            return Ok(1);
+        }
+        self.td.stats.tried(Technique::SeMulticut);
+        if singular_beta >= beta {
+            self.td.stats.cut(Technique::SeMulticut);
+            return Err(singular_beta);
+        }
+        if tt_score >= beta || cut_node {
+            self.td.stats.tried(Technique::SeNegative);
+            return Ok(-1);
+        }
+        Ok(0)
     }
 
     /// [corrhist] The static eval plus what the correction history learned for this pawn
@@ -477,6 +570,7 @@ impl Searcher<'_> {
             + depth / nmp.depth_divisor.max(1)
             + ((static_eval - beta) / nmp.eval_divisor.max(1)).min(nmp.eval_max);
         let verify_depth = nmp.verify_depth;
+        self.td.stack[ply + 1].double_exts = self.td.stack[ply].double_exts;
         self.td.make_null(ply);
         let score = -self.negamax::<false>(depth - 1 - r, ply + 1, -beta, -beta + 1, !cut_node);
         self.td.unmake();

@@ -22,6 +22,10 @@ pub struct StackEntry {
     pub mv: Option<Move>,
     /// [conthist] The moved piece and target of that move: the key of its continuation rows.
     pub piece_to: Option<PieceTo>,
+    /// [se] The move a singular search at this ply leaves out (the TT move under test).
+    pub excluded: Option<Move>,
+    /// [se] Double extensions on the line from the root to this ply.
+    pub double_exts: i32,
     /// [killers] Two quiet moves that caused a beta cutoff at this ply.
     pub killers: [Option<Move>; 2],
     /// The principal variation from this ply: `pv[..pv_len]`.
@@ -38,6 +42,8 @@ impl Default for StackEntry {
             raw_eval: 0,
             mv: None,
             piece_to: None,
+            excluded: None,
+            double_exts: 0,
             killers: [None; 2],
             pv: [None; MAX_PLY + 1],
             pv_len: 0,
@@ -68,6 +74,8 @@ impl Stack {
             e.raw_eval = 0;
             e.mv = None;
             e.piece_to = None;
+            e.excluded = None;
+            e.double_exts = 0;
             e.killers = [None; 2];
             e.pv_len = 0;
         }

@@ -33,6 +33,8 @@ pub struct ThreadData {
     /// Ply count of the root position, for repetition detection inside the tree.
     pub(crate) root_ply: usize,
     pub(crate) seldepth: usize,
+    /// The depth of the current iteration: [se] extensions stop at twice it.
+    pub(crate) root_depth: i32,
     /// [nmp] Null moves are tried only from this ply on; a verification search moves it
     /// beyond its subtree so that the verification cannot itself rely on null moves.
     pub(crate) nmp_min_ply: usize,

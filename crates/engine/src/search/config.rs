@@ -236,6 +236,8 @@ search_config! {
             lmr_weight: i32 = 100 => "ContHistLmrWeight" [0, 400] step 10;
                 "percent of the continuation scores added to the history that adjusts LMR"
         }
+        [countermove] CounterMove => "CounterMove" = false;
+            "Counter moves: the quiet move that last refuted the opponent's previous move (same piece, same square) likely refutes it again; ordered after the killers" {}
         [capthist] CaptHist => "CaptHist" = false;
             "Capture history: order captures by how often this piece taking this victim on this square caused a cutoff, besides MVV-LVA" {
             divisor: i32 = 8 => "CaptHistDivisor" [1, 256] step 1;
@@ -269,6 +271,8 @@ search_config! {
             "[se] TT moves extended two plies (tried)"
         counter [se_negative] SeNegative;
             "[se] TT moves searched a ply shallower because a rival holds too (tried)"
+        [tteval] TtEval => "TtEval" = false;
+            "TT score as eval: a stored bound on the right side of the static eval is a better guess of the node's value, for stand pat and the pruning margins" {}
         [rfp] Rfp => "Rfp" = true;
             "Reverse futility pruning: at shallow depth a static eval far above beta will almost surely hold" {
             max_depth: i32 = 7 => "RfpMaxDepth" [1, 20] step 1;

@@ -76,6 +76,32 @@ impl MoveOrder for History {
     }
 }
 
+/// [countermove] Counter moves: per previous move (its piece and target), the quiet move that
+/// last refuted it. A reply to a threat (a knight fork, a discovered attack) tends to work
+/// wherever that threat is made, which the ply-bound killers miss.
+#[derive(Clone)]
+pub struct CounterMoves(Vec<Option<Move>>);
+
+impl Default for CounterMoves {
+    fn default() -> Self {
+        CounterMoves(vec![None; PIECE_TO])
+    }
+}
+
+impl CounterMoves {
+    #[inline]
+    pub fn get(&self, prev: PieceTo) -> Option<Move> {
+        self.0[prev.index()]
+    }
+    #[inline]
+    pub fn set(&mut self, prev: PieceTo, mv: Move) {
+        self.0[prev.index()] = Some(mv);
+    }
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|m| *m = None);
+    }
+}
+
 /// [capthist] Capture history `[piece][to][victim]`: MVV-LVA knows material only; this learns
 /// which captures actually refute (a defended victim, a recapture that opens the king).
 #[derive(Clone)]

@@ -137,6 +137,12 @@ impl Searcher<'_> {
         self.td.stack[ply].raw_eval = raw_eval;
         self.td.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.td.stack[ply - 2].static_eval;
+        // [tteval] The pruning steps below compare with the TT's bound where it says more.
+        let eval = if in_check {
+            static_eval
+        } else {
+            self.tt_refined(static_eval, entry)
+        };
 
         // [se] A singular search asks about the other moves only; it does not prune the node.
         if !PV && !in_check && ply > 0 && excluded.is_none() {
@@ -148,16 +154,16 @@ impl Searcher<'_> {
             // Step 8. [rfp] Reverse futility pruning: at shallow depth a static eval far above
             // beta will almost surely hold, so return it without searching.
             let rfp = &self.cfg.rfp;
-            if rfp.enabled && depth <= rfp.max_depth && static_eval.abs() < MATE_BOUND {
+            if rfp.enabled && depth <= rfp.max_depth && eval.abs() < MATE_BOUND {
                 self.td.stats.tried(Technique::Rfp);
-                if static_eval - rfp.margin * (depth - improving as i32) >= beta {
+                if eval - rfp.margin * (depth - improving as i32) >= beta {
                     self.td.stats.cut(Technique::Rfp);
-                    return static_eval;
+                    return eval;
                 }
             }
 
             // Step 9. [nmp] Null-move pruning.
-            if let Some(score) = self.null_move(depth, ply, beta, static_eval, cut_node) {
+            if let Some(score) = self.null_move(depth, ply, beta, eval, cut_node) {
                 return score;
             }
 
@@ -169,7 +175,7 @@ impl Searcher<'_> {
                     depth,
                     ply,
                     beta,
-                    static_eval,
+                    eval,
                     improving,
                     cut_node,
                     tt_move,
@@ -198,6 +204,18 @@ impl Searcher<'_> {
         } else {
             [None; 2]
         };
+        // [countermove] The move that last refuted the opponent's last move.
+        let counter = if self.cfg.countermove.enabled {
+            let c = self.td.stack[ply]
+                .piece_to
+                .and_then(|pt| self.td.counter_moves.get(pt));
+            if c.is_some() {
+                self.td.stats.tried(Technique::CounterMove);
+            }
+            c
+        } else {
+            None
+        };
         let mut picker = MovePicker::new(
             tt_move,
             killers,
@@ -206,7 +224,8 @@ impl Searcher<'_> {
                 use_see: true,
             },
             self.td.stack.take_moves(ply),
-        );
+        )
+        .with_counter(counter);
         let mut best_score = -INF;
         let mut best_move = None;
         let mut legal = 0;
@@ -254,7 +273,7 @@ impl Searcher<'_> {
                     mv,
                     depth,
                     searched,
-                    static_eval,
+                    eval,
                     alpha,
                     improving,
                     PV,
@@ -391,6 +410,15 @@ impl Searcher<'_> {
                     if score >= beta {
                         if !noisy {
                             self.reward_quiet(ply, mv, depth, &quiets[..quiet_count], killers);
+                            // [countermove] Remember this refutation of the last move.
+                            if let Some(pt) = self.td.stack[ply].piece_to {
+                                if self.cfg.countermove.enabled {
+                                    if counter == Some(mv) {
+                                        self.td.stats.cut(Technique::CounterMove);
+                                    }
+                                    self.td.counter_moves.set(pt, mv);
+                                }
+                            }
                         }
                         self.reward_capture(mv, noisy, depth, &noisies[..noisy_count]);
                         break;
@@ -509,6 +537,32 @@ impl Searcher<'_> {
             return Ok(-1);
         }
         Ok(0)
+    }
+
+    /// [tteval] The static eval, or the TT score where its bound says the node is worth more
+    /// (a lower bound above the eval) or less (an upper bound below it): a searched result
+    /// is a better guess than the static one. Mate scores are left to the search.
+    #[inline]
+    pub(crate) fn tt_refined(&mut self, eval: i32, entry: Option<super::tt::Entry>) -> i32 {
+        if !self.cfg.tteval.enabled || eval.abs() >= MATE_BOUND {
+            return eval;
+        }
+        let Some(e) = entry else { return eval };
+        self.td.stats.tried(Technique::TtEval);
+        if e.score.abs() >= MATE_BOUND {
+            return eval;
+        }
+        let better = match e.bound {
+            Bound::Exact => e.score != eval,
+            Bound::Lower => e.score > eval,
+            Bound::Upper => e.score < eval,
+        };
+        if better {
+            self.td.stats.cut(Technique::TtEval);
+            e.score
+        } else {
+            eval
+        }
     }
 
     /// [corrhist] The static eval plus what the correction history learned for this pawn

@@ -167,6 +167,8 @@ pub struct MovePicker {
     stage: Stage,
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
+    /// [countermove] Ordered right after the killers.
+    counter: Option<Move>,
     noisy_only: bool,
     use_see: bool,
     moves: Vec<(Move, i32)>,
@@ -189,11 +191,18 @@ impl MovePicker {
             stage: Stage::TtMove,
             tt_move,
             killers,
+            counter: None,
             noisy_only: opts.noisy_only,
             use_see: opts.use_see,
             moves: buffer,
             next: 0,
         }
+    }
+
+    /// [countermove] Orders `counter` (if a quiet move) after the killers, before the history.
+    pub fn with_counter(mut self, counter: Option<Move>) -> Self {
+        self.counter = counter;
+        self
     }
 
     /// Returns the buffer for reuse by the next node at this ply.
@@ -293,6 +302,9 @@ impl MovePicker {
                 KILLER + 1
             } else if Some(mv) == self.killers[1] {
                 KILLER
+            } else if Some(mv) == self.counter {
+                // Below the killers, above any history score (bounded far below KILLER).
+                KILLER - 1
             } else {
                 history.map_or(0, |h| h.quiet(board, mv))
             };

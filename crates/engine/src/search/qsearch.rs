@@ -65,6 +65,8 @@ impl Searcher<'_> {
             };
             // [corrhist] Stand pat on the corrected eval; the TT keeps the raw one.
             best_score = self.corrected_eval(static_eval);
+            // [tteval] Stand pat on the TT's bound where it says more than the eval.
+            best_score = self.tt_refined(best_score, entry);
             if best_score >= beta {
                 self.td.stats.cut(Technique::Qsearch);
                 return best_score;

@@ -3,7 +3,9 @@
 //! against the team's shared context and settings.
 
 use super::config::SearchConfig;
-use super::history::{CaptureHistory, ContinuationHistory, CorrectionHistory, PieceTo};
+use super::history::{
+    CaptureHistory, ContinuationHistory, CorrectionHistory, CounterMoves, PieceTo,
+};
 use super::limits::TimePlan;
 use super::negamax::LmrTable;
 use super::ordering::History;
@@ -25,6 +27,8 @@ pub struct ThreadData {
     pub(crate) history: History,
     /// [conthist] Quiet moves' scores after a given previous move.
     pub(crate) cont_history: ContinuationHistory,
+    /// [countermove] The quiet move that last refuted each previous move.
+    pub(crate) counter_moves: CounterMoves,
     /// [capthist] Captures' scores by piece, target and victim.
     pub(crate) capture_history: CaptureHistory,
     /// [corrhist] The static eval's average error per pawn structure.
@@ -53,6 +57,7 @@ impl ThreadData {
         self.history.clear();
         self.cont_history.clear();
         self.capture_history.clear();
+        self.counter_moves.clear();
         self.corr_history.clear();
     }
 

@@ -271,6 +271,11 @@ search_config! {
             "[se] TT moves extended two plies (tried)"
         counter [se_negative] SeNegative;
             "[se] TT moves searched a ply shallower because a rival holds too (tried)"
+        [ttpv] TtPv => "TtPv" = false;
+            "TT PV flag: a position once searched as a PV node is remembered as such; off the PV its late moves are reduced less, since the line may come back" {
+            reduction: i32 = 1 => "TtPvReduction" [0, 4] step 1;
+                "plies less late-move reduction in a non-PV node with the flag"
+        }
         [tteval] TtEval => "TtEval" = false;
             "TT score as eval: a stored bound on the right side of the static eval is a better guess of the node's value, for stand pat and the pruning margins" {}
         [rfp] Rfp => "Rfp" = true;

@@ -112,6 +112,11 @@ impl Searcher<'_> {
             None
         };
         let tt_move = entry.and_then(|e| e.mv);
+        // [ttpv] A PV node, or one that was: remembered in the table, used by LMR.
+        let tt_pv = self.cfg.ttpv.enabled && (PV || entry.is_some_and(|e| e.pv));
+        if tt_pv && !PV {
+            self.td.stats.tried(Technique::TtPv);
+        }
         if let Some(s) = entry
             .filter(|e| !PV && excluded.is_none() && e.depth >= depth)
             .and_then(|e| e.cutoff(alpha, beta))
@@ -172,14 +177,7 @@ impl Searcher<'_> {
             if self.cfg.sfpc.enabled {
                 let tt_score = entry.map(|e| (e.depth, e.score));
                 if let Some(score) = self.stockfish_probcut(
-                    depth,
-                    ply,
-                    beta,
-                    eval,
-                    improving,
-                    cut_node,
-                    tt_move,
-                    tt_score,
+                    depth, ply, beta, eval, improving, cut_node, tt_move, tt_score,
                 ) {
                     return score;
                 }
@@ -268,16 +266,7 @@ impl Searcher<'_> {
                 && !in_check
                 && !noisy
                 && best_score > -MATE_BOUND
-                && self.prune_quiet(
-                    &board,
-                    mv,
-                    depth,
-                    searched,
-                    eval,
-                    alpha,
-                    improving,
-                    PV,
-                )
+                && self.prune_quiet(&board, mv, depth, searched, eval, alpha, improving, PV)
             {
                 continue;
             }
@@ -325,6 +314,11 @@ impl Searcher<'_> {
                 self.td.stats.tried(Technique::Lmr);
                 r = self.lmr.get(depth, searched);
                 r -= PV as i32;
+                // [ttpv] Off the PV but once on it: the line may return, reduce it less.
+                if tt_pv && !PV && self.cfg.ttpv.reduction > 0 {
+                    self.td.stats.cut(Technique::TtPv);
+                    r -= self.cfg.ttpv.reduction;
+                }
                 r -= gives_check as i32;
                 r -= killers.contains(&Some(mv)) as i32;
                 r += !improving as i32;
@@ -476,9 +470,9 @@ impl Searcher<'_> {
         // Step 23. [tt] Store the result, with the raw eval (not an [se] singular search's,
         // which is about a node with a move left out).
         if self.cfg.tt.enabled && excluded.is_none() {
-            self.shared
-                .tt
-                .store(key, ply, best_move, best_score, raw_eval, depth, bound);
+            self.shared.tt.store_pv(
+                key, ply, best_move, best_score, raw_eval, depth, bound, tt_pv,
+            );
         }
         best_score
     }

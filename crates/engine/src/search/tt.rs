@@ -40,6 +40,8 @@ pub struct Entry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// [ttpv] The position was searched as a PV node (or inherited that from its entry).
+    pub pv: bool,
 }
 
 impl Entry {
@@ -110,6 +112,9 @@ pub fn unpack_move(bits: u16) -> Option<Move> {
         promotion: promo,
     })
 }
+
+/// [ttpv] The PV flag rides in the move field's top bit, which no packed move uses.
+const PV_BIT: u16 = 1 << 15;
 
 /// Mates are stored as distances from the stored position, not from the root.
 #[inline]
@@ -244,11 +249,12 @@ impl TranspositionTable {
             _ => return None,
         };
         Some(Entry {
-            mv: unpack_move(data as u16),
+            mv: unpack_move(data as u16 & !PV_BIT),
             score: score_from_tt((data >> 16) as u16 as i16 as i32, ply),
             eval: (data >> 32) as u16 as i16 as i32,
             depth: ((data >> 48) & 0xff) as i32,
             bound,
+            pv: data as u16 & PV_BIT != 0,
         })
     }
 
@@ -266,6 +272,23 @@ impl TranspositionTable {
         depth: i32,
         bound: Bound,
     ) {
+        self.store_pv(key, ply, mv, score, eval, depth, bound, false);
+    }
+
+    /// `store` with the [ttpv] flag: whether the position is (or was) on a principal variation.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store_pv(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let slot = &self.slots[self.index(key)];
         let age = self.age.load(Ordering::Relaxed) as u64;
         let old = slot.data.load(Ordering::Relaxed);
@@ -279,8 +302,11 @@ impl TranspositionTable {
                 return;
             }
             if mv_bits == 0 {
-                mv_bits = old as u16;
+                mv_bits = old as u16 & !PV_BIT;
             }
+        }
+        if pv {
+            mv_bits |= PV_BIT;
         }
         let score = score_to_tt(score, ply);
         let data = mv_bits as u64
@@ -345,8 +371,19 @@ mod tests {
                 score: -31000,
                 eval: 25,
                 depth: 7,
-                bound: Bound::Lower
+                bound: Bound::Lower,
+                pv: false,
             }
+        );
+        tt.store_pv(0xdead_beef, 0, Some(mv), 40, 25, 8, Bound::Exact, true);
+        let e = tt.probe(0xdead_beef, 0).unwrap();
+        assert_eq!((e.mv, e.pv, e.score), (Some(mv), true, 40));
+        tt.store(0xdead_beef, 0, None, -31000, 25, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef, 0).unwrap();
+        assert_eq!(
+            (e.mv, e.pv),
+            (Some(mv), false),
+            "the flag is not inherited by the move"
         );
         assert!(tt.probe(0xdead_bef0, 0).is_none());
         // A much shallower non-exact result does not overwrite, but keeps the slot usable.

@@ -59,28 +59,40 @@ fn startpos_epd() -> String {
     engines_dir().join("startpos.epd").display().to_string()
 }
 
+/// Two engines from the start position at `tc`, games written to `pgn`; `extra` adds the
+/// options a test is about.
+fn duel(a: &str, b: &str, tc: &str, pgn: &Path, extra: &[&str]) -> anyhow::Result<MatchSummary> {
+    let openings = startpos_epd();
+    let pgn = pgn.to_str().unwrap();
+    let mut argv = vec![
+        "--engine",
+        a,
+        "--engine",
+        b,
+        "--openings",
+        &openings,
+        "--tc",
+        tc,
+        "--pgn",
+        pgn,
+    ];
+    argv.extend_from_slice(extra);
+    run_match(&argv)
+}
+
 #[test]
 fn crashing_engine_loses_and_the_match_goes_on() {
     let dir = scratch("crash");
     let pgn = dir.join("m.pgn");
     let crashy = script("crash", "crashy");
     let shuffler = script("shuffle", "shuffler");
-    let s = run_match(&[
-        "--engine",
+    let s = duel(
         &crashy,
-        "--engine",
         &shuffler,
-        "--openings",
-        &startpos_epd(),
-        "--tc",
         "nodes=10",
-        "--games",
-        "4",
-        "--concurrency",
-        "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ])
+        &pgn,
+        &["--games", "4", "--concurrency", "2"],
+    )
     .unwrap();
     assert_eq!(s.games_played, 4);
     assert_eq!(s.faults, 4, "{}", s.report);
@@ -182,24 +194,20 @@ fn stall_and_illegal_move_are_faults() {
         let pgn = dir.join(format!("{mode}.pgn"));
         let bad = script(mode, "bad");
         let good = script("shuffle", "good");
-        let s = run_match(&[
-            "--engine",
+        let s = duel(
             &bad,
-            "--engine",
             &good,
-            "--openings",
-            &startpos_epd(),
-            "--tc",
             "nodes=10",
-            "--games",
-            "2",
-            "--stall-timeout",
-            "0.2",
-            "--concurrency",
-            "2",
-            "--pgn",
-            pgn.to_str().unwrap(),
-        ])
+            &pgn,
+            &[
+                "--games",
+                "2",
+                "--stall-timeout",
+                "0.2",
+                "--concurrency",
+                "2",
+            ],
+        )
         .unwrap();
         assert_eq!(s.games_played, 2);
         assert!(s.report.contains("W/D/L: 0/0/2"), "{}", s.report);
@@ -216,21 +224,7 @@ fn two_shufflers_draw_by_repetition() {
     let dir = scratch("draw");
     let pgn = dir.join("m.pgn");
     let (a, b) = (script("shuffle", "a"), script("shuffle", "b"));
-    let s = run_match(&[
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--openings",
-        &startpos_epd(),
-        "--tc",
-        "movetime=0.5",
-        "--games",
-        "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ])
-    .unwrap();
+    let s = duel(&a, &b, "movetime=0.5", &pgn, &["--games", "2"]).unwrap();
     assert!(s.report.contains("W/D/L: 0/2/0"), "{}", s.report);
     assert_eq!(s.faults, 0);
     let text = std::fs::read_to_string(&pgn).unwrap();
@@ -244,25 +238,15 @@ fn resign_and_draw_adjudication() {
     let pgn = dir.join("resign.pgn");
     let loser = format!("{},arg=-700", script("shuffle", "loser"));
     let winner = format!("{},arg=700", script("shuffle", "winner"));
-    let s = run_match(&[
-        "--engine",
-        &loser,
-        "--engine",
-        &winner,
-        "--openings",
-        &startpos_epd(),
-        "--tc",
-        "nodes=10",
+    let resign = [
         "--games",
         "2",
         "--resign-score",
         "600",
         "--resign-moves",
         "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ])
-    .unwrap();
+    ];
+    let s = duel(&loser, &winner, "nodes=10", &pgn, &resign).unwrap();
     assert!(s.report.contains("W/D/L: 0/0/2"), "{}", s.report);
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
@@ -275,49 +259,27 @@ fn resign_and_draw_adjudication() {
     // A one-sided opinion is not enough: both engines must agree.
     let pgn = dir.join("one-sided.pgn");
     let calm = script("shuffle", "calm");
-    run_match(&[
-        "--engine",
-        &loser,
-        "--engine",
-        &calm,
-        "--openings",
-        &startpos_epd(),
-        "--tc",
-        "nodes=10",
-        "--games",
-        "2",
-        "--resign-score",
-        "600",
-        "--resign-moves",
-        "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ])
-    .unwrap();
+    duel(&loser, &calm, "nodes=10", &pgn, &resign).unwrap();
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("threefold repetition\"]").count(), 2, "{text}");
     let pgn = dir.join("draw.pgn");
     let (a, b) = (script("shuffle", "a"), script("shuffle", "b"));
-    let s = run_match(&[
-        "--engine",
+    let s = duel(
         &a,
-        "--engine",
         &b,
-        "--openings",
-        &startpos_epd(),
-        "--tc",
         "nodes=10",
-        "--games",
-        "2",
-        "--draw-score",
-        "10",
-        "--draw-moves",
-        "2",
-        "--draw-after",
-        "1",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ])
+        &pgn,
+        &[
+            "--games",
+            "2",
+            "--draw-score",
+            "10",
+            "--draw-moves",
+            "2",
+            "--draw-after",
+            "1",
+        ],
+    )
     .unwrap();
     assert!(s.report.contains("W/D/L: 0/2/0"), "{}", s.report);
     let text = std::fs::read_to_string(&pgn).unwrap();
@@ -334,24 +296,13 @@ fn sprt_stops_by_itself() {
     let dir = scratch("sprt");
     let pgn = dir.join("m.pgn");
     let (a, b) = (script("crash", "crashy"), script("shuffle", "shuffler"));
-    let s = run_match(&[
-        "--engine",
+    let s = duel(
         &a,
-        "--engine",
         &b,
-        "--openings",
-        &startpos_epd(),
-        "--tc",
         "nodes=10",
-        "--games",
-        "400",
-        "--concurrency",
-        "1",
-        "--sprt",
-        "0,10",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ])
+        &pgn,
+        &["--games", "400", "--concurrency", "1", "--sprt", "0,10"],
+    )
     .unwrap();
     let (llr, state) = s.sprt.unwrap();
     assert_eq!(state, SprtState::AcceptH0, "{}", s.report);

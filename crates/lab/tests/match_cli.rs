@@ -75,45 +75,38 @@ fn games_without_timing(pgn: &Path) -> Vec<(usize, String)> {
     out
 }
 
-#[test]
-fn bad_engine_path_is_a_clear_error() {
-    let dir = scratch("badpath");
+/// `augur-lab match` of `engine` against a shuffler, expected to fail before any game:
+/// its stderr.
+fn refused_match(engine: &str, pgn: &Path) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
         .args([
             "match",
             "--engine",
-            "name=ghost,cmd=/nonexistent/ghost-engine",
+            engine,
             "--engine",
             &script("shuffle", "ok"),
-            "--pgn",
-            dir.join("m.pgn").to_str().unwrap(),
         ])
+        .arg("--pgn")
+        .arg(pgn)
         .output()
         .unwrap();
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn bad_engine_path_is_a_clear_error() {
+    let dir = scratch("badpath");
+    let pgn = dir.join("m.pgn");
+    let err = refused_match("name=ghost,cmd=/nonexistent/ghost-engine", &pgn);
     assert!(
         err.contains("cannot start engine 'ghost' (command '/nonexistent/ghost-engine')"),
         "{err}"
     );
-    assert!(
-        !dir.join("m.pgn").exists(),
-        "no PGN for a match that never started"
-    );
+    assert!(!pgn.exists(), "no PGN for a match that never started");
     // A misspelt option is caught before the first game too.
-    let out = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
-        .args([
-            "match",
-            "--engine",
-            &format!("{},option.Hsh=8", script("shuffle", "typo")),
-            "--engine",
-            &script("shuffle", "ok"),
-            "--pgn",
-            dir.join("m.pgn").to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let typo = format!("{},option.Hsh=8", script("shuffle", "typo"));
+    let err = refused_match(&typo, &pgn);
     assert!(err.contains("has no option 'Hsh'"), "{err}");
 }
 
@@ -142,18 +135,20 @@ fn augur_binary() -> PathBuf {
     bin
 }
 
+/// An engine spec for Augur on one thread with `options` (`Name=Value,option.Name=Value`).
+fn augur_spec(augur: &Path, name: &str, options: &str) -> String {
+    format!(
+        "name={name},cmd={},option.Threads=1,option.{options}",
+        augur.display()
+    )
+}
+
 #[test]
 fn fixed_nodes_match_between_augur_configurations_is_deterministic() {
     let augur = augur_binary();
     let dir = scratch("det");
-    let a = format!(
-        "name=nmp-on,cmd={},option.Nmp=true,option.Threads=1,option.Hash=8",
-        augur.display()
-    );
-    let b = format!(
-        "name=nmp-off,cmd={},option.Nmp=false,option.Threads=1,option.Hash=8",
-        augur.display()
-    );
+    let a = augur_spec(&augur, "nmp-on", "Nmp=true,option.Hash=8");
+    let b = augur_spec(&augur, "nmp-off", "Nmp=false,option.Hash=8");
     let mut runs = Vec::new();
     for k in 0..2 {
         let pgn = dir.join(format!("run{k}.pgn"));
@@ -196,14 +191,8 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
 
     let augur = augur_binary();
     let dir = scratch("kill9");
-    let a = format!(
-        "name=default,cmd={},option.Threads=1,option.Hash=4",
-        augur.display()
-    );
-    let b = format!(
-        "name=classic,cmd={},option.Eval=classic,option.Threads=1,option.Hash=4",
-        augur.display()
-    );
+    let a = augur_spec(&augur, "default", "Hash=4");
+    let b = augur_spec(&augur, "classic", "Eval=classic,option.Hash=4");
     let games = 20;
     let args = |pgn: &Path| -> Vec<String> {
         let mut v: Vec<String> = [

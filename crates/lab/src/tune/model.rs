@@ -308,6 +308,18 @@ mod tests {
     use augur::eval::tapered::{Trace, WEIGHTS};
 
     /// Positions from the bench set and seeded random play from it.
+    /// The boards as drawn games (result 0.5) with this search score.
+    fn drawn(boards: &[cozy_chess::Board], score: Option<i32>) -> Vec<Sample> {
+        boards
+            .iter()
+            .map(|b| Sample {
+                board: b.clone(),
+                result: 0.5,
+                score,
+            })
+            .collect()
+    }
+
     fn boards() -> Vec<cozy_chess::Board> {
         let mut out = Vec::new();
         let mut rng = SplitMix64::new(3);
@@ -328,14 +340,7 @@ mod tests {
     #[test]
     fn float_evaluation_is_the_engines_up_to_rounding() {
         let boards = boards();
-        let samples: Vec<Sample> = boards
-            .iter()
-            .map(|b| Sample {
-                board: b.clone(),
-                result: 0.5,
-                score: None,
-            })
-            .collect();
+        let samples = drawn(&boards, None);
         let mut ds = Dataset::default();
         ds.extend(&samples, 2);
         let w = from_engine(&WEIGHTS);
@@ -364,14 +369,7 @@ mod tests {
         truth[MATERIAL + 1][1] += 150.0;
         let tempo = augur::eval::tapered::layout::TEMPO;
         truth[tempo][0] += 40.0;
-        let samples: Vec<Sample> = boards
-            .iter()
-            .map(|b| Sample {
-                board: b.clone(),
-                result: 0.5,
-                score: Some(0),
-            })
-            .collect();
+        let samples = drawn(&boards, Some(0));
         let mut ds = Dataset::default();
         ds.extend(&samples, 2);
         for i in 0..ds.entries.len() {
@@ -413,14 +411,7 @@ mod tests {
         let boards = boards();
         let w = from_engine(&WEIGHTS);
         let mut ds = Dataset::default();
-        let samples: Vec<Sample> = boards
-            .iter()
-            .map(|b| Sample {
-                board: b.clone(),
-                result: 0.5,
-                score: None,
-            })
-            .collect();
+        let samples = drawn(&boards, None);
         ds.extend(&samples, 1);
         for i in 0..ds.entries.len() {
             let e = ds.entries[i];

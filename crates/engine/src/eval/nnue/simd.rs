@@ -48,13 +48,7 @@ impl Kernel {
     /// `Σ clamp(acc, 0, qa) · w` (CReLU), wrapping int32.
     #[inline]
     pub fn dot_crelu(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
-        debug_assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
-        match self {
-            Kernel::Scalar => scalar::dot_crelu(acc, w, qa),
-            // SAFETY: as in `add_sub`.
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { avx2::dot_crelu(acc, w, qa) },
-        }
+        self.dot::<false>(acc, w, qa)
     }
 
     /// `Σ (clamp(acc, 0, qa) · w as int16) · clamp(acc, 0, qa)` (SCReLU), wrapping int32.
@@ -62,12 +56,19 @@ impl Kernel {
     /// network loader rejects files whose output weights could make it overflow.
     #[inline]
     pub fn dot_screlu(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        self.dot::<true>(acc, w, qa)
+    }
+
+    /// The two activations differ only in the product per lane (`SQUARE`: SCReLU), a
+    /// constant the compiler folds, so each kernel is written once.
+    #[inline]
+    fn dot<const SQUARE: bool>(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
         debug_assert!(acc.len() == w.len() && acc.len().is_multiple_of(16));
         match self {
-            Kernel::Scalar => scalar::dot_screlu(acc, w, qa),
+            Kernel::Scalar => scalar::dot::<SQUARE>(acc, w, qa),
             // SAFETY: as in `add_sub`.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { avx2::dot_screlu(acc, w, qa) },
+            Kernel::Avx2 => unsafe { avx2::dot::<SQUARE>(acc, w, qa) },
         }
     }
 }
@@ -86,18 +87,16 @@ pub mod scalar {
         }
     }
 
-    pub fn dot_crelu(acc: &[i16], w: &[i16], qa: i16) -> i32 {
-        acc.iter().zip(w).fold(0i32, |sum, (&a, &w)| {
-            let v = a.clamp(0, qa) as i32;
-            sum.wrapping_add(v * w as i32)
-        })
-    }
-
-    pub fn dot_screlu(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+    /// CReLU: `v · w`; SCReLU (`SQUARE`): `(v · w as int16) · v`, with `v = clamp(a, 0, qa)`.
+    pub fn dot<const SQUARE: bool>(acc: &[i16], w: &[i16], qa: i16) -> i32 {
         acc.iter().zip(w).fold(0i32, |sum, (&a, &w)| {
             let v = a.clamp(0, qa);
-            let vw = v.wrapping_mul(w);
-            sum.wrapping_add(vw as i32 * v as i32)
+            let product = if SQUARE {
+                v.wrapping_mul(w) as i32 * v as i32
+            } else {
+                v as i32 * w as i32
+            };
+            sum.wrapping_add(product)
         })
     }
 }
@@ -138,8 +137,10 @@ mod avx2 {
         _mm_cvtsi128_si32(s)
     }
 
+    /// The scalar `dot` sixteen lanes at a time: `madd` adds pairs of int16 products into
+    /// int32 lanes exactly, `hsum` folds the lanes at the end.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn dot_crelu(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+    pub unsafe fn dot<const SQUARE: bool>(acc: &[i16], w: &[i16], qa: i16) -> i32 {
         let zero = _mm256_setzero_si256();
         let max = _mm256_set1_epi16(qa);
         let mut sum = _mm256_setzero_si256();
@@ -150,27 +151,12 @@ mod avx2 {
                 let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
                 let w = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
                 let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), max);
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, w));
-            }
-            i += 16;
-        }
-        hsum(sum)
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn dot_screlu(acc: &[i16], w: &[i16], qa: i16) -> i32 {
-        let zero = _mm256_setzero_si256();
-        let max = _mm256_set1_epi16(qa);
-        let mut sum = _mm256_setzero_si256();
-        let mut i = 0;
-        while i < acc.len() {
-            // SAFETY: i + 16 <= len for both slices.
-            unsafe {
-                let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
-                let w = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
-                let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), max);
-                let vw = _mm256_mullo_epi16(v, w);
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+                let product = if SQUARE {
+                    _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v)
+                } else {
+                    _mm256_madd_epi16(v, w)
+                };
+                sum = _mm256_add_epi32(sum, product);
             }
             i += 16;
         }
@@ -182,21 +168,10 @@ mod avx2 {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (tests only): SplitMix64.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        fn vec(&mut self, n: usize, lo: i32, hi: i32) -> Vec<i16> {
-            (0..n)
-                .map(|_| (lo + (self.next() % (hi - lo + 1) as u64) as i32) as i16)
-                .collect()
-        }
+    use super::super::test_support::Rng;
+
+    fn lanes(rng: &mut Rng, n: usize, lo: i32, hi: i32) -> Vec<i16> {
+        (0..n).map(|_| rng.range(lo, hi) as i16).collect()
     }
 
     #[test]
@@ -210,9 +185,9 @@ mod tests {
         for &n in &[16usize, 32, 128, 256, 1024] {
             // Full int16 range: the wrapping behaviour must match too, not only the usual values.
             for (lo, hi) in [(-300, 300), (i16::MIN as i32, i16::MAX as i32)] {
-                let src = rng.vec(n, lo, hi);
-                let adds: Vec<Vec<i16>> = (0..2).map(|_| rng.vec(n, lo, hi)).collect();
-                let subs: Vec<Vec<i16>> = (0..2).map(|_| rng.vec(n, lo, hi)).collect();
+                let src = lanes(&mut rng, n, lo, hi);
+                let adds: Vec<Vec<i16>> = (0..2).map(|_| lanes(&mut rng, n, lo, hi)).collect();
+                let subs: Vec<Vec<i16>> = (0..2).map(|_| lanes(&mut rng, n, lo, hi)).collect();
                 for na in 0..=2 {
                     for ns in 0..=2 {
                         let a: Vec<&[i16]> = adds[..na].iter().map(Vec::as_slice).collect();
@@ -224,7 +199,7 @@ mod tests {
                         assert_eq!(d1, d2, "add_sub n={n} adds={na} subs={ns}");
                     }
                 }
-                let w = rng.vec(n, lo.max(-128), hi.min(127));
+                let w = lanes(&mut rng, n, lo.max(-128), hi.min(127));
                 for qa in [127i16, 255] {
                     assert_eq!(
                         Kernel::Scalar.dot_crelu(&src, &w, qa),
@@ -235,7 +210,7 @@ mod tests {
                         simd.dot_screlu(&src, &w, qa)
                     );
                     // Weights that overflow the int16 product: still identical (both wrap).
-                    let big = rng.vec(n, i16::MIN as i32, i16::MAX as i32);
+                    let big = lanes(&mut rng, n, i16::MIN as i32, i16::MAX as i32);
                     assert_eq!(
                         Kernel::Scalar.dot_screlu(&src, &big, qa),
                         simd.dot_screlu(&src, &big, qa)

@@ -377,16 +377,7 @@ impl<'a> Report<'a> {
         // Diagrams 7-12: extra pruning per position, even and odd depths apart.
         let pairs = analysis::pairs(&plan.algorithms);
         for &(a1, a2) in &pairs {
-            for (parity, odd) in [("even", false), ("odd", true)] {
-                let ds: Vec<i32> = plan
-                    .depths
-                    .iter()
-                    .copied()
-                    .filter(|d| (d % 2 == 1) == odd)
-                    .collect();
-                if ds.is_empty() {
-                    continue;
-                }
+            for (parity, ds) in depths_by_parity(&plan.depths) {
                 let mut c = CategoryChart::new(
                     format!(
                         "Extra pruning of {} on {parity} depths (%)",
@@ -414,16 +405,7 @@ impl<'a> Report<'a> {
         // Diagrams 13-14: SPPT/ABT stacked on SPP/AB per position and depth.
         use analysis::{AB, ABT, SPP, SPPT};
         if pairs.contains(&(SPPT, ABT)) && pairs.contains(&(SPP, AB)) {
-            for (parity, odd) in [("even", false), ("odd", true)] {
-                let ds: Vec<i32> = plan
-                    .depths
-                    .iter()
-                    .copied()
-                    .filter(|d| (d % 2 == 1) == odd)
-                    .collect();
-                if ds.is_empty() {
-                    continue;
-                }
+            for (parity, ds) in depths_by_parity(&plan.depths) {
                 let mut cats2 = Vec::new();
                 let (mut top, mut bottom) = (Vec::new(), Vec::new());
                 for p in 0..n {
@@ -493,4 +475,16 @@ fn join(ds: &[i32]) -> String {
         .map(|d| d.to_string())
         .collect::<Vec<_>>()
         .join(",")
+}
+/// The depths split into ("even", ...) and ("odd", ...), leaving out a parity with none: the
+/// thesis draws even and odd depths apart (the odd-even effect of alpha-beta).
+fn depths_by_parity(depths: &[i32]) -> Vec<(&'static str, Vec<i32>)> {
+    [("even", 0), ("odd", 1)]
+        .into_iter()
+        .map(|(name, rem)| {
+            let ds = depths.iter().copied().filter(|d| d.rem_euclid(2) == rem);
+            (name, ds.collect::<Vec<i32>>())
+        })
+        .filter(|(_, ds)| !ds.is_empty())
+        .collect()
 }

@@ -137,8 +137,8 @@ mod tests {
             (lo - 7.650).abs() < 1e-2 && (hi - 14.440).abs() < 1e-2,
             "{lo} {hi}"
         );
-        // t(0.975) with 30 df (a huge df makes statrs's inverse search crawl).
         assert!((t95(30.0).unwrap() - 2.0423).abs() < 1e-3);
+        assert!((t95(1e9).unwrap() - 1.95996).abs() < 1e-4);
     }
 
     #[test]

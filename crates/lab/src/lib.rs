@@ -9,6 +9,7 @@ pub mod datagen;
 pub mod epd;
 pub mod probcut;
 pub mod provenance;
+pub mod regression;
 pub mod reproduce;
 pub mod result_log;
 pub mod spp;

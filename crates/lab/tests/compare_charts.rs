@@ -1,8 +1,7 @@
 //! Chart rendering: every chart kind gives a well-formed SVG and a real PNG.
 
-use augur_lab::chart::{
-    fit_line, CategoryChart, Chart, PointSeries, ScatterChart, Series, Style, YScale,
-};
+use augur_lab::chart::{CategoryChart, Chart, PointSeries, ScatterChart, Series, Style, YScale};
+use augur_lab::regression::fit_line;
 
 const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -20,6 +19,7 @@ fn sample_charts() -> Vec<(&'static str, Chart)> {
             })
             .collect()
     };
+    let long_names: Vec<String> = (1..=16).map(|i| format!("WAC.{i:03} d5")).collect();
     let pts: Vec<(f64, f64)> = (0..200)
         .map(|i| {
             let x = (i as f64 * 7.3) % 300.0 - 150.0;
@@ -58,6 +58,15 @@ fn sample_charts() -> Vec<(&'static str, Chart)> {
                 .into(),
         ),
         (
+            "grouped_upright_names",
+            CategoryChart::new("Signed bars, long category names", long_names)
+                .labels("position and depth", "extra pruning %")
+                .style(Style::GroupedBars)
+                .series(Series::new("depth 5", pct(8.0)))
+                .series(Series::new("depth 7", pct(2.0)))
+                .into(),
+        ),
+        (
             "scatter",
             ScatterChart::new("Shallow vs deep")
                 .labels("v shallow", "v deep")
@@ -84,6 +93,24 @@ fn charts_are_wellformed_svg_and_png() {
             png[..8],
             PNG_SIGNATURE,
             "{stem}.png lacks the PNG signature"
+        );
+        // The PNG decodes to the SVG's size, and something is drawn on the white canvas.
+        let mut reader = png::Decoder::new(std::io::Cursor::new(&png[..]))
+            .read_info()
+            .unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        let attr =
+            |name: &str| -> u32 { doc.root_element().attribute(name).unwrap().parse().unwrap() };
+        assert_eq!(
+            (info.width, info.height),
+            (attr("width"), attr("height")),
+            "{stem}"
+        );
+        let dark = pixels.iter().filter(|&&b| b < 128).count();
+        assert!(
+            dark > 1000,
+            "{stem}.png is nearly blank ({dark} dark bytes)"
         );
     }
     if std::env::var_os("AUGUR_KEEP_CHARTS").is_none() {

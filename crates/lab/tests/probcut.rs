@@ -3,9 +3,10 @@
 
 use std::path::PathBuf;
 
-use augur_lab::probcut::collect::{self, CollectArgs, Record, Stage};
+use augur::search::probcut::{Pair, Stage};
+use augur_lab::probcut::collect::{self, CollectArgs, Record};
 use augur_lab::probcut::fit::{pair_points, regress, samples};
-use augur_lab::probcut::params::{self, PairParams};
+use augur_lab::probcut::params;
 
 /// A fresh scratch directory per test (no tempfile crate needed).
 fn scratch(name: &str) -> PathBuf {
@@ -50,8 +51,8 @@ fn fit_recovers_a_b_sigma_from_synthetic_data() {
     // se(b) = sigma / sqrt(n) = 0.35, se(sigma) = sigma / sqrt(2n) = 0.25. The tolerances are
     // five or more standard errors, so a correct fit fails with probability < 1e-6 -- and the
     // seed is fixed anyway.
-    assert!((f.a - a).abs() < 0.01, "a = {}", f.a);
-    assert!((f.b - b).abs() < 2.0, "b = {}", f.b);
+    assert!((f.slope - a).abs() < 0.01, "a = {}", f.slope);
+    assert!((f.intercept - b).abs() < 2.0, "b = {}", f.intercept);
     assert!((f.sigma - sigma).abs() < 1.5, "sigma = {}", f.sigma);
     // r = a sd(v') / sqrt(a^2 var(v') + sigma^2) = 181.9 / 188.6 = 0.9644; se(r) ~ (1-r^2)/sqrt(n).
     assert!((f.r - 0.9644).abs() < 0.005, "r = {}", f.r);
@@ -59,16 +60,16 @@ fn fit_recovers_a_b_sigma_from_synthetic_data() {
     // above), and the true value within reach of them.
     let ci = f.intervals().unwrap();
     let half = |(lo, hi): (f64, f64)| (hi - lo) / 2.0;
-    assert!((half(ci.a) - 1.96 * 0.002_04).abs() < 0.000_2, "{ci:?}");
-    assert!((half(ci.b) - 1.96 * 0.3536).abs() < 0.02, "{ci:?}");
+    assert!((half(ci.slope) - 1.96 * 0.002_04).abs() < 0.000_2, "{ci:?}");
+    assert!((half(ci.intercept) - 1.96 * 0.3536).abs() < 0.02, "{ci:?}");
     assert!((half(ci.sigma) - 1.96 * 0.25).abs() < 0.02, "{ci:?}");
-    assert!(ci.a.0 < f.a && f.a < ci.a.1 && ci.sigma.0 < f.sigma && f.sigma < ci.sigma.1);
-    assert!((f.a - a).abs() < 2.0 * half(ci.a) && (f.b - b).abs() < 2.0 * half(ci.b));
+    assert!(ci.slope.0 < f.slope && f.slope < ci.slope.1 && ci.sigma.0 < f.sigma && f.sigma < ci.sigma.1);
+    assert!((f.slope - a).abs() < 2.0 * half(ci.slope) && (f.intercept - b).abs() < 2.0 * half(ci.intercept));
 
     // Exact data: exact parameters, zero residual.
     let exact: Vec<(f64, f64)> = (-5..=5).map(|x| (x as f64, 2.0 * x as f64 - 1.0)).collect();
     let e = regress(&exact).unwrap();
-    assert!((e.a - 2.0).abs() < 1e-12 && (e.b + 1.0).abs() < 1e-12 && e.sigma < 1e-9);
+    assert!((e.slope - 2.0).abs() < 1e-12 && (e.intercept + 1.0).abs() < 1e-12 && e.sigma < 1e-9);
     assert!(regress(&[(1.0, 1.0), (1.0, 2.0), (1.0, 3.0)]).is_none());
 }
 
@@ -112,9 +113,9 @@ fn pair_points_exclude_mates_range_and_other_stages() {
     assert_eq!(pair_points(&s, None, 4, 8, (-300, 300)).fit.len(), 2);
 }
 
-fn sample_params() -> Vec<PairParams> {
+fn sample_params() -> Vec<Pair> {
     vec![
-        PairParams {
+        Pair {
             stage: Stage::Middlegame,
             shallow: 4,
             deep: 8,
@@ -126,7 +127,7 @@ fn sample_params() -> Vec<PairParams> {
             min: -300,
             max: 300,
         },
-        PairParams {
+        Pair {
             stage: Stage::Endgame,
             shallow: 3,
             deep: 5,
@@ -162,16 +163,12 @@ fn parameter_file_parses_back_in_the_lab_and_in_the_engine() {
     // The engine's own reader accepts the same text and sees the same numbers.
     let engine: augur::search::probcut::ProbCutParams = text.parse().unwrap();
     assert_eq!(engine.pairs.len(), 2);
-    let e = engine
-        .find(augur::search::probcut::Stage::Middlegame, 4, 8)
-        .unwrap();
+    let e = engine.find(Stage::Middlegame, 4, 8).unwrap();
     assert_eq!(
         (e.a, e.b, e.sigma, e.n, e.min),
         (back[0].a, back[0].b, back[0].sigma, 4898, -300)
     );
-    let e = engine
-        .find(augur::search::probcut::Stage::Endgame, 3, 5)
-        .unwrap();
+    let e = engine.find(Stage::Endgame, 3, 5).unwrap();
     assert_eq!((e.min, e.max), (-250, 250));
 }
 

@@ -9,7 +9,7 @@ use super::stats::{sfpc_gap_bucket, Technique};
 use super::thread::Searcher;
 use super::tt::Bound;
 use crate::eval;
-use cozy_chess::{Move, Piece};
+use cozy_chess::{Board, Move, Piece};
 use std::str::FromStr;
 use thiserror::Error;
 
@@ -20,10 +20,30 @@ pub enum Stage {
 }
 
 impl Stage {
+    pub const ALL: [Stage; 2] = [Stage::Middlegame, Stage::Endgame];
+
+    /// The name in the parameter file (and in the lab's data).
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Middlegame => "middlegame",
+            Stage::Endgame => "endgame",
+        }
+    }
+
     pub fn short(self) -> &'static str {
         match self {
             Stage::Middlegame => "mid",
             Stage::Endgame => "end",
+        }
+    }
+
+    /// The stage of a position as Crafty defines it (`eval::is_endgame_stage`): the search
+    /// picks its models by it and `augur-lab collect` labels its data by it.
+    pub fn of(board: &Board) -> Stage {
+        if eval::is_endgame_stage(board) {
+            Stage::Endgame
+        } else {
+            Stage::Middlegame
         }
     }
 }
@@ -176,6 +196,14 @@ impl FromStr for ProbCutParams {
                 line,
                 what,
             };
+            // A misspelt key ("sigme") would otherwise fall back silently to a default or
+            // to "missing"; name it instead.
+            const KEYS: [&str; 10] = [
+                "stage", "shallow", "deep", "a", "b", "sigma", "r", "n", "min", "max",
+            ];
+            if let Some((k, _)) = keys.iter().find(|(k, _)| !KEYS.contains(&k.as_str())) {
+                return Err(err(format!("unknown key '{k}'")));
+            }
             let get = |k: &str| {
                 keys.iter()
                     .rev()
@@ -195,10 +223,9 @@ impl FromStr for ProbCutParams {
                 v.parse::<i32>()
                     .map_err(|_| err(format!("'{k}' = '{v}' is not an integer")))
             };
-            let stage = match get("stage")? {
-                "middlegame" => Stage::Middlegame,
-                "endgame" => Stage::Endgame,
-                s => return Err(err(format!("stage '{s}' is not middlegame or endgame"))),
+            let name = get("stage")?;
+            let Some(stage) = Stage::ALL.into_iter().find(|s| s.name() == name) else {
+                return Err(err(format!("stage '{name}' is not middlegame or endgame")));
             };
             let p = Pair {
                 stage,
@@ -287,11 +314,7 @@ impl Searcher<'_> {
         {
             return None;
         }
-        let stage = if eval::is_endgame_stage(self.td.pos.board()) {
-            Stage::Endgame
-        } else {
-            Stage::Middlegame
-        };
+        let stage = Stage::of(self.td.pos.board());
         let params = cfg.probcut.params.clone();
         let (technique, threshold, pairs): (Technique, f64, Vec<&Pair>) = if cfg.mpc.enabled {
             if depth > cfg.mpc.max_height {
@@ -493,6 +516,10 @@ mod tests {
             .parse::<ProbCutParams>()
             .unwrap_err();
         assert!(e.to_string().contains("shallow < deep"), "{e}");
+        let e = "[[pair]]\nstage = \"endgame\"\nshallow = 4\ndeep = 8\na = 1\nb = 0\nsigme = 1"
+            .parse::<ProbCutParams>()
+            .unwrap_err();
+        assert!(e.to_string().contains("unknown key 'sigme'"), "{e}");
         assert!(matches!(
             ProbCutParams::load("/nonexistent/x.toml"),
             Err(ParamsError::Io { .. })

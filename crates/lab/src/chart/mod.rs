@@ -1,11 +1,11 @@
-//! Small charts for lab reports, written as SVG by hand and rasterised to PNG.
+//! Small charts for lab reports, drawn with `plotters` as SVG and PNG.
 //!
 //! Two kinds of chart cover what the experiments need:
 //! - [`CategoryChart`]: one value per category per series, drawn as lines, grouped bars or
 //!   stacked bars (negative values stack downwards), on a linear or log10 y axis. The SPP
 //!   diagrams (leaf counts per position, pruning percentages per position) are of this kind.
-//! - [`ScatterChart`]: point clouds with an optional fitted line ([`fit_line`], least squares),
-//!   e.g. ProbCut's shallow-versus-deep search values.
+//! - [`ScatterChart`]: point clouds with an optional fitted line
+//!   ([`crate::regression::fit_line`]), e.g. ProbCut's shallow-versus-deep search values.
 //!
 //! ```no_run
 //! use augur_lab::chart::{Chart, CategoryChart, Series, Style, YScale};
@@ -18,17 +18,17 @@
 //! Chart::from(chart).save(std::path::Path::new("out"), "leaves_d5").unwrap();
 //! ```
 //!
-//! PNG output needs no system fonts: the text is set in DejaVu Sans, bundled into the binary
-//! (Bitstream Vera licence, `data/fonts/DejaVuSans-LICENSE.txt`).
+//! No system font is needed: plotters measures and draws text with `ab_glyph` in DejaVu Sans,
+//! bundled into the binary (Bitstream Vera licence, `data/fonts/DejaVuSans-LICENSE.txt`).
 
-mod axis;
-mod raster;
-mod svg;
+mod draw;
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
+use plotters::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-pub use raster::svg_to_png;
+use crate::regression::LinearFit;
 
 /// One named row of values; `f64::NAN` marks a missing value (no bar, a gap in a line).
 #[derive(Clone, Debug, PartialEq)]
@@ -131,63 +131,6 @@ impl PointSeries {
     }
 }
 
-/// Least-squares line `y = slope * x + intercept`, with the correlation coefficient `r`
-/// and the standard deviation `sigma` of the residuals (ProbCut's parameters).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LinearFit {
-    pub slope: f64,
-    pub intercept: f64,
-    pub r: f64,
-    pub sigma: f64,
-    pub n: usize,
-}
-
-/// Ordinary least squares over the finite points; `None` with fewer than two points or when
-/// every x is the same.
-pub fn fit_line(points: &[(f64, f64)]) -> Option<LinearFit> {
-    let pts: Vec<(f64, f64)> = points
-        .iter()
-        .copied()
-        .filter(|(x, y)| x.is_finite() && y.is_finite())
-        .collect();
-    let n = pts.len();
-    if n < 2 {
-        return None;
-    }
-    let nf = n as f64;
-    let mx = pts.iter().map(|p| p.0).sum::<f64>() / nf;
-    let my = pts.iter().map(|p| p.1).sum::<f64>() / nf;
-    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    let syy: f64 = pts.iter().map(|p| (p.1 - my).powi(2)).sum();
-    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    if sxx <= 0.0 {
-        return None;
-    }
-    let slope = sxy / sxx;
-    let intercept = my - slope * mx;
-    let r = if syy > 0.0 {
-        sxy / (sxx * syy).sqrt()
-    } else {
-        1.0
-    };
-    let rss: f64 = pts
-        .iter()
-        .map(|p| (p.1 - slope * p.0 - intercept).powi(2))
-        .sum();
-    let sigma = if n > 2 {
-        (rss / (nf - 2.0)).sqrt()
-    } else {
-        0.0
-    };
-    Some(LinearFit {
-        slope,
-        intercept,
-        r,
-        sigma,
-        n,
-    })
-}
-
 /// Points on linear x and y axes, with an optional fitted line drawn across the x range.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScatterChart {
@@ -217,7 +160,8 @@ impl ScatterChart {
         self.series.push(series);
         self
     }
-    /// Draws this line (e.g. from [`fit_line`]) and its equation in the legend.
+    /// Draws this line (e.g. from [`crate::regression::fit_line`]) and its equation in the
+    /// legend.
     pub fn fit(mut self, fit: LinearFit) -> Self {
         self.fit = Some(fit);
         self
@@ -242,18 +186,62 @@ impl From<ScatterChart> for Chart {
     }
 }
 
+/// DejaVu Sans (Bitstream Vera licence; see `data/fonts/DejaVuSans-LICENSE.txt`).
+static FONT: &[u8] = include_bytes!("../../data/fonts/DejaVuSans.ttf");
+
+/// Registers the bundled font with plotters once (its `ab_glyph` font table is global); every
+/// text style of the charts asks for this family.
+fn register_font() -> Result<()> {
+    static DONE: OnceLock<bool> = OnceLock::new();
+    let ok = *DONE.get_or_init(|| {
+        plotters::style::register_font(draw::FAMILY, FontStyle::Normal, FONT).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(anyhow!("the bundled chart font cannot be read"))
+    }
+}
+
 impl Chart {
-    /// A standalone SVG document (fonts named: DejaVu Sans, then any sans-serif).
-    pub fn to_svg(&self) -> String {
+    fn size(&self) -> (u32, u32) {
         match self {
-            Chart::Category(c) => svg::category(c),
-            Chart::Scatter(c) => svg::scatter(c),
+            Chart::Category(c) => draw::category_size(c),
+            Chart::Scatter(_) => draw::SCATTER_SIZE,
         }
     }
 
-    /// The SVG rasterised at its own size (1 px per SVG unit), PNG-encoded.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: DrawingArea<DB, plotters::coord::Shift>,
+    ) -> Result<()> {
+        register_font()?;
+        match self {
+            Chart::Category(c) => draw::category(c, area),
+            Chart::Scatter(c) => draw::scatter(c, area),
+        }
+    }
+
+    /// A standalone SVG document; its text names the family `sans-serif`.
+    pub fn to_svg(&self) -> Result<String> {
+        let mut svg = String::new();
+        self.draw(SVGBackend::with_string(&mut svg, self.size()).into_drawing_area())?;
+        Ok(svg)
+    }
+
+    /// The chart drawn on plotters' bitmap backend, PNG-encoded.
     pub fn to_png(&self) -> Result<Vec<u8>> {
-        svg_to_png(&self.to_svg())
+        let (w, h) = self.size();
+        let mut rgb = vec![0u8; w as usize * h as usize * 3];
+        self.draw(BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area())?;
+        let mut png = Vec::new();
+        let mut encoder = png::Encoder::new(&mut png, w, h);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().context("encoding the PNG")?;
+        writer.write_image_data(&rgb).context("encoding the PNG")?;
+        writer.finish().context("encoding the PNG")?;
+        Ok(png)
     }
 
     /// Writes `DIR/STEM.svg` and `DIR/STEM.png` (creating DIR) and returns both paths.
@@ -261,29 +249,14 @@ impl Chart {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let svg_path = dir.join(format!("{stem}.svg"));
         let png_path = dir.join(format!("{stem}.png"));
-        let svg = self.to_svg();
+        let svg = self.to_svg().with_context(|| format!("drawing {stem}"))?;
         std::fs::write(&svg_path, &svg)
             .with_context(|| format!("writing {}", svg_path.display()))?;
-        let png = svg_to_png(&svg).with_context(|| format!("rendering {stem} to PNG"))?;
+        let png = self
+            .to_png()
+            .with_context(|| format!("rendering {stem} to PNG"))?;
         std::fs::write(&png_path, png)
             .with_context(|| format!("writing {}", png_path.display()))?;
         Ok((svg_path, png_path))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fit_recovers_an_exact_line() {
-        let pts: Vec<(f64, f64)> = (0..10).map(|i| (i as f64, 2.0 * i as f64 + 1.0)).collect();
-        let f = fit_line(&pts).unwrap();
-        assert!((f.slope - 2.0).abs() < 1e-12);
-        assert!((f.intercept - 1.0).abs() < 1e-12);
-        assert!((f.r - 1.0).abs() < 1e-12);
-        assert!(f.sigma.abs() < 1e-9);
-        assert_eq!(fit_line(&[(1.0, 2.0)]), None);
-        assert_eq!(fit_line(&[(1.0, 2.0), (1.0, 3.0)]), None);
     }
 }

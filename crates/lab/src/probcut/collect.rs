@@ -30,6 +30,7 @@ use anyhow::{bail, Context, Result};
 use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
+use augur::search::probcut::Stage;
 use augur::search::{SearchTeam, MATE_BOUND};
 use clap::Args;
 
@@ -63,45 +64,6 @@ pub struct CollectArgs {
     /// No progress line.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// Game stage as Crafty defines it (see `augur::eval::is_endgame_stage`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Stage {
-    Middlegame,
-    Endgame,
-}
-
-impl Stage {
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::Middlegame => "middlegame",
-            Stage::Endgame => "endgame",
-        }
-    }
-
-    pub fn short(self) -> &'static str {
-        match self {
-            Stage::Middlegame => "mid",
-            Stage::Endgame => "end",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Stage> {
-        match text {
-            "middlegame" | "mid" => Some(Stage::Middlegame),
-            "endgame" | "end" => Some(Stage::Endgame),
-            _ => None,
-        }
-    }
-
-    pub fn of(pos: &Position) -> Stage {
-        if augur::eval::is_endgame_stage(pos.board()) {
-            Stage::Endgame
-        } else {
-            Stage::Middlegame
-        }
-    }
 }
 
 /// One CSV line.
@@ -150,7 +112,11 @@ impl Record {
             "1" => true,
             other => bail!("field mate must be 0 or 1, found '{other}'"),
         };
-        let stage = Stage::parse(f[4].trim()).with_context(|| {
+        let name = f[4].trim();
+        let stage = Stage::ALL
+            .into_iter()
+            .find(|s| s.name() == name || s.short() == name);
+        let stage = stage.with_context(|| {
             format!(
                 "field stage must be middlegame or endgame, found '{}'",
                 f[4]
@@ -278,7 +244,7 @@ pub fn search_position(
             ..Default::default()
         },
     );
-    let stage = Stage::of(&pos);
+    let stage = Stage::of(pos.board());
     let depths = result.iterations.len();
     Ok(result
         .iterations

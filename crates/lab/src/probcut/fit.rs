@@ -10,9 +10,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use super::collect::{read_csv, Record, Stage};
-use super::params::{self, PairParams};
-use crate::chart::{Chart, LinearFit, PointSeries, ScatterChart};
+use augur::search::probcut::{Pair, Stage};
+
+use super::collect::{read_csv, Record};
+use super::params;
+use crate::chart::{Chart, PointSeries, ScatterChart};
+use crate::regression::{fit_line, LinearFit};
 use crate::provenance::{sha256_file, Provenance};
 
 #[derive(Args, Debug, Clone)]
@@ -55,79 +58,11 @@ pub struct FitArgs {
     pub no_plot: bool,
 }
 
-/// Least-squares line `v = a*v' + b` with the residual standard deviation (n - 2 degrees of
-/// freedom), the correlation coefficient and the standard errors of a and b.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Regression {
-    pub a: f64,
-    pub b: f64,
-    pub sigma: f64,
-    pub r: f64,
-    pub n: usize,
-    pub se_a: f64,
-    pub se_b: f64,
-}
-
-/// 95% confidence intervals of a fitted line's parameters, as (lo, hi).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RegressionIntervals {
-    pub a: (f64, f64),
-    pub b: (f64, f64),
-    pub sigma: (f64, f64),
-}
-
-impl Regression {
-    /// The textbook intervals of the normal linear model: Student's t with n - 2 degrees of
-    /// freedom for a and b, the chi-square for sigma. They assume independent residuals of
-    /// one spread; ProbCut's errors are wider at large |v'|, so read them as a lower bound on
-    /// the uncertainty, not as exact.
-    pub fn intervals(&self) -> Option<RegressionIntervals> {
-        let df = self.n as f64 - 2.0;
-        let t = crate::confidence::t95(df)?;
-        Some(RegressionIntervals {
-            a: (self.a - t * self.se_a, self.a + t * self.se_a),
-            b: (self.b - t * self.se_b, self.b + t * self.se_b),
-            sigma: crate::confidence::sigma_interval(self.sigma, df)?,
-        })
-    }
-}
-
-/// `None` with fewer than three points or no spread in v' (no line, or no residual).
-pub fn regress(points: &[(f64, f64)]) -> Option<Regression> {
-    let n = points.len();
-    if n < 3 {
-        return None;
-    }
-    let nf = n as f64;
-    let mx = points.iter().map(|p| p.0).sum::<f64>() / nf;
-    let my = points.iter().map(|p| p.1).sum::<f64>() / nf;
-    let (mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0);
-    for &(x, y) in points {
-        sxx += (x - mx) * (x - mx);
-        syy += (y - my) * (y - my);
-        sxy += (x - mx) * (y - my);
-    }
-    if sxx <= 0.0 {
-        return None;
-    }
-    let a = sxy / sxx;
-    let b = my - a * mx;
-    let rss: f64 = points.iter().map(|&(x, y)| (y - a * x - b).powi(2)).sum();
-    let r = if syy > 0.0 {
-        sxy / (sxx * syy).sqrt()
-    } else {
-        1.0
-    };
-    let sigma = (rss / (nf - 2.0)).sqrt();
-    Some(Regression {
-        a,
-        b,
-        sigma,
-        r,
-        n,
-        se_a: sigma / sxx.sqrt(),
-        se_b: sigma * (1.0 / nf + mx * mx / sxx).sqrt(),
-    })
+/// ProbCut's model `v = a*v' + b + e` by the lab's one least-squares fit (a = slope,
+/// b = intercept); `None` with fewer than three points (no residual left for sigma) or no
+/// spread in v'.
+pub fn regress(points: &[(f64, f64)]) -> Option<LinearFit> {
+    fit_line(points).filter(|f| f.n >= 3)
 }
 
 /// One position's iterative-deepening scores.
@@ -222,7 +157,7 @@ pub struct Cell {
     pub shallow: i32,
     pub deep: i32,
     pub stage: Option<Stage>,
-    pub fit: Option<Regression>,
+    pub fit: Option<LinearFit>,
     pub points: PairPoints,
 }
 
@@ -233,7 +168,7 @@ pub fn fit_cells(
 ) -> Vec<Cell> {
     let mut cells = Vec::new();
     for &(shallow, deep) in pairs {
-        for stage in [Some(Stage::Middlegame), Some(Stage::Endgame), None] {
+        for stage in Stage::ALL.map(Some).into_iter().chain([None]) {
             let points = pair_points(samples, stage, shallow, deep, range);
             cells.push(Cell {
                 shallow,
@@ -270,7 +205,7 @@ pub fn table1(cells: &[Cell]) -> String {
                     writeln!(
                     s,
                     "{:<7} {:<11} {:>7.3} {:>7.2} {:>7.1} {:>6.3} {:>6} | {:>8} {:>6} {:>6} {:>5}",
-                    pair, stage.name(), f.a, f.b, f.sigma, f.r, f.n, ca, cb, cs, cr
+                    pair, stage.name(), f.slope, f.intercept, f.sigma, f.r, f.n, ca, cb, cs, cr
                 );
             }
             None => {
@@ -312,8 +247,8 @@ pub fn full_table(cells: &[Cell]) -> String {
                     "{:<7} {:<11} {:>7.3} {:>7.2} {:>7.1} {:>6.3} {:>6} {:>6} {:>7}",
                     pair,
                     stage_label(c.stage),
-                    f.a,
-                    f.b,
+                    f.slope,
+                    f.intercept,
                     f.sigma,
                     f.r,
                     f.n,
@@ -358,8 +293,8 @@ pub fn interval_table(cells: &[Cell]) -> String {
             "{:<7} {:<11} {:>21} {:>19} {:>17} {:>6}",
             format!("({},{})", c.shallow, c.deep),
             stage_label(c.stage),
-            format!("{:.3} [{:.3}, {:.3}]", f.a, ci.a.0, ci.a.1),
-            format!("{:.1} [{:.1}, {:.1}]", f.b, ci.b.0, ci.b.1),
+            format!("{:.3} [{:.3}, {:.3}]", f.slope, ci.slope.0, ci.slope.1),
+            format!("{:.1} [{:.1}, {:.1}]", f.intercept, ci.intercept.0, ci.intercept.1),
             format!("{:.1} [{:.1}, {:.1}]", f.sigma, ci.sigma.0, ci.sigma.1),
             f.n
         );
@@ -389,7 +324,7 @@ pub fn default_pairs(samples: &BTreeMap<usize, Sample>) -> Vec<(i32, i32)> {
 
 fn scatter(
     cell_points: &[(Stage, Vec<(f64, f64)>)],
-    fit: &Regression,
+    fit: &LinearFit,
     pair: (i32, i32),
     range: (i32, i32),
 ) -> Chart {
@@ -410,13 +345,7 @@ fn scatter(
         chart = chart.series(PointSeries::new(stage.name(), pts.clone()));
     }
     chart
-        .fit(LinearFit {
-            slope: fit.a,
-            intercept: fit.b,
-            r: fit.r,
-            sigma: fit.sigma,
-            n: fit.n,
-        })
+        .fit(*fit)
         .into()
 }
 
@@ -502,20 +431,20 @@ pub fn run(args: &FitArgs) -> Result<()> {
 
     let mut written = Vec::new();
     for &(shallow, deep) in &file_pairs {
-        for stage in [Stage::Middlegame, Stage::Endgame] {
+        for stage in Stage::ALL {
             let cell = cells
                 .iter()
                 .find(|c| c.shallow == shallow && c.deep == deep && c.stage == Some(stage));
             if let Some(f) = cell.and_then(|c| c.fit).filter(|f| f.n >= args.min_n) {
-                written.push(PairParams {
+                written.push(Pair {
                     stage,
                     shallow,
                     deep,
-                    a: f.a,
-                    b: f.b,
+                    a: f.slope,
+                    b: f.intercept,
                     sigma: f.sigma,
                     r: f.r,
-                    n: f.n,
+                    n: f.n as u64,
                     min: args.min,
                     max: args.max,
                 });
@@ -559,7 +488,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         let lim = args.plot_limit as f64;
         let inside = |&(x, y): &(f64, f64)| x.abs() <= lim && y.abs() <= lim;
         let mut per_stage = Vec::new();
-        for stage in [Stage::Middlegame, Stage::Endgame] {
+        for stage in Stage::ALL {
             let pts = pair_points(&samples, Some(stage), pair.0, pair.1, range);
             per_stage.push((
                 stage,

@@ -1,0 +1,133 @@
+//! The one least-squares line of the lab: ProbCut's opinion-change model `v = a*v' + b + e`
+//! (`probcut::fit`) and the fitted line of a scatter chart (`chart`) both come from here.
+
+/// Least-squares line `y = slope * x + intercept`, with the correlation coefficient `r`
+/// and the standard deviation `sigma` of the residuals (ProbCut's parameters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearFit {
+    pub slope: f64,
+    pub intercept: f64,
+    pub r: f64,
+    pub sigma: f64,
+    pub n: usize,
+    /// Standard errors of the slope and the intercept (0 with two points).
+    pub se_slope: f64,
+    pub se_intercept: f64,
+}
+
+/// 95% confidence intervals of a fitted line's parameters, as (lo, hi).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitIntervals {
+    pub slope: (f64, f64),
+    pub intercept: (f64, f64),
+    pub sigma: (f64, f64),
+}
+
+impl LinearFit {
+    /// The textbook intervals of the normal linear model: Student's t with n - 2 degrees of
+    /// freedom for slope and intercept, the chi-square for sigma. They assume independent
+    /// residuals of one spread; ProbCut's errors are wider at large |v'|, so read them as a
+    /// lower bound on the uncertainty, not as exact. `None` with fewer than three points.
+    pub fn intervals(&self) -> Option<FitIntervals> {
+        let df = self.n as f64 - 2.0;
+        let t = crate::confidence::t95(df)?;
+        Some(FitIntervals {
+            slope: (self.slope - t * self.se_slope, self.slope + t * self.se_slope),
+            intercept: (
+                self.intercept - t * self.se_intercept,
+                self.intercept + t * self.se_intercept,
+            ),
+            sigma: crate::confidence::sigma_interval(self.sigma, df)?,
+        })
+    }
+}
+
+/// Ordinary least squares over the finite points; `None` with fewer than two points or when
+/// every x is the same.
+pub fn fit_line(points: &[(f64, f64)]) -> Option<LinearFit> {
+    let pts: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .collect();
+    let n = pts.len();
+    if n < 2 {
+        return None;
+    }
+    let nf = n as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / nf;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / nf;
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let syy: f64 = pts.iter().map(|p| (p.1 - my).powi(2)).sum();
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let intercept = my - slope * mx;
+    let r = if syy > 0.0 {
+        sxy / (sxx * syy).sqrt()
+    } else {
+        1.0
+    };
+    let rss: f64 = pts
+        .iter()
+        .map(|p| (p.1 - slope * p.0 - intercept).powi(2))
+        .sum();
+    let sigma = if n > 2 {
+        (rss / (nf - 2.0)).sqrt()
+    } else {
+        0.0
+    };
+    Some(LinearFit {
+        slope,
+        intercept,
+        r,
+        sigma,
+        n,
+        se_slope: sigma / sxx.sqrt(),
+        se_intercept: sigma * (1.0 / nf + mx * mx / sxx).sqrt(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_recovers_an_exact_line() {
+        let pts: Vec<(f64, f64)> = (0..10).map(|i| (i as f64, 2.0 * i as f64 + 1.0)).collect();
+        let f = fit_line(&pts).unwrap();
+        assert!((f.slope - 2.0).abs() < 1e-12);
+        assert!((f.intercept - 1.0).abs() < 1e-12);
+        assert!((f.r - 1.0).abs() < 1e-12);
+        assert!(f.sigma.abs() < 1e-9);
+        assert_eq!(fit_line(&[(1.0, 2.0)]), None);
+        assert_eq!(fit_line(&[(1.0, 2.0), (1.0, 3.0)]), None);
+    }
+
+    #[test]
+    fn fit_matches_the_hand_computed_statistics() {
+        // mean (1.5, 4); Sxx = 5, Sxy = 11, Syy = 26; residuals 0.3, 0.1, -1.1, 0.7.
+        let f = fit_line(&[
+            (0.0, 1.0),
+            (1.0, 3.0),
+            (2.0, 4.0),
+            (3.0, 8.0),
+            (f64::NAN, 0.0),
+        ]);
+        let f = f.unwrap();
+        assert_eq!(f.n, 4, "the non-finite point is left out");
+        assert!((f.slope - 2.2).abs() < 1e-12 && (f.intercept - 0.7).abs() < 1e-12);
+        assert!((f.r - 11.0 / 130f64.sqrt()).abs() < 1e-12);
+        assert!(
+            (f.sigma - 0.9f64.sqrt()).abs() < 1e-12,
+            "sigma = sqrt(RSS / (n - 2))"
+        );
+        // Two points: a line, but no residual degree of freedom.
+        assert_eq!(
+            fit_line(&[(0.0, 0.0), (1.0, 2.0)]).map(|f| f.sigma),
+            Some(0.0)
+        );
+    }
+}

@@ -61,6 +61,18 @@ struct LegendEntry {
     mark: Mark,
 }
 
+/// One legend entry per series, in the palette's order.
+fn series_entries<'a>(names: impl Iterator<Item = &'a String>, mark: Mark) -> Vec<LegendEntry> {
+    names
+        .enumerate()
+        .map(|(i, name)| LegendEntry {
+            name: name.clone(),
+            color: color(i),
+            mark,
+        })
+        .collect()
+}
+
 /// Legend rows: entries left to right, wrapping at `width`; each row is a list of (x, entry).
 fn legend_rows<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -287,20 +299,12 @@ pub fn category_size(c: &CategoryChart) -> (u32, u32) {
 
 pub fn category<DB: DrawingBackend>(c: &CategoryChart, root: DrawingArea<DB, Shift>) -> Result<()> {
     let left = 80;
-    let entries: Vec<LegendEntry> = c
-        .series
-        .iter()
-        .enumerate()
-        .map(|(i, s)| LegendEntry {
-            name: s.name.clone(),
-            color: color(i),
-            mark: if c.style == Style::Lines {
-                Mark::Line
-            } else {
-                Mark::Square
-            },
-        })
-        .collect();
+    let mark = if c.style == Style::Lines {
+        Mark::Line
+    } else {
+        Mark::Square
+    };
+    let entries = series_entries(c.series.iter().map(|s| &s.name), mark);
     let area = frame(&root, &c.title, &entries, left)?;
     let ncat = c.categories.len().max(1);
     let (w, _) = area.dim_in_pixel();
@@ -525,16 +529,7 @@ pub const SCATTER_SIZE: (u32, u32) = (900, 620);
 
 pub fn scatter<DB: DrawingBackend>(c: &ScatterChart, root: DrawingArea<DB, Shift>) -> Result<()> {
     let left = 80;
-    let mut entries: Vec<LegendEntry> = c
-        .series
-        .iter()
-        .enumerate()
-        .map(|(i, s)| LegendEntry {
-            name: s.name.clone(),
-            color: color(i),
-            mark: Mark::Dot,
-        })
-        .collect();
+    let mut entries = series_entries(c.series.iter().map(|s| &s.name), Mark::Dot);
     if let Some(fit) = c.fit {
         entries.push(LegendEntry {
             name: format!(

@@ -1,5 +1,5 @@
-//! The two chart kinds drawn with `plotters`, on any of its backends (the SVG one for both
-//! files; see `mod.rs`). What is ours here is the layout of a lab chart: the title, a legend
+//! The two chart kinds drawn with `plotters`, on any of its backends (`mod.rs` uses the SVG
+//! one for both files). What is ours here is the layout of a lab chart: the title, a legend
 //! strip under it that wraps, categories evenly spaced on x, bars that grow from 0 (or from
 //! the bottom decade on a log axis), stacks that go down for negative values.
 
@@ -328,7 +328,7 @@ pub fn category<DB: DrawingBackend>(c: &CategoryChart, root: DrawingArea<DB, Shi
         }
     };
     let x_style = if upright {
-        text_style().transform(FontTransform::Rotate270)
+        text_style().transform(FontTransform::Rotate90)
     } else {
         text_style()
     };

@@ -18,15 +18,16 @@
 //! Chart::from(chart).save(std::path::Path::new("out"), "leaves_d5").unwrap();
 //! ```
 //!
-//! No system font is needed: plotters measures and draws text with `ab_glyph` in DejaVu Sans,
-//! bundled into the binary (Bitstream Vera licence, `data/fonts/DejaVuSans-LICENSE.txt`).
+//! No system font is needed: plotters lays text out with `ab_glyph` metrics and resvg sets it
+//! for the PNG, both in DejaVu Sans bundled into the binary (Bitstream Vera licence, `data/fonts/DejaVuSans-LICENSE.txt`).
 
 mod draw;
 
 use anyhow::{anyhow, Context, Result};
 use plotters::prelude::*;
+use resvg::{tiny_skia, usvg};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::regression::LinearFit;
 
@@ -203,6 +204,36 @@ fn register_font() -> Result<()> {
     }
 }
 
+fn font_db() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        // Whatever family the SVG asks for, the one font we have.
+        db.set_sans_serif_family("DejaVu Sans");
+        db.set_serif_family("DejaVu Sans");
+        db.set_monospace_family("DejaVu Sans");
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Rasterises an SVG document at 1 px per user unit on white and encodes it as PNG.
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
+    let opt = usvg::Options {
+        font_family: "DejaVu Sans".to_string(),
+        fontdb: font_db(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).context("parsing the SVG")?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| anyhow!("empty image size {}x{}", size.width(), size.height()))?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap.encode_png().context("encoding the PNG")
+}
+
 impl Chart {
     fn size(&self) -> (u32, u32) {
         match self {
@@ -229,19 +260,11 @@ impl Chart {
         Ok(svg)
     }
 
-    /// The chart drawn on plotters' bitmap backend, PNG-encoded.
+    /// The SVG rasterised at its own size by resvg with the bundled font, PNG-encoded.
+    /// (Plotters' bitmap backend places each glyph on whole pixels, which leaves visible gaps
+    /// inside words; resvg sets the same text as the SVG does.)
     pub fn to_png(&self) -> Result<Vec<u8>> {
-        let (w, h) = self.size();
-        let mut rgb = vec![0u8; w as usize * h as usize * 3];
-        self.draw(BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area())?;
-        let mut png = Vec::new();
-        let mut encoder = png::Encoder::new(&mut png, w, h);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().context("encoding the PNG")?;
-        writer.write_image_data(&rgb).context("encoding the PNG")?;
-        writer.finish().context("encoding the PNG")?;
-        Ok(png)
+        svg_to_png(&self.to_svg()?)
     }
 
     /// Writes `DIR/STEM.svg` and `DIR/STEM.png` (creating DIR) and returns both paths.
@@ -252,9 +275,7 @@ impl Chart {
         let svg = self.to_svg().with_context(|| format!("drawing {stem}"))?;
         std::fs::write(&svg_path, &svg)
             .with_context(|| format!("writing {}", svg_path.display()))?;
-        let png = self
-            .to_png()
-            .with_context(|| format!("rendering {stem} to PNG"))?;
+        let png = svg_to_png(&svg).with_context(|| format!("rendering {stem} to PNG"))?;
         std::fs::write(&png_path, png)
             .with_context(|| format!("writing {}", png_path.display()))?;
         Ok((svg_path, png_path))

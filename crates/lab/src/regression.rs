@@ -32,7 +32,10 @@ impl LinearFit {
         let df = self.n as f64 - 2.0;
         let t = crate::confidence::t95(df)?;
         Some(FitIntervals {
-            slope: (self.slope - t * self.se_slope, self.slope + t * self.se_slope),
+            slope: (
+                self.slope - t * self.se_slope,
+                self.slope + t * self.se_slope,
+            ),
             intercept: (
                 self.intercept - t * self.se_intercept,
                 self.intercept + t * self.se_intercept,

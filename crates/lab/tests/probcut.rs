@@ -63,8 +63,16 @@ fn fit_recovers_a_b_sigma_from_synthetic_data() {
     assert!((half(ci.slope) - 1.96 * 0.002_04).abs() < 0.000_2, "{ci:?}");
     assert!((half(ci.intercept) - 1.96 * 0.3536).abs() < 0.02, "{ci:?}");
     assert!((half(ci.sigma) - 1.96 * 0.25).abs() < 0.02, "{ci:?}");
-    assert!(ci.slope.0 < f.slope && f.slope < ci.slope.1 && ci.sigma.0 < f.sigma && f.sigma < ci.sigma.1);
-    assert!((f.slope - a).abs() < 2.0 * half(ci.slope) && (f.intercept - b).abs() < 2.0 * half(ci.intercept));
+    assert!(
+        ci.slope.0 < f.slope
+            && f.slope < ci.slope.1
+            && ci.sigma.0 < f.sigma
+            && f.sigma < ci.sigma.1
+    );
+    assert!(
+        (f.slope - a).abs() < 2.0 * half(ci.slope)
+            && (f.intercept - b).abs() < 2.0 * half(ci.intercept)
+    );
 
     // Exact data: exact parameters, zero residual.
     let exact: Vec<(f64, f64)> = (-5..=5).map(|x| (x as f64, 2.0 * x as f64 - 1.0)).collect();

@@ -319,23 +319,22 @@ pub fn category<DB: DrawingBackend>(c: &CategoryChart, root: DrawingArea<DB, Shi
     let upright = widest as f64 > slot - 4.0;
     let label_area = if upright { widest + 14 } else { 24 };
     let cats = c.categories.clone();
+    // Upright names are drawn by `upright_labels`: plotters anchors every x label at its
+    // centre, so a rotated name would straddle the axis instead of hanging below it.
     let x_label = move |x: &f64| {
         let i = x.floor();
-        if i >= 0.0 && (i as usize) < cats.len() {
+        if !upright && i >= 0.0 && (i as usize) < cats.len() {
             cats[i as usize].clone()
         } else {
             String::new()
         }
     };
-    let x_style = if upright {
-        text_style().transform(FontTransform::Rotate90)
-    } else {
-        text_style()
-    };
+    let x_style = text_style();
     let vals = drawn_values(c);
     let mut builder = ChartBuilder::on(&area);
     builder
         .margin_right(20)
+        .margin_left(8)
         .margin_top(6)
         .x_label_area_size(label_area as i32 + 26)
         .y_label_area_size(left);
@@ -372,6 +371,9 @@ pub fn category<DB: DrawingBackend>(c: &CategoryChart, root: DrawingArea<DB, Shi
                 .draw()
                 .map_err(fail)?;
             let base = 10f64.powi(lo);
+            if upright {
+                upright_labels(&mut chart, &c.categories, base)?;
+            }
             plot_values(&mut chart, c, base, |v| v > 0.0)?;
             chart
                 .plotting_area()
@@ -411,6 +413,9 @@ pub fn category<DB: DrawingBackend>(c: &CategoryChart, root: DrawingArea<DB, Shi
                 .axis_desc_style(text_style())
                 .draw()
                 .map_err(fail)?;
+            if upright {
+                upright_labels(&mut chart, &c.categories, y_range.start)?;
+            }
             plot_values(&mut chart, c, base, |v| v.is_finite())?;
             if y_range.start < 0.0 && y_range.end > 0.0 {
                 chart
@@ -427,6 +432,28 @@ pub fn category<DB: DrawingBackend>(c: &CategoryChart, root: DrawingArea<DB, Shi
         }
     }
     root.present().map_err(fail)
+}
+
+/// Category names read downwards from just below the x axis (at `bottom`), one per category
+/// centre: the text starts at its anchor and is centred across its own line.
+fn upright_labels<DB: DrawingBackend, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<Categories, Y>>,
+    names: &[String],
+    bottom: f64,
+) -> Result<()>
+where
+    Y: Ranged<ValueType = f64>,
+{
+    let style = text_style()
+        .transform(FontTransform::Rotate90)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    chart
+        .draw_series(names.iter().enumerate().map(|(i, name)| {
+            EmptyElement::at((i as f64 + 0.5, bottom))
+                + Text::new(name.clone(), (0, 8), style.clone())
+        }))
+        .map_err(fail)?;
+    Ok(())
 }
 
 /// The frame around the plot (plotters draws only the left and bottom axes).
@@ -562,6 +589,7 @@ pub fn scatter<DB: DrawingBackend>(c: &ScatterChart, root: DrawingArea<DB, Shift
     let (xspan, yspan) = (xr.end - xr.start, yr.end - yr.start);
     let mut chart = ChartBuilder::on(&area)
         .margin_right(20)
+        .margin_left(8)
         .margin_top(6)
         .x_label_area_size(50)
         .y_label_area_size(left)

@@ -15,8 +15,8 @@ use augur::search::probcut::{Pair, Stage};
 use super::collect::{read_csv, Record};
 use super::params;
 use crate::chart::{Chart, PointSeries, ScatterChart};
-use crate::regression::{fit_line, LinearFit};
 use crate::provenance::{sha256_file, Provenance};
+use crate::regression::{fit_line, LinearFit};
 
 #[derive(Args, Debug, Clone)]
 pub struct FitArgs {
@@ -294,7 +294,10 @@ pub fn interval_table(cells: &[Cell]) -> String {
             format!("({},{})", c.shallow, c.deep),
             stage_label(c.stage),
             format!("{:.3} [{:.3}, {:.3}]", f.slope, ci.slope.0, ci.slope.1),
-            format!("{:.1} [{:.1}, {:.1}]", f.intercept, ci.intercept.0, ci.intercept.1),
+            format!(
+                "{:.1} [{:.1}, {:.1}]",
+                f.intercept, ci.intercept.0, ci.intercept.1
+            ),
             format!("{:.1} [{:.1}, {:.1}]", f.sigma, ci.sigma.0, ci.sigma.1),
             f.n
         );
@@ -344,9 +347,7 @@ fn scatter(
     for (stage, pts) in cell_points {
         chart = chart.series(PointSeries::new(stage.name(), pts.clone()));
     }
-    chart
-        .fit(*fit)
-        .into()
+    chart.fit(*fit).into()
 }
 
 pub fn run(args: &FitArgs) -> Result<()> {

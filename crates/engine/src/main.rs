@@ -11,7 +11,7 @@ const USAGE: &str = "usage:
   augur \"<command>\"... [quit]    runs each argument as a UCI command, then standard input
                                  unless one was quit; e.g. OpenBench's
                                  augur \"genfens N seed S book <file|None>\" quit
-  augur bench [depth] [--eval E] fixed-depth search of the built-in positions; last line '<N> nodes <M> nps'
+  augur bench [depth] [--eval E] [--set Name=Value]... fixed-depth search of the built-in positions; last line '<N> nodes <M> nps'
   augur perft <depth> [fen] [--threads N]
                                  per-move divide, then 'Nodes searched: <N>' (all cores by default)
   augur perft --suite <file.epd> [--max-depth D] [--max-nodes N]
@@ -79,6 +79,26 @@ fn bench(args: &[String]) -> ExitCode {
                 }
                 None => {
                     eprintln!("augur bench: --eval needs default, classic or nnue");
+                    return ExitCode::from(2);
+                }
+            }
+            continue;
+        }
+        if arg == "--set" {
+            // `augur bench --set Sppf=true`: the same positions with other search options, for
+            // node counts of a technique at fixed depth.
+            let Some((name, value)) = rest.next().and_then(|s| s.split_once('=')) else {
+                eprintln!("augur bench: --set needs Name=Value");
+                return ExitCode::from(2);
+            };
+            match config.set_option(name, Some(value)) {
+                Ok(true) => {}
+                Ok(false) => {
+                    eprintln!("augur bench: '{name}' is not a search option");
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    eprintln!("augur bench: {e}");
                     return ExitCode::from(2);
                 }
             }

@@ -12,6 +12,18 @@ use crate::eval::EvalKind;
 use crate::options::{OptionError, OptionSpec, OptionType, ValueError};
 use crate::search::probcut::{DepthRule, ProbCutParams};
 use crate::search::team::Mode;
+
+crate::options::choice! {
+    /// [sppf] What predicts a frontier quiet move's score (`SppfMode`).
+    #[derive(Default)]
+    pub enum SppfMode("sppf mode") {
+        /// The best quiet sibling searched so far plus a fixed MPD: the thesis's rule.
+        #[default]
+        Mpd = "mpd",
+        /// The node's classic evaluation plus the most any quiet move can raise it.
+        Exact = "exact",
+    }
+}
 use std::sync::Arc;
 
 /// Expands the table below. Rows of `settings` become fields of `SearchConfig`; each block of
@@ -309,6 +321,13 @@ search_config! {
             margin: i32 = 90 => "FutilityMargin" [0, 1000] step 5;
                 "margin added per ply of depth (cp)"
         }
+        [sppf] Sppf => "Sppf" = false;
+            "Sibling prediction pruning at the frontier (the SPP thesis): at depth 1, a quiet move is pruned when a searched quiet sibling plus the maximum positional difference cannot reach alpha" {
+            mpd: i32 = 160 => "SppfMpd" [0, 1000] step 10;
+                "`mpd` mode: how much two quiet siblings may differ (cp); 160 is about the default evaluation's 99th-percentile sibling spread (docs/compare.md)"
+            mode: SppfMode = SppfMode::Mpd => "SppfMode";
+                "`mpd`: the best searched quiet sibling + SppfMpd; `exact`: the classic evaluation's sound per-node bound (spp-exact's; needs `Eval classic`, prunes nothing with another evaluation)"
+        }
         [lmp] Lmp => "Lmp" = true;
             "Late move pruning: at low depth, quiet moves this late in a well-ordered list almost never matter" {
             max_depth: i32 = 8 => "LmpMaxDepth" [1, 20] step 1;
@@ -384,6 +403,7 @@ impl SearchConfig {
         self.lmr.enabled = false;
         self.qsee.enabled = false;
         self.se.enabled = false;
+        self.sppf.enabled = false;
         // Not selective, but it changes the leaves' values away from the evaluation's.
         self.corrhist.enabled = false;
         self

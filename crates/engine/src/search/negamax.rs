@@ -2,13 +2,14 @@
 //! first move) with the selective techniques of `SearchConfig`. `negamax` reads as a table of
 //! contents, one numbered step per block; each technique's block carries its `[tag]`.
 
-use super::config::Lmr;
+use super::config::{Lmr, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
 use super::ordering::{is_noisy, MovePicker, PickerOptions};
 use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;
 use super::tt::Bound;
+use crate::eval::{classic, EvalKind};
 use cozy_chess::{Move, Piece};
 
 /// [lmr] Base reductions by depth and move number: (base + ln d · ln m / divisor), from the
@@ -233,6 +234,11 @@ impl Searcher<'_> {
         let mut noisies: [Option<Move>; 32] = [None; 32];
         let mut noisy_count = 0;
         let original_alpha = alpha;
+        // [sppf] The best quiet sibling's score, the node's quiet ceiling (exact mode, computed
+        // once when first needed) and the most a pruned quiet move could have scored.
+        let mut best_quiet = -INF;
+        let mut sppf_ceiling = None;
+        let mut sppf_pruned = -INF;
         let board = self.td.pos.board().clone();
         let prev_moves = self.cont_prev(ply);
 
@@ -269,6 +275,17 @@ impl Searcher<'_> {
                 && self.prune_quiet(&board, mv, depth, searched, eval, alpha, improving, PV)
             {
                 continue;
+            }
+            // [sppf] Sibling prediction pruning at the frontier: a quiet move's score differs
+            // from its siblings' (or, exact, from the node's eval) by a bounded positional
+            // change, so when that bound cannot reach alpha the move need not be searched.
+            if !PV && ply > 0 && depth == 1 && !in_check && !noisy && self.cfg.sppf.enabled {
+                if let Some(ceiling) =
+                    self.sppf_ceiling(&board, mv, alpha, raw_eval, best_quiet, &mut sppf_ceiling)
+                {
+                    sppf_pruned = sppf_pruned.max(ceiling);
+                    continue;
+                }
             }
 
             // Step 14. [se] Singular extensions: is the TT move the only one that holds?
@@ -391,6 +408,10 @@ impl Searcher<'_> {
                 return 0;
             }
 
+            if !noisy {
+                best_quiet = best_quiet.max(score);
+            }
+
             // Step 20. Update the best move, the PV, and on a cutoff [killers], [history],
             // [conthist] and [capthist].
             if score > best_score {
@@ -442,6 +463,9 @@ impl Searcher<'_> {
         if searched == 0 {
             return alpha;
         }
+        // [sppf] A pruned quiet move may have scored up to its ceiling (at most alpha): the
+        // honest upper bound of a node that failed low includes it.
+        best_score = best_score.max(sppf_pruned);
 
         // Step 22. [corrhist] Learn the eval's error from this node's result, unless the result
         // is only a bound on the wrong side of the eval (it says nothing about the error) or
@@ -687,6 +711,51 @@ impl Searcher<'_> {
         }
         self.td.stats.cut(t);
         true
+    }
+
+    /// [sppf] Whether the frontier quiet move `mv` may be skipped, and if so the most it could
+    /// have scored. `mpd`: the best quiet sibling searched plus SppfMpd (the thesis's rule, a
+    /// guess). `exact`: the classic evaluation plus `quiet_gain_bound`, which no quiet move's
+    /// evaluation can exceed; its qsearch score cannot either (the opponent may stand pat), so
+    /// this prunes only moves alpha-beta would fail low on. Not covered by either bound: moves
+    /// that give check (no stand pat), castling (two men move) and, when alpha < 0, moves
+    /// after which a repetition or the fifty-move rule could score the child 0.
+    fn sppf_ceiling(
+        &mut self,
+        board: &cozy_chess::Board,
+        mv: Move,
+        alpha: i32,
+        raw_eval: i32,
+        best_quiet: i32,
+        node_ceiling: &mut Option<i32>,
+    ) -> Option<i32> {
+        if alpha.abs() >= MATE_BOUND || board.colors(board.side_to_move()).has(mv.to) {
+            return None;
+        }
+        let s = &self.cfg.sppf;
+        let ceiling = match s.mode {
+            SppfMode::Mpd if best_quiet > -MATE_BOUND => best_quiet + s.mpd,
+            SppfMode::Mpd => return None,
+            SppfMode::Exact if self.cfg.eval == EvalKind::Classic => {
+                *node_ceiling.get_or_insert_with(|| raw_eval + classic::quiet_gain_bound(board))
+            }
+            SppfMode::Exact => return None,
+        };
+        self.td.stats.tried(Technique::Sppf);
+        if ceiling > alpha {
+            return None;
+        }
+        let pawn_move = board.pieces(Piece::Pawn).has(mv.from);
+        if alpha < 0 && !pawn_move && board.halfmove_clock() + 1 >= 4 {
+            return None;
+        }
+        let mut after = board.clone();
+        after.play_unchecked(mv);
+        if !after.checkers().is_empty() {
+            return None;
+        }
+        self.td.stats.cut(Technique::Sppf);
+        Some(ceiling)
     }
 
     /// [killers] [history] A quiet move that caused a cutoff becomes a killer for this ply and

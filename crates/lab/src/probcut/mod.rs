@@ -7,7 +7,10 @@
 //!   Figure 4), and the engine's parameter file.
 //! - [`depth`]: fixed time per position, average depth reached per engine variant.
 //! - [`solve`]: tactical cost, test-suite positions solved per variant.
+//! - [`accuracy`]: Jiang & Buro's suggested measure, each variant's move judged by a deeper
+//!   search (share of differing moves, mean loss).
 
+pub mod accuracy;
 pub mod collect;
 pub mod depth;
 pub mod fit;

@@ -1,0 +1,500 @@
+//! `augur-lab accuracy`: the accuracy measure Jiang & Buro suggest for forward pruning. A
+//! deeper search is the oracle: the baseline at depth d + k. Each variant searches every
+//! position at depth d; its move is judged by the oracle, not by its own score. Reported per
+//! variant: the share of positions where its move differs from the oracle's (Wilson 95%
+//! interval) and the mean loss, the oracle's score of its own best move minus the
+//! oracle-depth score of the variant's move (`go depth d+k searchmoves <move>`), with a 95%
+//! interval and, against the first variant, a paired one. Searches run in this process, each
+//! from a fresh state (new table and histories), so a run is deterministic.
+//!
+//! With `--out FILE` every position's block (the oracle's line, then one per variant) is
+//! appended as it finishes and the same command resumes after a kill (`result_log`).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+
+use augur::position::Position;
+use augur::search::config::SearchConfig;
+use augur::search::limits::Limits;
+use augur::search::{SearchTeam, MATE_BOUND};
+use augur_arena::progress::Progress;
+
+use super::variants::{check_fitted_pairs, search_config, Variant};
+use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
+use crate::confidence::{mean_interval, paired_interval, wilson};
+use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::result_log::{self, Header};
+
+/// The variants of the forward-pruning family, each against the engine's default search.
+pub const DEFAULT_VARIANTS: [&str; 5] = [
+    "baseline",
+    "probcut:ProbCut=true",
+    "mpc:Mpc=true",
+    "sfpc:Sfpc=true",
+    "sppf:Sppf=true",
+];
+
+/// Scores beyond this (mates) count as this much when losses are taken, so that a mate in 3
+/// against a mate in 5 is no loss of thousands of centipawns.
+pub const SCORE_CAP: i32 = 1000;
+
+#[derive(Args, Debug, Clone)]
+pub struct AccuracyArgs {
+    /// Positions (EPD); default: the bundled 300-position TCEC sample.
+    #[arg(long)]
+    pub epd: Option<PathBuf>,
+    /// How many positions (the first N).
+    #[arg(long, default_value_t = 100)]
+    pub positions: usize,
+    /// Depth of the variants' searches.
+    #[arg(long, default_value_t = 9)]
+    pub depth: i32,
+    /// The oracle searches this many plies deeper.
+    #[arg(long, default_value_t = 2)]
+    pub extra: i32,
+    /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc, sfpc, sppf.
+    /// The first is the reference of the paired intervals.
+    #[arg(long = "variant", short = 'v')]
+    pub variants: Vec<String>,
+    /// Hash table of each search (MiB).
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Per-position results as CSV, written as they finish; the same command resumes it.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One search's result in a position: the oracle's or a variant's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    pub variant: String,
+    pub depth: i32,
+    pub nodes: u64,
+    pub bestmove: String,
+    /// The searcher's own score.
+    pub score: i32,
+    /// The oracle-depth score of `bestmove`.
+    pub oracle_score: i32,
+    /// The oracle's best score minus `oracle_score`, both capped at ±[`SCORE_CAP`].
+    pub loss: i32,
+}
+
+pub const COLUMNS: &str = "index,line,variant,depth,nodes,bestmove,score,oracle_score,loss,fen";
+
+impl Judged {
+    fn to_csv(&self, index: usize, line: usize, fen: &str) -> String {
+        format!(
+            "{index},{line},{},{},{},{},{},{},{},{fen}",
+            self.variant,
+            self.depth,
+            self.nodes,
+            self.bestmove,
+            self.score,
+            self.oracle_score,
+            self.loss
+        )
+    }
+
+    fn parse(text: &str) -> Result<(usize, Judged)> {
+        let f: Vec<&str> = text.splitn(10, ',').collect();
+        if f.len() != 10 {
+            bail!("expected the columns {COLUMNS}");
+        }
+        let int = |i: usize| -> Result<i64> {
+            f[i].parse()
+                .with_context(|| format!("bad number '{}' in column {}", f[i], i + 1))
+        };
+        Ok((
+            int(0)? as usize,
+            Judged {
+                variant: f[2].to_string(),
+                depth: int(3)? as i32,
+                nodes: int(4)? as u64,
+                bestmove: f[5].to_string(),
+                score: int(6)? as i32,
+                oracle_score: int(7)? as i32,
+                loss: int(8)? as i32,
+            },
+        ))
+    }
+}
+
+fn capped(score: i32) -> i32 {
+    score.clamp(-SCORE_CAP, SCORE_CAP)
+}
+
+/// A search from a fresh state: (best move in UCI, score, nodes).
+fn search(
+    cfg: &SearchConfig,
+    hash: usize,
+    pos: &Position,
+    depth: i32,
+    only: Option<&str>,
+) -> Result<(String, i32, u64)> {
+    let mut team = SearchTeam::new(cfg.clone(), hash).map_err(|e| anyhow!("{e}"))?;
+    let limits = Limits {
+        depth: Some(depth),
+        searchmoves: only.map(|m| vec![m.to_string()]).unwrap_or_default(),
+        ..Default::default()
+    };
+    let r = team.search(pos, &limits);
+    let best = r.best.map_or_else(|| "-".to_string(), |m| pos.uci(m));
+    Ok((best, r.score, r.stats.nodes))
+}
+
+/// The oracle's line and each variant's for one position (the block of the result file).
+fn judge(
+    pos: &Position,
+    oracle_cfg: &SearchConfig,
+    variants: &[(String, SearchConfig)],
+    depth: i32,
+    extra: i32,
+    hash: usize,
+) -> Result<Vec<Judged>> {
+    let oracle_depth = depth + extra;
+    let (oracle_move, oracle_best, oracle_nodes) =
+        search(oracle_cfg, hash, pos, oracle_depth, None)?;
+    // The oracle-depth score of each move a variant chose (its own for the oracle's move).
+    let mut scored: HashMap<String, i32> = HashMap::from([(oracle_move.clone(), oracle_best)]);
+    let mut block = vec![Judged {
+        variant: "oracle".into(),
+        depth: oracle_depth,
+        nodes: oracle_nodes,
+        bestmove: oracle_move,
+        score: oracle_best,
+        oracle_score: oracle_best,
+        loss: 0,
+    }];
+    for (name, cfg) in variants {
+        let (mv, score, nodes) = search(cfg, hash, pos, depth, None)?;
+        let oracle_score = match scored.get(&mv) {
+            Some(&s) => s,
+            None => {
+                let (_, s, _) = search(oracle_cfg, hash, pos, oracle_depth, Some(&mv))?;
+                scored.insert(mv.clone(), s);
+                s
+            }
+        };
+        block.push(Judged {
+            variant: name.clone(),
+            depth,
+            nodes,
+            bestmove: mv,
+            score,
+            oracle_score,
+            loss: capped(oracle_best) - capped(oracle_score),
+        });
+    }
+    Ok(block)
+}
+
+/// Per variant over all positions: (name, differs, loss values, nodes values).
+struct Column {
+    name: String,
+    differs: usize,
+    losses: Vec<f64>,
+    nodes: Vec<f64>,
+}
+
+fn columns(blocks: &[Vec<Judged>], names: &[String]) -> Vec<Column> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let rows: Vec<(&Judged, &Judged)> = blocks.iter().map(|b| (&b[0], &b[i + 1])).collect();
+            Column {
+                name: name.clone(),
+                differs: rows
+                    .iter()
+                    .filter(|(o, v)| o.bestmove != v.bestmove)
+                    .count(),
+                losses: rows.iter().map(|(_, v)| f64::from(v.loss)).collect(),
+                nodes: rows.iter().map(|(_, v)| v.nodes as f64).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The table: per variant, the differing share, the mean loss, the loss against the first
+/// variant (paired), and the mean nodes.
+pub fn report(blocks: &[Vec<Judged>], names: &[String]) -> String {
+    let cols = columns(blocks, names);
+    let n = blocks.len();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| variant | positions | move differs from the oracle's | mean loss (cp) | loss − {}'s (paired, cp) | mean nodes | nodes / {}'s |",
+        names[0], names[0]
+    );
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
+    let base = &cols[0];
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    for c in &cols {
+        let share = match wilson(c.differs, n) {
+            Some((lo, hi)) => format!(
+                "{:.1}% [{:.1}, {:.1}] ({}/{n})",
+                100.0 * c.differs as f64 / n.max(1) as f64,
+                100.0 * lo,
+                100.0 * hi,
+                c.differs
+            ),
+            None => "-".into(),
+        };
+        let loss = mean_interval(&c.losses).map_or("-".into(), |i| i.text(1));
+        let paired = if std::ptr::eq(c, base) {
+            "-".to_string()
+        } else {
+            paired_interval(&c.losses, &base.losses).map_or("-".into(), |i| i.text(1))
+        };
+        let ratio = mean(&c.nodes) / mean(&base.nodes).max(1.0);
+        let _ = writeln!(
+            out,
+            "| {} | {n} | {share} | {loss} | {paired} | {:.0} | {:.3} |",
+            c.name,
+            mean(&c.nodes),
+            ratio
+        );
+    }
+    out
+}
+
+pub fn run(args: &AccuracyArgs) -> Result<()> {
+    if args.depth < 1 || args.extra < 1 {
+        bail!("--depth and --extra must be at least 1");
+    }
+    let texts: Vec<String> = if args.variants.is_empty() {
+        DEFAULT_VARIANTS.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.variants.clone()
+    };
+    let variants = Variant::parse_all(&texts)?;
+    let mut configs = Vec::new();
+    for v in &variants {
+        let (cfg, others) =
+            search_config(&v.options).with_context(|| format!("variant '{}'", v.name))?;
+        if !others.is_empty() {
+            bail!(
+                "variant '{}': {} not a search option (the searches run in this process)",
+                v.name,
+                others.join(", ")
+            );
+        }
+        for w in check_fitted_pairs(&v.name, &cfg)? {
+            eprintln!("WARNING: {w}");
+        }
+        configs.push((v.name.clone(), cfg));
+    }
+    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    let mut positions = load_epd(args.epd.as_deref())?;
+    positions.truncate(args.positions);
+    if positions.is_empty() {
+        bail!("no positions");
+    }
+    let boards: Vec<Position> = positions
+        .iter()
+        .map(|p| {
+            Position::from_fen(&p.fen, false)
+                .map_err(|e| anyhow!("line {}: {e}", p.line))
+                .and_then(|pos| {
+                    if pos.legal_moves().is_empty() {
+                        bail!("line {}: no legal move (mate or stalemate)", p.line);
+                    }
+                    Ok(pos)
+                })
+        })
+        .collect::<Result<_>>()?;
+    let provenance = Provenance::capture(args, None);
+    let (epd, epd_sha256) = match &args.epd {
+        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        Some(p) => (p.display().to_string(), sha256_file(p)?),
+    };
+    let variant_text: Vec<String> = variants
+        .iter()
+        .map(|v| {
+            let opts: Vec<String> = v.options.iter().map(|(k, x)| format!("{k}={x}")).collect();
+            format!("{}:{}", v.name, opts.join(","))
+        })
+        .collect();
+    let header = Header {
+        kind: "accuracy".into(),
+        settings: vec![
+            ("epd".into(), epd),
+            ("epd_sha256".into(), epd_sha256),
+            ("positions".into(), positions.len().to_string()),
+            ("depth".into(), args.depth.to_string()),
+            ("extra".into(), args.extra.to_string()),
+            ("variants".into(), variant_text.join(" ")),
+            ("hash_mb".into(), args.hash.to_string()),
+            ("engine".into(), in_process_engine()),
+        ],
+        provenance: provenance.clone(),
+        columns: COLUMNS.into(),
+    };
+    let block_len = variants.len() + 1;
+    let mut done: Vec<Option<Vec<Judged>>> = vec![None; positions.len()];
+    let mut log = match &args.out {
+        None => None,
+        Some(path) => {
+            let resumed = result_log::open(path, &header)?;
+            let name = path.display();
+            let parsed: Vec<(usize, Judged)> = resumed
+                .records
+                .iter()
+                .enumerate()
+                .map(|(i, l)| Judged::parse(l).with_context(|| format!("{name}: record {}", i + 1)))
+                .collect::<Result<_>>()?;
+            let keys: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, block_len)).collect();
+            let kept = result_log::complete_blocks(&keys).with_context(|| name.to_string())?;
+            for block in parsed[..kept].chunks(block_len) {
+                let index = block[0].0;
+                let want = std::iter::once("oracle").chain(names.iter().map(String::as_str));
+                if block.iter().map(|b| b.1.variant.as_str()).ne(want) {
+                    bail!("{name}: position {index} does not hold the oracle and {names:?}");
+                }
+                let slot = index
+                    .checked_sub(1)
+                    .and_then(|i| done.get_mut(i))
+                    .ok_or_else(|| anyhow!("{name}: position {index} is not one of this run's"))?;
+                *slot = Some(block.iter().map(|b| b.1.clone()).collect());
+            }
+            let mut log = resumed.log;
+            log.keep(kept)?;
+            Some(log)
+        }
+    };
+    let initial = done.iter().filter(|d| d.is_some()).count();
+    if initial > 0 && !args.quiet {
+        eprintln!("resuming: {initial} positions already done");
+    }
+    let oracle_cfg = SearchConfig::default();
+    let mut progress = Progress::new(positions.len(), initial, !args.quiet);
+    let mut count = initial;
+    for (i, pos) in boards.iter().enumerate() {
+        if done[i].is_some() {
+            continue;
+        }
+        let block = judge(
+            pos,
+            &oracle_cfg,
+            &configs,
+            args.depth,
+            args.extra,
+            args.hash,
+        )?;
+        if let Some(log) = log.as_mut() {
+            let rows: Vec<String> = block
+                .iter()
+                .map(|j| j.to_csv(i + 1, positions[i].line, &positions[i].fen))
+                .collect();
+            log.append(&rows)?;
+        }
+        done[i] = Some(block);
+        count += 1;
+        progress.update(count, "");
+    }
+    progress.finish();
+    let blocks: Vec<Vec<Judged>> = done
+        .into_iter()
+        .map(|b| b.expect("every position"))
+        .collect();
+    print!("{}", provenance.markdown());
+    println!(
+        "{} positions; variants at depth {}, the oracle (default search) at depth {}; loss = oracle's best score − oracle-depth score of the variant's move, scores capped at ±{SCORE_CAP} cp; 95% intervals (Wilson for shares, t for means)",
+        blocks.len(),
+        args.depth,
+        args.depth + args.extra
+    );
+    print!("{}", report(&blocks, &names));
+    // Mates beyond the cap are rare but say so when they decided a loss.
+    let capped_losses = blocks
+        .iter()
+        .flat_map(|b| &b[1..])
+        .filter(|j| j.oracle_score.abs() >= MATE_BOUND && j.loss != 0)
+        .count();
+    if capped_losses > 0 {
+        println!("{capped_losses} losses involve a mate score (counted as ±{SCORE_CAP} cp)");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FENS: [&str; 3] = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        // White mates in one (Rd8#).
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        // Kiwipete: many captures, so shallow and deep searches tend to disagree.
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ];
+
+    fn variant(text: &str) -> (String, SearchConfig) {
+        let v = Variant::parse(text).unwrap();
+        (v.name, search_config(&v.options).unwrap().0)
+    }
+
+    /// The oracle's own move has no loss; a variant's loss is the oracle's best minus the
+    /// oracle-depth score of its move, and it differs exactly when its move is another.
+    #[test]
+    fn the_oracle_judges_each_variants_move() {
+        let variants = [variant("baseline"), variant("sppf:Sppf=true,SppfMpd=0")];
+        for fen in FENS {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let block = judge(&pos, &SearchConfig::default(), &variants, 2, 2, 1).unwrap();
+            assert_eq!(block.len(), 3);
+            let oracle = &block[0];
+            assert_eq!((oracle.variant.as_str(), oracle.loss), ("oracle", 0));
+            for j in &block[1..] {
+                assert_eq!(
+                    j.loss,
+                    capped(oracle.score) - capped(j.oracle_score),
+                    "{fen}"
+                );
+                if j.bestmove == oracle.bestmove {
+                    assert_eq!(j.loss, 0, "{fen}");
+                }
+                assert_eq!(Judged::parse(&j.to_csv(7, 9, fen)).unwrap(), (7, j.clone()));
+            }
+        }
+        // The mate in one: every variant finds it at depth 2, and loses nothing.
+        let pos = Position::from_fen(FENS[1], false).unwrap();
+        let block = judge(&pos, &SearchConfig::default(), &variants, 2, 1, 1).unwrap();
+        assert!(
+            block.iter().all(|j| j.bestmove == "d1d8" && j.loss == 0),
+            "{block:?}"
+        );
+    }
+
+    #[test]
+    fn the_report_counts_differing_moves_and_losses() {
+        let j = |variant: &str, mv: &str, loss: i32| Judged {
+            variant: variant.into(),
+            depth: 1,
+            nodes: 100,
+            bestmove: mv.into(),
+            score: 0,
+            oracle_score: -loss,
+            loss,
+        };
+        let blocks = vec![
+            vec![
+                j("oracle", "e2e4", 0),
+                j("a", "e2e4", 0),
+                j("b", "d2d4", 30),
+            ],
+            vec![j("oracle", "g1f3", 0), j("a", "g1f3", 0), j("b", "g1f3", 0)],
+        ];
+        let names = vec!["a".to_string(), "b".to_string()];
+        let text = report(&blocks, &names);
+        assert!(text.contains("| a | 2 | 0.0% "), "{text}");
+        assert!(text.contains("| b | 2 | 50.0% "), "{text}");
+        assert!(text.contains("(1/2) | 15.0 ±"), "{text}");
+    }
+}

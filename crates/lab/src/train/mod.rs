@@ -72,6 +72,10 @@ pub struct TrainArgs {
     /// Weight λ of the game result in the target; 1 − λ goes to sigmoid(score / K).
     #[arg(long, default_value_t = 0.3)]
     pub wdl: f32,
+    /// λ of the validation loss (default: --wdl), so that runs trained with different λ are
+    /// compared on one yardstick.
+    #[arg(long)]
+    pub validation_wdl: Option<f32>,
     /// Sigmoid scale K in centipawns.
     #[arg(long, default_value_t = 400.0)]
     pub k: f32,
@@ -81,6 +85,16 @@ pub struct TrainArgs {
     /// Use at most this many positions (the first ones of the files).
     #[arg(long)]
     pub max_positions: Option<usize>,
+    /// Train on only the first N positions left after the validation split, so that runs
+    /// on different amounts of data share one validation set.
+    #[arg(long)]
+    pub train_positions: Option<usize>,
+    /// Also train on every training position mirrored left to right (files a..h reversed).
+    #[arg(long)]
+    pub mirror: bool,
+    /// The final network is the epoch with the lowest validation loss, not the last one.
+    #[arg(long)]
+    pub keep_best: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -122,7 +136,11 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if args.batch == 0 || args.epochs == 0 {
         bail!("--batch and --epochs must be positive");
     }
-    if !(0.0..=1.0).contains(&args.wdl) || args.k <= 0.0 || !(0.0..0.5).contains(&args.validation) {
+    if !(0.0..=1.0).contains(&args.wdl)
+        || !(0.0..=1.0).contains(&args.validation_wdl.unwrap_or(args.wdl))
+        || args.k <= 0.0
+        || !(0.0..0.5).contains(&args.validation)
+    {
         bail!("--wdl must be in [0, 1], --k positive, --validation in [0, 0.5)");
     }
     let start = Instant::now();
@@ -134,6 +152,18 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         start.elapsed().as_secs_f64()
     );
     let val = split_validation(&mut samples, args.validation);
+    // [train-subset] A smaller training set under the same validation set: the data-size
+    // comparison then measures the data, not a different split.
+    if let Some(n) = args.train_positions {
+        samples.truncate(n);
+    }
+    // [train-mirror] The inputs hold no castling rights, so a position mirrored left to right
+    // keeps its score and result (up to castling, which the network cannot see anyway): twice
+    // the positions for free, and a network that cannot learn a file bias from a small sample.
+    if args.mirror {
+        let mirrored: Vec<Sample> = samples.iter().map(Sample::mirrored).collect();
+        samples.extend(mirrored);
+    }
     let opts = TrainOptions {
         hidden: args.hidden,
         activation: args.activation.into(),
@@ -153,6 +183,11 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             k: args.k,
             ..LossConfig::default()
         },
+        val_loss: LossConfig {
+            lambda: args.validation_wdl.unwrap_or(args.wdl),
+            k: args.k,
+            ..LossConfig::default()
+        },
         threads: args
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -160,6 +195,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         resume: args.resume,
         progress: !args.quiet,
         net: args.net.clone(),
+        keep_best: args.keep_best,
     };
     let r = train(&samples, &val, &opts, &args.out)?;
     let (t, v) = r.history.last().copied().unwrap_or((f64::NAN, f64::NAN));
@@ -188,6 +224,8 @@ pub struct TrainOptions {
     pub schedule: LrSchedule,
     pub weight_decay: f32,
     pub loss: LossConfig,
+    /// The validation loss's (the same as `loss` unless `--validation-wdl` says otherwise).
+    pub val_loss: LossConfig,
     pub threads: usize,
     pub seed: u64,
     /// Continue from `OUT/checkpoint.ckpt` if it exists.
@@ -195,6 +233,8 @@ pub struct TrainOptions {
     pub progress: bool,
     /// Where the final network goes (default `OUT/augur.nnue`).
     pub net: Option<PathBuf>,
+    /// The final network is the epoch with the lowest validation loss (early stopping).
+    pub keep_best: bool,
 }
 
 /// What a run produced.
@@ -284,7 +324,7 @@ pub fn train(
         }
     };
     let threads = opts.threads.max(1);
-    let initial_val_loss = mean_loss(&ck.model, val, &opts.loss, threads);
+    let initial_val_loss = mean_loss(&ck.model, val, &opts.val_loss, threads);
     eprintln!(
         "{} training, {} validation positions; H={} {}; initial validation loss {:.6}",
         train.len(),
@@ -374,7 +414,7 @@ pub fn train(
             ));
         }
         let train_loss = epoch_loss / train.len() as f64;
-        last_val = mean_loss(&ck.model, val, &opts.loss, threads);
+        last_val = mean_loss(&ck.model, val, &opts.val_loss, threads);
         ck.history.push((train_loss, last_val));
         ck.epochs_done = epoch + 1;
         ck.save(&ck_path)?;
@@ -393,13 +433,22 @@ pub fn train(
     }
     bar.finish_and_clear();
 
-    let net = ck.model.quantise(Quantisation::STANDARD)?;
     let net_path = opts.net.clone().unwrap_or_else(|| out.join("augur.nnue"));
     if let Some(dir) = net_path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(&net_path, net.to_bytes())
-        .with_context(|| format!("writing {}", net_path.display()))?;
+    // [train-best] Early stopping: with little data the validation loss turns up while the
+    // training loss still falls, so the network to keep is the best epoch's, which is already
+    // on disk as OUT/epoch-N.nnue (also after a resume).
+    let bytes = match best_epoch(&ck.history).filter(|_| opts.keep_best) {
+        Some(e) => {
+            let path = out.join(format!("epoch-{e}.nnue"));
+            eprintln!("keeping epoch {e} (lowest validation loss)");
+            std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?
+        }
+        None => ck.model.quantise(Quantisation::STANDARD)?.to_bytes(),
+    };
+    std::fs::write(&net_path, bytes).with_context(|| format!("writing {}", net_path.display()))?;
     if !ck.history.is_empty() {
         loss_chart(&ck.history).save(out, "loss")?;
     }
@@ -411,6 +460,16 @@ pub fn train(
         net_path,
         model: ck.model,
     })
+}
+
+/// The epoch (from 1) with the lowest validation loss.
+pub fn best_epoch(history: &[(f64, f64)]) -> Option<usize> {
+    history
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.1.is_finite())
+        .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+        .map(|(i, _)| i + 1)
 }
 
 fn write_history(history: &[(f64, f64)], out: &Path) -> Result<()> {
@@ -470,11 +529,16 @@ mod tests {
                 lambda: 0.0,
                 ..LossConfig::default()
             },
+            val_loss: LossConfig {
+                lambda: 0.0,
+                ..LossConfig::default()
+            },
             threads: 2,
             seed: 1,
             resume: false,
             progress: false,
             net: None,
+            keep_best: false,
         }
     }
 
@@ -613,6 +677,40 @@ mod tests {
             *p = (*p * s).round() / s;
         }
         r
+    }
+
+    /// [train-best] With early stopping the final file is the best validation epoch's.
+    #[test]
+    fn keep_best_writes_the_best_epochs_network() {
+        assert_eq!(best_epoch(&[(0.3, 0.2), (0.2, 0.1), (0.1, 0.15)]), Some(2));
+        assert_eq!(best_epoch(&[]), None);
+        let data = material_samples(3000, 8);
+        // Labels opposite to the training data's: the more the network learns, the worse it
+        // validates, so the best epoch is the first and not the last.
+        let val: Vec<Sample> = material_samples(300, 9)
+            .into_iter()
+            .map(|mut s| {
+                s.score = -s.score;
+                s.result = match s.result {
+                    sample::Wdl::Win => sample::Wdl::Loss,
+                    sample::Wdl::Loss => sample::Wdl::Win,
+                    d => d,
+                };
+                s
+            })
+            .collect();
+        let out = temp_dir("best");
+        let mut opts = options(16, 3);
+        opts.keep_best = true;
+        let r = train(&data, &val, &opts, &out).unwrap();
+        let best = best_epoch(&r.history).unwrap();
+        assert_eq!(best, 1, "{:?}", r.history);
+        let kept = std::fs::read(&r.net_path).unwrap();
+        assert_eq!(
+            kept,
+            std::fs::read(out.join(format!("epoch-{best}.nnue"))).unwrap()
+        );
+        std::fs::remove_dir_all(&out).unwrap();
     }
 
     /// Stopping after two epochs and resuming gives the same network as four epochs in one go.

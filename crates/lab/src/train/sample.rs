@@ -61,6 +61,16 @@ impl Sample {
         Some(s)
     }
 
+    /// [train-mirror] The same position mirrored left to right (file a <-> h): square ^ 7 in
+    /// every input index, same score and result.
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for f in &mut m.features[..m.count as usize] {
+            *f ^= 7;
+        }
+        m
+    }
+
     #[inline]
     pub fn active(&self) -> &[u16] {
         &self.features[..self.count as usize]
@@ -145,6 +155,35 @@ mod tests {
             .map(|&f| flip_feature(f as usize))
             .collect();
         assert!(other.iter().all(|&f| f < INPUTS));
+    }
+
+    /// [train-mirror] A sample mirrored has the features of the board mirrored left to right
+    /// (the FEN's ranks reversed), for either side to move.
+    #[test]
+    fn a_mirrored_sample_is_the_mirrored_board() {
+        let fens = [
+            "r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP3PPP/R2QKB1R w KQkq - 0 8",
+            "4k3/1p4p1/8/3P4/8/6N1/P4K2/8 b - - 0 40",
+        ];
+        for fen in fens {
+            let (board, rest) = fen.split_once(' ').unwrap();
+            let flipped: Vec<String> = board
+                .split('/')
+                .map(|rank| rank.chars().rev().collect())
+                .collect();
+            let side = rest.split(' ').next().unwrap();
+            let mirror_fen = format!("{} {side} - - 0 1", flipped.join("/"));
+            let a = Sample::from_board(&fen.parse().unwrap(), 33, Wdl::Loss).unwrap();
+            let b = Sample::from_board(&mirror_fen.parse().unwrap(), 33, Wdl::Loss).unwrap();
+            let mut fa = a.mirrored().active().to_vec();
+            let mut fb = b.active().to_vec();
+            fa.sort();
+            fb.sort();
+            assert_eq!(fa, fb, "{fen}");
+            assert_ne!(a.active(), a.mirrored().active());
+            assert_eq!((a.mirrored().score, a.mirrored().result), (33, Wdl::Loss));
+            assert_eq!(a.mirrored().mirrored(), a);
+        }
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub struct MpdArgs {
     /// Fixed depth of the engine search that plays each move.
     #[arg(long, default_value_t = 4)]
     pub play_depth: i32,
-    /// Evaluation the players use (spreads are recorded for both evaluations).
+    /// Evaluation the players use (spreads are recorded for all three evaluations).
     #[arg(long, default_value = "classic")]
     pub play_eval: String,
     /// A game ends as a draw after this many plies.
@@ -165,9 +165,9 @@ pub fn quiet_children(pos: &Position, kind: EvalKind) -> Vec<(Move, i32)> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub phase: Phase,
-    /// Quiet-sibling spread (max - min) per evaluation, `[classic, default]`; `None` with
-    /// fewer than two quiet children.
-    pub spread: [Option<i32>; 2],
+    /// Quiet-sibling spread (max - min) per evaluation, `[classic, default, nnue]`; `None`
+    /// with fewer than two quiet children.
+    pub spread: [Option<i32>; 3],
     /// Classic: the largest rise of the mover's evaluation over the parent's by one quiet
     /// non-castling move, and `quiet_gain_bound`, the sound bound `spp-exact` uses for it.
     pub gain: Option<i32>,
@@ -175,10 +175,13 @@ pub struct Sample {
     pub fen: String,
 }
 
-pub const KINDS: [EvalKind; 2] = [EvalKind::Classic, EvalKind::Default];
+/// [nnue] The network (`EvalFile`'s, the embedded one by default) is measured beside the two
+/// hand-written evaluations on the same positions: its spread is what SPP would have to bound
+/// if the search evaluated with it.
+pub const KINDS: [EvalKind; 3] = [EvalKind::Classic, EvalKind::Default, EvalKind::Nnue];
 
 pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> Sample {
-    let mut spread = [None, None];
+    let mut spread = [None; 3];
     let mut gain = None;
     for (k, &kind) in KINDS.iter().enumerate() {
         let kids = quiet_children(pos, kind);
@@ -259,8 +262,8 @@ pub fn self_play(
 }
 
 /// The columns of `selfplay.csv`, mpd's result file for the self-play games: one line per
-/// game, its samples joined by `|`, each `phase;classic_spread;default_spread;classic_gain;
-/// bound;fen` (an empty field for none).
+/// game, its samples joined by `|`, each `phase;classic_spread;default_spread;nnue_spread;
+/// classic_gain;bound;fen` (an empty field for none).
 pub const GAME_COLUMNS: &str = "game,samples,data";
 
 /// A game's line of `selfplay.csv`.
@@ -270,10 +273,11 @@ pub fn game_line(game: usize, samples: &[Sample]) -> String {
         .iter()
         .map(|s| {
             format!(
-                "{};{};{};{};{};{}",
+                "{};{};{};{};{};{};{}",
                 s.phase.name(),
                 opt(s.spread[0]),
                 opt(s.spread[1]),
+                opt(s.spread[2]),
                 opt(s.gain),
                 s.bound,
                 s.fen
@@ -304,21 +308,21 @@ pub fn parse_game_line(line: &str) -> Result<(usize, Vec<Sample>)> {
     };
     let mut samples = Vec::new();
     for item in data.split('|').filter(|t| !t.is_empty()) {
-        let x: Vec<&str> = item.splitn(6, ';').collect();
-        if x.len() != 6 {
-            bail!("bad sample '{item}'");
+        let x: Vec<&str> = item.splitn(7, ';').collect();
+        if x.len() != 7 {
+            bail!("bad sample '{item}' (7 fields: phase;classic;default;nnue;gain;bound;fen)");
         }
         samples.push(Sample {
             phase: Phase::ALL
                 .into_iter()
                 .find(|p| p.name() == x[0])
                 .ok_or_else(|| anyhow!("bad phase '{}'", x[0]))?,
-            spread: [opt(x[1])?, opt(x[2])?],
-            gain: opt(x[3])?,
-            bound: x[4]
+            spread: [opt(x[1])?, opt(x[2])?, opt(x[3])?],
+            gain: opt(x[4])?,
+            bound: x[5]
                 .parse()
-                .with_context(|| format!("bad bound '{}'", x[4]))?,
-            fen: x[5].to_string(),
+                .with_context(|| format!("bad bound '{}'", x[5]))?,
+            fen: x[6].to_string(),
         });
     }
     if samples.len() != count {
@@ -879,16 +883,17 @@ fn write_files(
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut csv =
-        String::from("source,phase,classic_spread,default_spread,classic_gain,bound,fen\n");
+        String::from("source,phase,classic_spread,default_spread,nnue_spread,classic_gain,bound,fen\n");
     let opt = |v: Option<i32>| v.map_or(String::new(), |x| x.to_string());
     for (src, set) in [("selfplay", played), ("sample", sampled)] {
         for s in set {
             let _ = writeln!(
                 csv,
-                "{src},{},{},{},{},{},{}",
+                "{src},{},{},{},{},{},{},{}",
                 s.phase.name(),
                 opt(s.spread[0]),
                 opt(s.spread[1]),
+                opt(s.spread[2]),
                 opt(s.gain),
                 s.bound,
                 s.fen
@@ -965,6 +970,49 @@ mod tests {
         assert_eq!(percentile(&v, 0.99), Some(990));
         assert_eq!(percentile(&v, 0.999), Some(999));
         assert_eq!(percentile(&[], 0.5), None);
+    }
+
+    /// [nnue] A game line with all three spreads (and a missing one) reads back as written; a
+    /// line of the older two-spread format is refused with the expected fields named.
+    #[test]
+    fn game_lines_round_trip_with_three_evaluations() {
+        let samples = vec![
+            Sample {
+                phase: Phase::ALL[0],
+                spread: [Some(40), Some(55), Some(120)],
+                gain: Some(12),
+                bound: 30,
+                fen: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into(),
+            },
+            Sample {
+                phase: Phase::ALL[2],
+                spread: [None, Some(3), None],
+                gain: None,
+                bound: 0,
+                fen: "4k3/8/8/8/8/8/8/4K3 b - - 0 60".into(),
+            },
+        ];
+        let line = game_line(7, &samples);
+        assert_eq!(parse_game_line(&line).unwrap(), (7, samples));
+        let old = "3,1,opening;40;55;12;30;4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+        let err = parse_game_line(old).unwrap_err().to_string();
+        assert!(err.contains("7 fields"), "{err}");
+    }
+
+    /// The network's spread is measured on the same quiet children as the others'.
+    #[test]
+    fn the_network_is_measured_beside_the_hand_written_evaluations() {
+        let pos = Position::from_fen(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            false,
+        )
+        .unwrap();
+        let s = measure_position(&pos, Some(4));
+        let kids = quiet_children(&pos, EvalKind::Nnue);
+        let max = kids.iter().map(|c| c.1).max().unwrap();
+        let min = kids.iter().map(|c| c.1).min().unwrap();
+        assert_eq!(s.spread[2], Some(max - min));
+        assert_eq!(kids.len(), quiet_children(&pos, EvalKind::Classic).len());
     }
 
     #[test]

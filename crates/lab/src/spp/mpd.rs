@@ -882,8 +882,9 @@ fn write_files(
     md: &str,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut csv =
-        String::from("source,phase,classic_spread,default_spread,nnue_spread,classic_gain,bound,fen\n");
+    let mut csv = String::from(
+        "source,phase,classic_spread,default_spread,nnue_spread,classic_gain,bound,fen\n",
+    );
     let opt = |v: Option<i32>| v.map_or(String::new(), |x| x.to_string());
     for (src, set) in [("selfplay", played), ("sample", sampled)] {
         for s in set {

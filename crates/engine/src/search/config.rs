@@ -370,7 +370,7 @@ search_config! {
             threshold_end: i32 = 100 => "MpcThresholdEnd" [0, 1000];
                 "confidence T in the endgame (hundredths)"
         }
-        [sfpc] Sfpc => "Sfpc" = false;
+        [sfpc] Sfpc => "Sfpc" = true;
             "Stockfish-style ProbCut: a good capture that beats beta by a margin in qsearch and then in a reduced search cuts the node" {
             margin: i32 = 215 => "SfpcMargin" [0, 2000];
                 "how far above beta the capture must score (cp)"

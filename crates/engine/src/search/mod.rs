@@ -268,6 +268,7 @@ pub(crate) mod tests {
         plain.conthist.enabled = false;
         plain.capthist.enabled = false;
         plain.corrhist.enabled = false;
+        plain.sfpc.enabled = false;
         let base = run(plain.clone());
         type Switch = fn(&mut SearchConfig, bool);
         let cases: [(Technique, Switch); 3] = [
@@ -343,7 +344,11 @@ pub(crate) mod tests {
             .collect();
         let pos = Position::from_fen(FENS[5], false).unwrap();
         let run = |settings: &[(&str, String)]| {
-            let mut t = team(SearchConfig::default());
+            // Each technique on the default search less Stockfish-style ProbCut, which prunes
+            // most of this small tree (IIR, for one, would never be reached at depth 8).
+            let mut cfg = SearchConfig::default();
+            cfg.sfpc.enabled = tag == "sfpc";
+            let mut t = team(cfg);
             for (name, value) in settings {
                 assert_eq!(t.set_option(name, Some(value)), Ok(true), "{name}");
             }

@@ -441,7 +441,13 @@ impl Searcher<'_> {
                 continue;
             }
             self.td.make(ply, mv, PieceTo::of(&board, mv));
-            let mut v = -self.qsearch::<false>(ply + 1, -pc_beta, -pc_beta + 1);
+            // With `Qsearch` off the horizon is the static evaluation, so there is no
+            // quiescence pre-check: the verification search alone decides.
+            let mut v = if self.cfg.qsearch.enabled {
+                -self.qsearch::<false>(ply + 1, -pc_beta, -pc_beta + 1)
+            } else {
+                pc_beta
+            };
             if v >= pc_beta && pc_depth > 0 && !self.stopped {
                 v = -self.negamax::<false>(pc_depth, ply + 1, -pc_beta, -pc_beta + 1, !cut_node);
             }

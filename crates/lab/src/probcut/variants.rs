@@ -19,7 +19,11 @@ use augur_arena::progress::Progress;
 
 use crate::result_log::{self, Header, ResultLog};
 
-pub const DEFAULT_VARIANTS: [&str; 3] = ["baseline", "probcut:ProbCut=true", "mpc:Mpc=true"];
+pub const DEFAULT_VARIANTS: [&str; 3] = [
+    "baseline:Sfpc=false",
+    "probcut:Sfpc=false,ProbCut=true",
+    "mpc:Sfpc=false,Mpc=true",
+];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {

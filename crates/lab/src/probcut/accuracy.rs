@@ -1,5 +1,5 @@
 //! `augur-lab accuracy`: the accuracy measure Jiang & Buro suggest for forward pruning. A
-//! deeper search is the oracle: the baseline at depth d + k. Each variant searches every
+//! deeper search is the oracle: the first variant (the baseline) at depth d + k. Each variant searches every
 //! position at depth d; its move is judged by the oracle, not by its own score. Reported per
 //! variant: the share of positions where its move differs from the oracle's (Wilson 95%
 //! interval) and the mean loss, the oracle's score of its own best move minus the
@@ -29,13 +29,14 @@ use crate::confidence::{mean_interval, paired_interval, wilson};
 use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
 use crate::result_log::{self, Header};
 
-/// The variants of the forward-pruning family, each against the engine's default search.
+/// The variants of the forward-pruning family, each alone on the search without them (`Sfpc`
+/// is on by default, so the others switch it off).
 pub const DEFAULT_VARIANTS: [&str; 5] = [
-    "baseline",
-    "probcut:ProbCut=true",
-    "mpc:Mpc=true",
+    "baseline:Sfpc=false",
+    "probcut:Sfpc=false,ProbCut=true",
+    "mpc:Sfpc=false,Mpc=true",
     "sfpc:Sfpc=true",
-    "sppf:Sppf=true",
+    "sppf:Sfpc=false,Sppf=true",
 ];
 
 /// Scores beyond this (mates) count as this much when losses are taken, so that a mate in 3
@@ -57,7 +58,7 @@ pub struct AccuracyArgs {
     #[arg(long, default_value_t = 2)]
     pub extra: i32,
     /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc, sfpc, sppf.
-    /// The first is the reference of the paired intervals.
+    /// The first is the oracle (at depth + extra) and the reference of the paired intervals.
     #[arg(long = "variant", short = 'v')]
     pub variants: Vec<String>,
     /// Hash table of each search (MiB).
@@ -372,7 +373,8 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
     if initial > 0 && !args.quiet {
         eprintln!("resuming: {initial} positions already done");
     }
-    let oracle_cfg = SearchConfig::default();
+    // The oracle is the first variant (the reference) searched deeper.
+    let oracle_cfg = configs[0].1.clone();
     let mut progress = Progress::new(positions.len(), initial, !args.quiet);
     let mut count = initial;
     for (i, pos) in boards.iter().enumerate() {
@@ -405,7 +407,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
         .collect();
     print!("{}", provenance.markdown());
     println!(
-        "{} positions; variants at depth {}, the oracle (default search) at depth {}; loss = oracle's best score − oracle-depth score of the variant's move, scores capped at ±{SCORE_CAP} cp; 95% intervals (Wilson for shares, t for means)",
+        "{} positions; variants at depth {}, the oracle (the first variant) at depth {}; loss = oracle's best score − oracle-depth score of the variant's move, scores capped at ±{SCORE_CAP} cp; 95% intervals (Wilson for shares, t for means)",
         blocks.len(),
         args.depth,
         args.depth + args.extra

@@ -11,9 +11,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use super::variants::{
-    default_engine, run_grid_to, Budget, Grid, Measurement, Variant, VariantRunArgs,
-};
+use super::variants::{run_grid_to, Budget, Measurement, Variant, VariantRunArgs};
 use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
 use crate::confidence::{mean_interval, paired_interval};
 use crate::provenance::{sha256_file, sha256_hex, Provenance};
@@ -163,20 +161,9 @@ pub fn run(args: &DepthArgs) -> Result<()> {
     }
     let provenance = Provenance::capture(args, None);
     let fens: Vec<String> = positions.iter().map(|p| p.fen.clone()).collect();
-    let engine = args.run.engine.clone().unwrap_or_else(default_engine);
-    let budget = match args.nodes {
-        Some(n) => Budget::Nodes(n),
-        None => Budget::MoveTime(args.movetime),
-    };
-    let grid = Grid {
-        fens: &fens,
-        variants: &variants,
-        engine: &engine,
-        hash: args.run.hash,
-        budget,
-        concurrency: args.run.concurrency,
-        quiet: args.quiet,
-    };
+    let engine = args.run.engine_path();
+    let budget = Budget::from_args(args.nodes, args.movetime);
+    let grid = args.run.grid(&fens, &variants, &engine, budget, args.quiet);
     let (epd, epd_sha256) = match &args.epd {
         None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
         Some(p) => (p.display().to_string(), sha256_file(p)?),
@@ -195,10 +182,7 @@ pub fn run(args: &DepthArgs) -> Result<()> {
         &provenance,
         &lines,
     )?;
-    let limit = match budget {
-        Budget::MoveTime(ms) => format!("{ms} ms"),
-        Budget::Nodes(n) => format!("{n} nodes"),
-    };
+    let limit = budget.label();
     print!("{}", provenance.markdown());
     println!(
         "{} positions, {limit} per position and variant, engine {}",

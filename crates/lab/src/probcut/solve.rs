@@ -12,9 +12,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess};
 
-use super::variants::{
-    default_engine, run_grid_to, Budget, Grid, Measurement, Variant, VariantRunArgs,
-};
+use super::variants::{run_grid_to, Budget, Measurement, Variant, VariantRunArgs};
 use super::{parse_epd, EpdLine};
 use crate::confidence::{paired_interval, wilson};
 use crate::provenance::{sha256_hex, Provenance};
@@ -185,20 +183,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     let provenance = Provenance::capture(args, None);
     let fens: Vec<String> = problems.iter().map(|p| p.fen.clone()).collect();
-    let engine = args.run.engine.clone().unwrap_or_else(default_engine);
-    let budget = match args.nodes {
-        Some(n) => Budget::Nodes(n),
-        None => Budget::MoveTime(args.movetime),
-    };
-    let grid = Grid {
-        fens: &fens,
-        variants: &variants,
-        engine: &engine,
-        hash: args.run.hash,
-        budget,
-        concurrency: args.run.concurrency,
-        quiet: args.quiet,
-    };
+    let engine = args.run.engine_path();
+    let budget = Budget::from_args(args.nodes, args.movetime);
+    let grid = args.run.grid(&fens, &variants, &engine, budget, args.quiet);
     let settings = vec![
         ("suite".to_string(), args.suite.display().to_string()),
         ("suite_sha256".to_string(), sha256_hex(text.as_bytes())),
@@ -218,10 +205,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         "{}: {} positions, {} per position and variant, engine {}",
         args.suite.display(),
         problems.len(),
-        match budget {
-            Budget::MoveTime(ms) => format!("{ms} ms"),
-            Budget::Nodes(n) => format!("{n} nodes"),
-        },
+        budget.label(),
         engine.display()
     );
     print!("{}", report(&variants, &problems, &results));

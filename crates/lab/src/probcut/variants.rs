@@ -442,6 +442,19 @@ pub enum Budget {
 }
 
 impl Budget {
+    /// `--nodes` when given, otherwise `--movetime` (the flags of `depth` and `solve`).
+    pub fn from_args(nodes: Option<u64>, movetime: u64) -> Budget {
+        nodes.map_or(Budget::MoveTime(movetime), Budget::Nodes)
+    }
+
+    /// "500 ms" or "10000 nodes", for the reports' headers.
+    pub fn label(self) -> String {
+        match self {
+            Budget::MoveTime(ms) => format!("{ms} ms"),
+            Budget::Nodes(n) => format!("{n} nodes"),
+        }
+    }
+
     pub fn go_args(self) -> String {
         match self {
             Budget::MoveTime(ms) => format!("movetime {ms}"),
@@ -476,29 +489,6 @@ fn measure(engine: &mut UciEngine, fen: &str, budget: Budget) -> Result<Measurem
     })
 }
 
-/// Searches every position with every variant; `result[position][variant]`. `concurrency`
-/// workers each run their own engine process per variant.
-pub fn run_grid(
-    fens: &[String],
-    variants: &[Variant],
-    engine: &Path,
-    hash: usize,
-    budget: Budget,
-    concurrency: usize,
-    quiet: bool,
-) -> Result<Vec<Vec<Measurement>>> {
-    let grid = Grid {
-        fens,
-        variants,
-        engine,
-        hash,
-        budget,
-        concurrency,
-        quiet,
-    };
-    run_grid_with(&grid, vec![None; fens.len()], &mut |_, _| Ok(()))
-}
-
 /// What [`run_grid_with`] searches.
 pub struct Grid<'a> {
     pub fens: &'a [String],
@@ -510,7 +500,8 @@ pub struct Grid<'a> {
     pub quiet: bool,
 }
 
-/// As [`run_grid`], skipping the positions whose row is in `done` and handing each new row to
+/// Searches every position with every variant (`result[position][variant]`; `concurrency`
+/// workers each run their own engine process per variant), skipping the positions whose row is in `done` and handing each new row to
 /// `on_row(position, row)` as it finishes (which appends it to the result file).
 pub fn run_grid_with(
     grid: &Grid,
@@ -670,4 +661,31 @@ pub struct VariantRunArgs {
     /// not compete for cores, so the default is 1.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+}
+
+impl VariantRunArgs {
+    /// The engine binary these arguments name.
+    pub fn engine_path(&self) -> PathBuf {
+        self.engine.clone().unwrap_or_else(default_engine)
+    }
+
+    /// The grid `depth` and `solve` search: these settings over `fens` and `variants`.
+    pub fn grid<'a>(
+        &self,
+        fens: &'a [String],
+        variants: &'a [Variant],
+        engine: &'a Path,
+        budget: Budget,
+        quiet: bool,
+    ) -> Grid<'a> {
+        Grid {
+            fens,
+            variants,
+            engine,
+            hash: self.hash,
+            budget,
+            concurrency: self.concurrency,
+            quiet,
+        }
+    }
 }

@@ -175,6 +175,23 @@ pub struct Sample {
     pub fen: String,
 }
 
+impl Sample {
+    /// The fields as both result files write them: phase, the three spreads, gain, bound, FEN
+    /// (a missing spread or gain is empty).
+    fn fields(&self) -> [String; 7] {
+        let opt = |v: Option<i32>| v.map_or(String::new(), |x| x.to_string());
+        [
+            self.phase.name().to_string(),
+            opt(self.spread[0]),
+            opt(self.spread[1]),
+            opt(self.spread[2]),
+            opt(self.gain),
+            self.bound.to_string(),
+            self.fen.clone(),
+        ]
+    }
+}
+
 /// [nnue] The network (`EvalFile`'s, the embedded one by default) is measured beside the two
 /// hand-written evaluations on the same positions: its spread is what SPP would have to bound
 /// if the search evaluated with it.
@@ -268,22 +285,7 @@ pub const GAME_COLUMNS: &str = "game,samples,data";
 
 /// A game's line of `selfplay.csv`.
 pub fn game_line(game: usize, samples: &[Sample]) -> String {
-    let opt = |v: Option<i32>| v.map_or(String::new(), |x| x.to_string());
-    let data: Vec<String> = samples
-        .iter()
-        .map(|s| {
-            format!(
-                "{};{};{};{};{};{};{}",
-                s.phase.name(),
-                opt(s.spread[0]),
-                opt(s.spread[1]),
-                opt(s.spread[2]),
-                opt(s.gain),
-                s.bound,
-                s.fen
-            )
-        })
-        .collect();
+    let data: Vec<String> = samples.iter().map(|s| s.fields().join(";")).collect();
     format!("{game},{},{}", samples.len(), data.join("|"))
 }
 
@@ -885,20 +887,9 @@ fn write_files(
     let mut csv = String::from(
         "source,phase,classic_spread,default_spread,nnue_spread,classic_gain,bound,fen\n",
     );
-    let opt = |v: Option<i32>| v.map_or(String::new(), |x| x.to_string());
     for (src, set) in [("selfplay", played), ("sample", sampled)] {
         for s in set {
-            let _ = writeln!(
-                csv,
-                "{src},{},{},{},{},{},{},{}",
-                s.phase.name(),
-                opt(s.spread[0]),
-                opt(s.spread[1]),
-                opt(s.spread[2]),
-                opt(s.gain),
-                s.bound,
-                s.fen
-            );
+            let _ = writeln!(csv, "{src},{}", s.fields().join(","));
         }
     }
     std::fs::write(dir.join("spreads.csv"), csv)?;

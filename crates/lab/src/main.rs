@@ -37,6 +37,8 @@ enum Command {
     Depth(augur_lab::probcut::depth::DepthArgs),
     /// Test-suite positions (WAC) solved per engine variant at fixed time.
     Solve(augur_lab::probcut::solve::SolveArgs),
+    /// Tables 2 and 3 of Jiang & Buro: a match per cell of a grid of two option values (MPC's thresholds), Elo ± CI, heat map.
+    Grid(augur_lab::probcut::grid::GridArgs),
     /// Jiang & Buro's accuracy measure: each variant's move at depth d judged by the baseline at d+k (differing share, mean loss).
     Accuracy(augur_lab::probcut::accuracy::AccuracyArgs),
     /// Training data from self-play: bullet ChessBoard records (board, score, result), resumable.
@@ -64,6 +66,7 @@ fn main() -> Result<()> {
         Command::Fit(args) => augur_lab::probcut::fit::run(&args),
         Command::Depth(args) => augur_lab::probcut::depth::run(&args),
         Command::Solve(args) => augur_lab::probcut::solve::run(&args),
+        Command::Grid(args) => augur_lab::probcut::grid::run(&args).map(|_| ()),
         Command::Accuracy(args) => augur_lab::probcut::accuracy::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),
         Command::Convert(args) => augur_lab::datagen::convert(&args),

@@ -190,6 +190,9 @@ pub struct MatchSummary {
     pub sprt: Option<(f64, SprtState)>,
     pub overhead: Overhead,
     pub report: String,
+    /// Every game's outcome, resumed ones included (callers such as `augur-lab grid` take
+    /// W/D/L and the pentanomial from it).
+    pub table: ResultTable,
 }
 
 fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String {
@@ -536,6 +539,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         sprt: sprt_state,
         overhead: state.overhead,
         report,
+        table: state.table,
     })
 }
 

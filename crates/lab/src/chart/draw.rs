@@ -11,7 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{CategoryChart, ScatterChart, Style, YScale};
+use super::{CategoryChart, HeatMap, ScatterChart, Style, YScale};
 
 /// The category10 palette (as matplotlib's default), repeated past ten series.
 const PALETTE: [RGBColor; 10] = [
@@ -639,6 +639,155 @@ pub fn scatter<DB: DrawingBackend>(c: &ScatterChart, root: DrawingArea<DB, Shift
     root.present().map_err(fail)
 }
 
+/// Heat-map cells are at least this wide and tall, so two lines of label fit.
+const CELL_W: u32 = 150;
+const CELL_H: u32 = 80;
+/// Left: y category names and the y label; bottom: x names and the x label; right: the
+/// colour bar with its ticks and label.
+const HEAT_LEFT: u32 = 130;
+const HEAT_BOTTOM: u32 = 70;
+const HEAT_RIGHT: u32 = 150;
+const HEAT_TOP: u32 = 70;
+const POSITIVE: RGBColor = RGBColor(0x21, 0x66, 0xac);
+const NEGATIVE: RGBColor = RGBColor(0xb2, 0x18, 0x2b);
+const MISSING: RGBColor = RGBColor(0xcc, 0xcc, 0xcc);
+
+pub fn heat_map_size(c: &HeatMap) -> (u32, u32) {
+    let (nx, ny) = (c.x_categories.len().max(1), c.y_categories.len().max(1));
+    (
+        (HEAT_LEFT + nx as u32 * CELL_W + HEAT_RIGHT).max(700),
+        HEAT_TOP + ny as u32 * CELL_H + HEAT_BOTTOM + 10,
+    )
+}
+
+/// The colour of `v` on a scale diverging at 0: white there, full colour at ±`scale`;
+/// grey for a missing value. Returns the colour and whether dark text reads on it.
+fn diverging(v: f64, scale: f64) -> (RGBColor, bool) {
+    if !v.is_finite() {
+        return (MISSING, true);
+    }
+    let t = (v.abs() / scale).clamp(0.0, 1.0);
+    let end = if v >= 0.0 { POSITIVE } else { NEGATIVE };
+    let mix = |a: u8| (255.0 + (f64::from(a) - 255.0) * t).round() as u8;
+    (RGBColor(mix(end.0), mix(end.1), mix(end.2)), t < 0.55)
+}
+
+pub fn heat_map<DB: DrawingBackend>(c: &HeatMap, root: DrawingArea<DB, Shift>) -> Result<()> {
+    let area = frame(&root, &c.title, &[], 0)?;
+    let (w, h) = area.dim_in_pixel();
+    let (nx, ny) = (c.x_categories.len(), c.y_categories.len());
+    if nx == 0 || ny == 0 {
+        return root.present().map_err(fail);
+    }
+    let plot_w = w.saturating_sub(HEAT_LEFT + HEAT_RIGHT).max(1) as i32;
+    let plot_h = h.saturating_sub(HEAT_BOTTOM).max(1) as i32;
+    let (cw, ch) = (plot_w / nx as i32, plot_h / ny as i32);
+    let (x0, y0) = (HEAT_LEFT as i32, 0);
+    let scale = c.full_scale();
+    let centred = text_style().pos(Pos::new(HPos::Center, VPos::Center));
+    // Row 0 at the bottom: y grows upwards like a numeric axis.
+    let top_of = |yi: usize| y0 + (ny - 1 - yi) as i32 * ch;
+    for yi in 0..ny {
+        for xi in 0..nx {
+            let v = c.values.get(yi).and_then(|r| r.get(xi)).copied();
+            let (fill, dark) = diverging(v.unwrap_or(f64::NAN), scale);
+            let (left, top) = (x0 + xi as i32 * cw, top_of(yi));
+            area.draw(&Rectangle::new(
+                [(left, top), (left + cw, top + ch)],
+                fill.filled(),
+            ))
+            .map_err(fail)?;
+            area.draw(&Rectangle::new(
+                [(left, top), (left + cw, top + ch)],
+                GRID.stroke_width(1),
+            ))
+            .map_err(fail)?;
+            let label = c.labels.get(yi).and_then(|r| r.get(xi));
+            let lines: Vec<&str> = label.map_or(Vec::new(), |l| l.lines().collect());
+            let ink = if dark { BLACK } else { WHITE };
+            for (k, line) in lines.iter().enumerate() {
+                let dy = (2 * k as i32 + 1 - lines.len() as i32) * 9;
+                area.draw(&Text::new(
+                    line.to_string(),
+                    (left + cw / 2, top + ch / 2 + dy),
+                    centred.color(&ink),
+                ))
+                .map_err(fail)?;
+            }
+        }
+        area.draw(&Text::new(
+            c.y_categories[yi].clone(),
+            (x0 - 8, top_of(yi) + ch / 2),
+            text_style().pos(Pos::new(HPos::Right, VPos::Center)),
+        ))
+        .map_err(fail)?;
+    }
+    let bottom = y0 + ny as i32 * ch;
+    for (xi, name) in c.x_categories.iter().enumerate() {
+        area.draw(&Text::new(
+            name.clone(),
+            (x0 + xi as i32 * cw + cw / 2, bottom + 8),
+            text_style().pos(Pos::new(HPos::Center, VPos::Top)),
+        ))
+        .map_err(fail)?;
+    }
+    area.draw(&Text::new(
+        c.x_label.clone(),
+        (x0 + nx as i32 * cw / 2, bottom + 40),
+        text_style().pos(Pos::new(HPos::Center, VPos::Top)),
+    ))
+    .map_err(fail)?;
+    area.draw(&Text::new(
+        c.y_label.clone(),
+        (22, y0 + ny as i32 * ch / 2),
+        text_style()
+            .transform(FontTransform::Rotate270)
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))
+    .map_err(fail)?;
+    // The colour bar: -scale at the bottom to +scale at the top.
+    let bar_left = x0 + nx as i32 * cw + 30;
+    let bar_h = ny as i32 * ch;
+    let steps = 60;
+    for k in 0..steps {
+        let v = scale * (1.0 - 2.0 * (k as f64 + 0.5) / steps as f64);
+        let (fill, _) = diverging(v, scale);
+        let top = y0 + bar_h * k / steps;
+        let next = y0 + bar_h * (k + 1) / steps;
+        area.draw(&Rectangle::new(
+            [(bar_left, top), (bar_left + 18, next)],
+            fill.filled(),
+        ))
+        .map_err(fail)?;
+    }
+    area.draw(&Rectangle::new(
+        [(bar_left, y0), (bar_left + 18, y0 + bar_h)],
+        BLACK.stroke_width(1),
+    ))
+    .map_err(fail)?;
+    for (v, y) in [(scale, y0), (0.0, y0 + bar_h / 2), (-scale, y0 + bar_h)] {
+        area.draw(&Text::new(
+            if v == 0.0 {
+                "0".to_string()
+            } else {
+                format!("{v:+.0}")
+            },
+            (bar_left + 24, y),
+            text_style().pos(Pos::new(HPos::Left, VPos::Center)),
+        ))
+        .map_err(fail)?;
+    }
+    area.draw(&Text::new(
+        c.value_label.clone(),
+        (bar_left + 80, y0 + bar_h / 2),
+        text_style()
+            .transform(FontTransform::Rotate90)
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))
+    .map_err(fail)?;
+    root.present().map_err(fail)
+}
+
 /// The part of `y = slope * x + intercept` inside the plot, as its two ends.
 fn clip_line(
     slope: f64,
@@ -669,6 +818,16 @@ mod tests {
         assert_eq!(tick_label(-0.0, 100.0), "0");
         assert_eq!(decades(37.0, 123_456.0), (1, 6));
         assert_eq!(decades(100.0, 100.0), (1, 3));
+    }
+
+    #[test]
+    fn the_heat_map_scale_diverges_at_zero() {
+        assert_eq!(diverging(0.0, 50.0), (WHITE, true));
+        assert_eq!(diverging(50.0, 50.0).0, POSITIVE);
+        assert_eq!(diverging(-80.0, 50.0), (NEGATIVE, false));
+        assert_eq!(diverging(f64::NAN, 50.0).0, MISSING);
+        let (half, dark) = diverging(-25.0, 50.0);
+        assert!(half.0 > NEGATIVE.0 && half.1 > NEGATIVE.1 && dark);
     }
 
     #[test]

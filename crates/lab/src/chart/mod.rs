@@ -6,6 +6,9 @@
 //!   diagrams (leaf counts per position, pruning percentages per position) are of this kind.
 //! - [`ScatterChart`]: point clouds with an optional fitted line
 //!   ([`crate::regression::fit_line`]), e.g. ProbCut's shallow-versus-deep search values.
+//! - [`HeatMap`]: a value per cell of a grid of two categories, coloured on a scale that
+//!   diverges at 0 and labelled with its own text, e.g. Elo ± CI per pair of thresholds
+//!   (`augur-lab grid`, Jiang & Buro's Tables 2 and 3).
 //!
 //! ```no_run
 //! use augur_lab::chart::{Chart, CategoryChart, Series, Style, YScale};
@@ -169,10 +172,98 @@ impl ScatterChart {
     }
 }
 
+/// One value per cell of an x × y grid of categories, coloured blue above 0 and red below
+/// (white at 0, full colour at ±`scale`), each cell labelled with its own text. The first y
+/// category is drawn at the bottom, as on a numeric axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeatMap {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    /// What the colours measure, written beside the colour bar.
+    pub value_label: String,
+    pub x_categories: Vec<String>,
+    pub y_categories: Vec<String>,
+    /// `values[y][x]`; `f64::NAN` is a cell without a value (grey).
+    pub values: Vec<Vec<f64>>,
+    /// `labels[y][x]`: the text in each cell (lines split at `\n`).
+    pub labels: Vec<Vec<String>>,
+    /// The value drawn at full colour; default: the largest |value|.
+    pub scale: Option<f64>,
+}
+
+impl HeatMap {
+    /// An empty grid (every value missing, no labels) over these categories.
+    pub fn new(
+        title: impl Into<String>,
+        x_categories: Vec<String>,
+        y_categories: Vec<String>,
+    ) -> Self {
+        let (nx, ny) = (x_categories.len(), y_categories.len());
+        HeatMap {
+            title: title.into(),
+            x_label: String::new(),
+            y_label: String::new(),
+            value_label: String::new(),
+            x_categories,
+            y_categories,
+            values: vec![vec![f64::NAN; nx]; ny],
+            labels: vec![vec![String::new(); nx]; ny],
+            scale: None,
+        }
+    }
+    pub fn labels(mut self, x: impl Into<String>, y: impl Into<String>) -> Self {
+        self.x_label = x.into();
+        self.y_label = y.into();
+        self
+    }
+    pub fn value_label(mut self, label: impl Into<String>) -> Self {
+        self.value_label = label.into();
+        self
+    }
+    pub fn scale(mut self, scale: f64) -> Self {
+        self.scale = Some(scale);
+        self
+    }
+    /// Sets cell (`x`, `y`) (indices into the categories); out-of-range cells are ignored.
+    pub fn cell(mut self, x: usize, y: usize, value: f64, label: impl Into<String>) -> Self {
+        if let Some(row) = self.values.get_mut(y) {
+            if let Some(v) = row.get_mut(x) {
+                *v = value;
+                self.labels[y][x] = label.into();
+            }
+        }
+        self
+    }
+    /// The value drawn at full colour: `scale`, else the largest finite |value| (1 if none).
+    pub fn full_scale(&self) -> f64 {
+        self.scale.filter(|s| *s > 0.0).unwrap_or_else(|| {
+            let m = self
+                .values
+                .iter()
+                .flatten()
+                .filter(|v| v.is_finite())
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+            if m > 0.0 {
+                m
+            } else {
+                1.0
+            }
+        })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Chart {
     Category(CategoryChart),
     Scatter(ScatterChart),
+    HeatMap(HeatMap),
+}
+
+impl From<HeatMap> for Chart {
+    fn from(c: HeatMap) -> Self {
+        Chart::HeatMap(c)
+    }
 }
 
 impl From<CategoryChart> for Chart {
@@ -239,6 +330,7 @@ impl Chart {
         match self {
             Chart::Category(c) => draw::category_size(c),
             Chart::Scatter(_) => draw::SCATTER_SIZE,
+            Chart::HeatMap(c) => draw::heat_map_size(c),
         }
     }
 
@@ -250,6 +342,7 @@ impl Chart {
         match self {
             Chart::Category(c) => draw::category(c, area),
             Chart::Scatter(c) => draw::scatter(c, area),
+            Chart::HeatMap(c) => draw::heat_map(c, area),
         }
     }
 

@@ -7,6 +7,7 @@
 //!   Figure 4), and the engine's parameter file.
 //! - [`depth`]: fixed time per position, average depth reached per engine variant.
 //! - [`solve`]: tactical cost, test-suite positions solved per variant.
+//! - [`grid`]: Tables 2 and 3, a match per pair of threshold values, Elo ± CI and a heat map.
 //! - [`accuracy`]: Jiang & Buro's suggested measure, each variant's move judged by a deeper
 //!   search (share of differing moves, mean loss).
 
@@ -14,6 +15,7 @@ pub mod accuracy;
 pub mod collect;
 pub mod depth;
 pub mod fit;
+pub mod grid;
 pub mod params;
 pub mod solve;
 pub mod variants;

@@ -1,0 +1,672 @@
+//! `augur-lab grid`: Jiang & Buro's Tables 2 and 3 with statistics. The paper chose MPC's
+//! thresholds by 64-game matches over a grid of (endgame, middle-game) values and printed each
+//! cell's score; here every cell is a match through the arena's runner (game pairs, the same
+//! binary on both sides) whose result is Elo with its pentanomial 95% interval and LOS, the
+//! estimator `augur-lab match` prints. The grid is any two numeric UCI options.
+//!
+//! Resumable after kill -9: each cell's games go to their own PGN (the match runner resumes
+//! from it), and each finished cell is a line of `grid.csv` (a `result_log` file: settings
+//! header, a restart with other settings refused). A restart with a larger `--games` plays
+//! only the missing games of every cell. Outputs: `grid.csv`, `grid.md` (the table and every
+//! cell's counts), `grid_heatmap.{svg,png}` and `provenance.toml` in `--out`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use augur_arena::game::time_control::TimeControl;
+use augur_arena::matchmaking::elo::{self, Estimate, Penta, Wdl};
+use augur_arena::matchmaking::schedule::{Format, OpeningOrder};
+use augur_arena::matchmaking::sprt::{EloModel, Sample};
+use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
+use clap::Args;
+
+use super::variants::{check_fitted_pairs, default_engine, search_config};
+use crate::chart::{Chart, HeatMap};
+use crate::provenance::{sha256_file, Provenance};
+use crate::result_log::{self, Header};
+
+#[derive(Args, Debug, Clone)]
+pub struct GridArgs {
+    /// The x axis: a numeric UCI option and its values, `NAME=V1,V2,...` (columns of the table).
+    #[arg(long, default_value = "MpcThresholdEnd=60,100,140")]
+    pub x: String,
+    /// The y axis, `NAME=V1,V2,...` (rows of the table).
+    #[arg(long, default_value = "MpcThresholdMid=80,120,160")]
+    pub y: String,
+    /// Options of the variant in every cell (`Opt=Val,...`); the cell's two values are added.
+    #[arg(long, default_value = "Mpc=true,Sfpc=false")]
+    pub variant: String,
+    /// Options of the baseline every cell's variant plays (`Opt=Val,...`; may be empty).
+    #[arg(long, default_value = "Sfpc=false")]
+    pub baseline: String,
+    /// The engine binary (both sides); default: `augur` next to this program.
+    #[arg(long)]
+    pub engine: Option<PathBuf>,
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Time control of every game: nodes=5000, 10+0.1, movetime=0.5, ... (see `match`).
+    #[arg(long, default_value = "nodes=5000")]
+    pub tc: TimeControl,
+    /// Games per cell (rounded up to even: game pairs with colours reversed).
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Openings (EPD or PGN); default: the bundled 8moves_v3 sample. Every cell plays the same
+    /// openings in the same order (the schedule follows from --seed), so cells differ only by
+    /// their thresholds.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Output folder: per-cell PGNs, grid.csv, grid.md, grid_heatmap.{svg,png}.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One axis of the grid: an option and its values, in the given order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    pub name: String,
+    pub values: Vec<i64>,
+}
+
+impl Axis {
+    /// Parses `NAME=V1,V2,...` (integers, no repeats); `flag` names the option in errors.
+    pub fn parse(text: &str, flag: &str) -> Result<Axis> {
+        let Some((name, list)) = text.split_once('=') else {
+            bail!("bad {flag} '{text}': expected OPTION=V1,V2,... (e.g. MpcThresholdEnd=60,100)");
+        };
+        let name = name.trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            bail!("bad {flag} '{text}': no option name before '='");
+        }
+        let mut values = Vec::new();
+        for part in list.split(',').map(str::trim) {
+            let v: i64 = part.parse().with_context(|| {
+                format!("bad {flag} '{text}': '{part}' is not an integer option value")
+            })?;
+            if values.contains(&v) {
+                bail!("bad {flag} '{text}': {v} is listed twice");
+            }
+            values.push(v);
+        }
+        Ok(Axis {
+            name: name.to_string(),
+            values,
+        })
+    }
+
+    fn text(&self) -> String {
+        let vs: Vec<String> = self.values.iter().map(i64::to_string).collect();
+        format!("{}={}", self.name, vs.join(","))
+    }
+}
+
+/// `Opt=Val,Opt=Val` (empty allowed) into pairs; `flag` names the option in errors.
+pub fn parse_options(text: &str, flag: &str) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((k, v)) = part.split_once('=') else {
+            bail!("bad {flag} '{text}': '{part}' is not Opt=Val");
+        };
+        let (k, v) = (k.trim(), v.trim());
+        if k.is_empty() || k.contains(char::is_whitespace) {
+            bail!("bad {flag} '{text}': '{part}' has no option name");
+        }
+        out.push((k.to_string(), v.to_string()));
+    }
+    Ok(out)
+}
+
+/// The arena's Elo text without a negative zero (an even score maps to -0.0).
+fn fmt_elo(e: f64) -> String {
+    elo::fmt_elo(e + 0.0)
+}
+
+/// One finished cell: the variant's results against the baseline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub x: i64,
+    pub y: i64,
+    pub wdl: Wdl,
+    pub penta: Penta,
+}
+
+/// The CSV columns; the derived ones (score onwards) are for readers, a restart recomputes them.
+pub const COLUMNS: &str =
+    "x,y,games,wins,draws,losses,ll,ld,wl_dd,wd,ww,score,elo,elo_low,elo_high,nelo,nelo_half,los";
+
+impl Cell {
+    /// The estimate `augur-lab match` prints: pentanomial when the games pair up.
+    pub fn estimate(&self) -> Option<Estimate> {
+        elo::estimate(&Sample::choose(&self.wdl, &self.penta))
+    }
+
+    /// Half the width of the logistic Elo interval (infinite for a perfect or zero score).
+    pub fn elo_half(e: &Estimate) -> f64 {
+        (e.elo_high - e.elo_low) / 2.0
+    }
+
+    pub fn to_csv(&self) -> String {
+        let p = self.penta.0;
+        let mut s = format!(
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            self.x,
+            self.y,
+            self.wdl.games(),
+            self.wdl.wins,
+            self.wdl.draws,
+            self.wdl.losses,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
+        );
+        match self.estimate() {
+            Some(e) => write!(
+                s,
+                ",{:.4},{:.1},{:.1},{:.1},{:.1},{:.1},{:.4}",
+                e.score, e.elo, e.elo_low, e.elo_high, e.nelo, e.nelo_half, e.los
+            )
+            .expect("writing to a String"),
+            None => s.push_str(",,,,,,,"),
+        }
+        s
+    }
+
+    /// Reads the counts back from a CSV record.
+    pub fn parse(line: &str) -> Result<Cell> {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != COLUMNS.split(',').count() {
+            bail!(
+                "expected {} fields, found {}",
+                COLUMNS.split(',').count(),
+                f.len()
+            );
+        }
+        let int = |i: usize| -> Result<i64> {
+            f[i].parse()
+                .with_context(|| format!("field {} '{}' is not an integer", i + 1, f[i]))
+        };
+        let count = |i: usize| -> Result<u64> {
+            f[i].parse()
+                .with_context(|| format!("field {} '{}' is not a count", i + 1, f[i]))
+        };
+        let wdl = Wdl {
+            wins: count(3)?,
+            draws: count(4)?,
+            losses: count(5)?,
+        };
+        if wdl.games() != count(2)? {
+            bail!("games {} is not wins + draws + losses", f[2]);
+        }
+        Ok(Cell {
+            x: int(0)?,
+            y: int(1)?,
+            wdl,
+            penta: Penta([count(6)?, count(7)?, count(8)?, count(9)?, count(10)?]),
+        })
+    }
+
+    /// `+12.3 ±25.1` (logistic Elo and half its 95% interval).
+    pub fn elo_text(&self) -> String {
+        match self.estimate() {
+            Some(e) if Cell::elo_half(&e).is_finite() => {
+                format!("{} ±{:.1}", fmt_elo(e.elo), Cell::elo_half(&e))
+            }
+            Some(e) => format!(
+                "{} [{}, {}]",
+                fmt_elo(e.elo),
+                fmt_elo(e.elo_low),
+                fmt_elo(e.elo_high)
+            ),
+            None => "-".to_string(),
+        }
+    }
+}
+
+/// What a finished grid holds, for callers and tests.
+#[derive(Debug)]
+pub struct GridSummary {
+    pub x: Axis,
+    pub y: Axis,
+    /// `cells[y][x]`.
+    pub cells: Vec<Vec<Cell>>,
+    /// Games this run added to `grid.csv` (0 when every cell was already done; games a killed
+    /// run left in a cell's PGN count here, since the CSV did not hold them).
+    pub games_played: usize,
+    pub markdown: String,
+}
+
+/// The engine name of a cell's variant in its PGN: `MpcThresholdEnd60-MpcThresholdMid80`.
+fn variant_name(x: &Axis, xv: i64, y: &Axis, yv: i64) -> String {
+    format!("{}{xv}-{}{yv}", x.name, y.name)
+}
+
+fn engine_spec(name: &str, engine: &Path, hash: usize, options: &[(String, String)]) -> String {
+    let mut s = format!(
+        "name={name},cmd={},option.Threads=1,option.Hash={hash}",
+        engine.display()
+    );
+    for (k, v) in options {
+        write!(s, ",option.{k}={v}").expect("writing to a String");
+    }
+    s
+}
+
+/// The variant's options in a cell: the common ones, then the cell's two values (which win).
+fn cell_options(
+    common: &[(String, String)],
+    x: &Axis,
+    xv: i64,
+    y: &Axis,
+    yv: i64,
+) -> Vec<(String, String)> {
+    let mut opts: Vec<(String, String)> = common
+        .iter()
+        .filter(|(k, _)| !k.eq_ignore_ascii_case(&x.name) && !k.eq_ignore_ascii_case(&y.name))
+        .cloned()
+        .collect();
+    opts.push((x.name.clone(), xv.to_string()));
+    opts.push((y.name.clone(), yv.to_string()));
+    opts
+}
+
+/// [mpc] [probcut] A ProbCut-family variant whose depth pairs have no fitted parameters would
+/// never cut, and the grid would measure nothing: refuse it before any game. Options the
+/// engine's search table does not hold are left to the match's pre-flight (it names the
+/// engine and the option).
+fn check_variant(name: &str, options: &[(String, String)]) -> Result<()> {
+    let (cfg, _) = search_config(options).with_context(|| format!("variant {name}"))?;
+    for w in check_fitted_pairs(name, &cfg)? {
+        eprintln!("warning: {w}");
+    }
+    Ok(())
+}
+
+fn match_args(args: &GridArgs, engines: Vec<String>, pgn: PathBuf) -> MatchArgs {
+    MatchArgs {
+        engines,
+        engines_file: None,
+        each: Vec::new(),
+        tc: args.tc,
+        margin_ms: 100,
+        stall_timeout: 60.0,
+        games: args.games,
+        openings: args.openings.clone(),
+        opening_plies: None,
+        chess960: false,
+        order: OpeningOrder::Random,
+        seed: args.seed,
+        concurrency: Some(args.concurrency.max(1)),
+        pgn,
+        sprt: SprtArgs {
+            sprt: None,
+            alpha: 0.05,
+            beta: 0.05,
+            elo_model: EloModel::Normalized,
+            change: None,
+            commit: None,
+        },
+        resign_score: None,
+        resign_moves: 3,
+        draw_score: None,
+        draw_moves: 8,
+        draw_after: 40,
+        format: Format::Gauntlet,
+        anchor: None,
+        event: "augur-lab grid".to_string(),
+        significance: 0.05,
+        assumed_draws: 0.30,
+        quiet: args.quiet,
+    }
+}
+
+/// Runs the grid (resuming what an earlier run left), writes the CSV, markdown and heat map.
+pub fn run(args: &GridArgs) -> Result<GridSummary> {
+    let x = Axis::parse(&args.x, "--x")?;
+    let y = Axis::parse(&args.y, "--y")?;
+    if x.name.eq_ignore_ascii_case(&y.name) {
+        bail!("--x and --y both name the option {}", x.name);
+    }
+    let common = parse_options(&args.variant, "--variant")?;
+    let baseline = parse_options(&args.baseline, "--baseline")?;
+    if args.games == 0 {
+        bail!("--games must be positive");
+    }
+    let engine = args.engine.clone().unwrap_or_else(default_engine);
+    if engine.display().to_string().contains(',') {
+        bail!(
+            "engine path {} contains a comma, which the engine spec cannot carry",
+            engine.display()
+        );
+    }
+    for &yv in &y.values {
+        for &xv in &x.values {
+            let name = variant_name(&x, xv, &y, yv);
+            check_variant(&name, &cell_options(&common, &x, xv, &y, yv))?;
+        }
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let provenance = Provenance::capture(args, Some(args.seed));
+    let engine_sha256 = sha256_file(&engine)
+        .with_context(|| format!("hashing the engine binary {}", engine.display()))?;
+    let (openings, openings_sha256) = match &args.openings {
+        None => ("<bundled 8moves_v3 sample>".to_string(), "-".to_string()),
+        Some(p) => (p.display().to_string(), sha256_file(p)?),
+    };
+    let header = Header {
+        kind: "grid".into(),
+        settings: vec![
+            ("engine_sha256".into(), engine_sha256),
+            ("x".into(), x.text()),
+            ("y".into(), y.text()),
+            ("variant".into(), args.variant.clone()),
+            ("baseline".into(), args.baseline.clone()),
+            ("hash_mb".into(), args.hash.to_string()),
+            ("tc".into(), args.tc.to_string()),
+            ("openings".into(), openings),
+            ("openings_sha256".into(), openings_sha256),
+            ("seed".into(), args.seed.to_string()),
+        ],
+        provenance: provenance.clone(),
+        columns: COLUMNS.into(),
+    };
+    let csv = args.out.join("grid.csv");
+    let resumed = result_log::open(&csv, &header)?;
+    let mut log = resumed.log;
+    // A cell is done when its record has this run's number of games; a later record of the
+    // same cell (a rerun with more games) replaces an earlier one.
+    let per_cell = args.games.div_ceil(2) * 2;
+    let mut found: BTreeMap<(i64, i64), Cell> = BTreeMap::new();
+    for (i, line) in resumed.records.iter().enumerate() {
+        let cell = Cell::parse(line)
+            .with_context(|| format!("{}: record {}: '{line}'", csv.display(), i + 1))?;
+        found.insert((cell.x, cell.y), cell);
+    }
+    let total = x.values.len() * y.values.len();
+    let done = |c: Option<&Cell>| c.is_some_and(|c| c.wdl.games() as usize == per_cell);
+    let already = x
+        .values
+        .iter()
+        .flat_map(|&xv| y.values.iter().map(move |&yv| (xv, yv)))
+        .filter(|k| done(found.get(k)))
+        .count();
+    if !args.quiet {
+        eprintln!(
+            "grid {} x {}: {total} cells of {per_cell} games, {already} already done ({})",
+            x.text(),
+            y.text(),
+            csv.display()
+        );
+    }
+    let mut games_played = 0;
+    let mut index = 0;
+    for &yv in &y.values {
+        for &xv in &x.values {
+            index += 1;
+            if done(found.get(&(xv, yv))) {
+                continue;
+            }
+            let name = variant_name(&x, xv, &y, yv);
+            let opts = cell_options(&common, &x, xv, &y, yv);
+            let engines = vec![
+                engine_spec(&name, &engine, args.hash, &opts),
+                engine_spec("baseline", &engine, args.hash, &baseline),
+            ];
+            let pgn = args.out.join(format!("{name}.pgn"));
+            if !args.quiet {
+                eprintln!(
+                    "cell {index}/{total}: {}={xv}, {}={yv} -> {}",
+                    x.name,
+                    y.name,
+                    pgn.display()
+                );
+            }
+            let summary = tournament::run(&match_args(args, engines, pgn))
+                .with_context(|| format!("grid cell {}={xv}, {}={yv}", x.name, y.name))?;
+            let before = found.get(&(xv, yv)).map_or(0, |c| c.wdl.games() as usize);
+            let (wdl, penta) = summary.table.head_to_head(0, 1);
+            games_played += (wdl.games() as usize).saturating_sub(before);
+            let cell = Cell {
+                x: xv,
+                y: yv,
+                wdl,
+                penta,
+            };
+            log.append(&[cell.to_csv()])?;
+            found.insert((xv, yv), cell);
+        }
+    }
+    let cells: Vec<Vec<Cell>> = y
+        .values
+        .iter()
+        .map(|&yv| {
+            x.values
+                .iter()
+                .map(|&xv| found[&(xv, yv)].clone())
+                .collect()
+        })
+        .collect();
+    log.rewrite(&cells.iter().flatten().map(Cell::to_csv).collect::<Vec<_>>())?;
+    provenance.write_into(&args.out)?;
+    let mut markdown = provenance.markdown();
+    markdown.push_str(&report(args, &x, &y, &cells));
+    let md_path = args.out.join("grid.md");
+    std::fs::write(&md_path, &markdown)
+        .with_context(|| format!("writing {}", md_path.display()))?;
+    let (svg, png) = heat_map(args, &x, &y, &cells).save(&args.out, "grid_heatmap")?;
+    print!("{markdown}");
+    if !args.quiet {
+        eprintln!(
+            "played {games_played} games; {}, {}, {}, {}",
+            csv.display(),
+            md_path.display(),
+            svg.display(),
+            png.display()
+        );
+    }
+    Ok(GridSummary {
+        x,
+        y,
+        cells,
+        games_played,
+        markdown,
+    })
+}
+
+/// The grid as markdown: the Elo table (rows y, columns x) and every cell's counts.
+pub fn report(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> String {
+    let mut s = String::new();
+    let games = cells
+        .first()
+        .and_then(|r| r.first())
+        .map_or(0, |c| c.wdl.games());
+    let openings = args
+        .openings
+        .as_ref()
+        .map_or("the bundled 8moves_v3 sample".to_string(), |p| {
+            p.display().to_string()
+        });
+    writeln!(
+        s,
+        "## Grid: {} × {}\n\n\
+         Each cell: `{}` plus the cell's two values against `{}`, the same engine, {games} games \
+         (game pairs, colours reversed) at `{}`, openings from {openings} (seed {}; every cell \
+         plays the same openings). Elo is logistic, from the variant's side, ± half its 95% \
+         interval (pentanomial); LOS = P(Elo > 0).\n",
+        x.name, y.name, args.variant, args.baseline, args.tc, args.seed
+    )
+    .expect("writing to a String");
+    let head: Vec<String> = x.values.iter().map(|v| format!("{}={v}", x.name)).collect();
+    writeln!(s, "| {} \\ {} | {} |", y.name, x.name, head.join(" | ")).expect("string");
+    writeln!(s, "|---|{}", "---:|".repeat(x.values.len())).expect("string");
+    for (yv, row) in y.values.iter().zip(cells) {
+        let texts: Vec<String> = row
+            .iter()
+            .map(|c| {
+                let los = c.estimate().map_or(f64::NAN, |e| 100.0 * e.los);
+                format!("{} (LOS {los:.0}%)", c.elo_text())
+            })
+            .collect();
+        writeln!(s, "| {}={yv} | {} |", y.name, texts.join(" | ")).expect("string");
+    }
+    writeln!(
+        s,
+        "\n| {} | {} | games | W/D/L | score | pentanomial [LL, LD, WL+DD, WD, WW] | Elo [95% CI] | nElo ± 95% | LOS |\n|---:|---:|---:|---|---:|---|---|---|---:|",
+        x.name, y.name
+    )
+    .expect("string");
+    for c in cells.iter().flatten() {
+        let p = c.penta.0;
+        let (score, elo, nelo, los) = match c.estimate() {
+            Some(e) => (
+                format!("{:.1}%", 100.0 * e.score),
+                format!(
+                    "{} [{}, {}]",
+                    fmt_elo(e.elo),
+                    fmt_elo(e.elo_low),
+                    fmt_elo(e.elo_high)
+                ),
+                format!("{} ± {:.1}", fmt_elo(e.nelo), e.nelo_half),
+                format!("{:.1}%", 100.0 * e.los),
+            ),
+            None => ("-".into(), "-".into(), "-".into(), "-".into()),
+        };
+        writeln!(
+            s,
+            "| {} | {} | {} | {}/{}/{} | {score} | [{}, {}, {}, {}, {}] | {elo} | {nelo} | {los} |",
+            c.x,
+            c.y,
+            c.wdl.games(),
+            c.wdl.wins,
+            c.wdl.draws,
+            c.wdl.losses,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
+        )
+        .expect("string");
+    }
+    s
+}
+
+/// Cells coloured by Elo (diverging at 0), labelled `Elo ±CI` and `LOS, games`.
+pub fn heat_map(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Chart {
+    let mut map = HeatMap::new(
+        format!(
+            "{} vs {}: Elo per cell ({})",
+            args.variant,
+            if args.baseline.is_empty() {
+                "defaults"
+            } else {
+                &args.baseline
+            },
+            args.tc
+        ),
+        x.values.iter().map(i64::to_string).collect(),
+        y.values.iter().map(i64::to_string).collect(),
+    )
+    .labels(x.name.clone(), y.name.clone())
+    .value_label("Elo (logistic)");
+    for (yi, row) in cells.iter().enumerate() {
+        for (xi, c) in row.iter().enumerate() {
+            let (elo, los) = c
+                .estimate()
+                .map_or((f64::NAN, f64::NAN), |e| (e.elo, e.los));
+            map = map.cell(
+                xi,
+                yi,
+                elo,
+                format!(
+                    "{}\nLOS {:.0}%, {} games",
+                    c.elo_text(),
+                    100.0 * los,
+                    c.wdl.games()
+                ),
+            );
+        }
+    }
+    map.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_and_options_parse_or_say_why_not() {
+        let a = Axis::parse("MpcThresholdEnd=60, 100,140", "--x").unwrap();
+        assert_eq!(a.name, "MpcThresholdEnd");
+        assert_eq!(a.values, [60, 100, 140]);
+        assert_eq!(a.text(), "MpcThresholdEnd=60,100,140");
+        let err = |t: &str| format!("{:#}", Axis::parse(t, "--x").unwrap_err());
+        assert!(err("MpcThresholdEnd").contains("expected OPTION=V1,V2"));
+        assert!(err("=1,2").contains("no option name"));
+        assert!(err("A=1,x").contains("'x' is not an integer"));
+        assert!(err("A=1,1").contains("listed twice"));
+        assert!(err("A=").contains("'' is not an integer"));
+        assert_eq!(parse_options("", "--baseline").unwrap(), []);
+        let o = parse_options("Mpc=true, Sfpc=false", "--variant").unwrap();
+        assert_eq!(o[1], ("Sfpc".to_string(), "false".to_string()));
+        assert!(parse_options("Mpc", "--variant").is_err());
+    }
+
+    #[test]
+    fn a_cells_values_replace_the_common_ones() {
+        let (x, y) = (
+            Axis::parse("MpcThresholdEnd=60", "--x").unwrap(),
+            Axis::parse("MpcThresholdMid=80", "--y").unwrap(),
+        );
+        let common = parse_options("Mpc=true,mpcthresholdend=5", "--variant").unwrap();
+        let opts = cell_options(&common, &x, 60, &y, 80);
+        assert_eq!(
+            opts,
+            [
+                ("Mpc".to_string(), "true".to_string()),
+                ("MpcThresholdEnd".to_string(), "60".to_string()),
+                ("MpcThresholdMid".to_string(), "80".to_string()),
+            ]
+        );
+        // An out-of-range value is refused by the engine's own option table.
+        let bad = cell_options(&common, &x, 60, &y, 5000);
+        assert!(check_variant("v", &bad).is_err());
+    }
+
+    #[test]
+    fn a_cell_round_trips_through_its_csv_record() {
+        let mut wdl = Wdl::default();
+        for s in [1.0, 1.0, 0.5, 0.0, 1.0, 0.5] {
+            wdl.add(s);
+        }
+        let cell = Cell {
+            x: -5,
+            y: 120,
+            wdl,
+            penta: Penta([0, 1, 0, 1, 1]),
+        };
+        let line = cell.to_csv();
+        assert_eq!(line.split(',').count(), COLUMNS.split(',').count());
+        assert_eq!(Cell::parse(&line).unwrap(), cell);
+        let e = cell.estimate().unwrap();
+        assert!(e.elo > 0.0 && e.los > 0.5, "{e:?}");
+        assert!(
+            line.starts_with("-5,120,6,3,2,1,0,1,0,1,1,0.6667,"),
+            "{line}"
+        );
+        assert!(Cell::parse("1,2,3").is_err());
+        let torn = line.replacen(",6,", ",7,", 1);
+        assert!(format!("{:#}", Cell::parse(&torn).unwrap_err()).contains("wins + draws"));
+    }
+}

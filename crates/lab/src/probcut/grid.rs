@@ -125,9 +125,15 @@ pub fn parse_options(text: &str, flag: &str) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// The arena's Elo text without a negative zero (an even score maps to -0.0).
+/// A value rounded to the tenth it is printed with, without a negative zero (an even score
+/// maps to -0.0 Elo; adding +0.0 turns -0.0 into +0.0 and leaves every other value as it is).
+fn tidy(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0 + 0.0
+}
+
+/// The arena's Elo text without a negative zero.
 fn fmt_elo(e: f64) -> String {
-    elo::fmt_elo(e + 0.0)
+    elo::fmt_elo(tidy(e))
 }
 
 /// One finished cell: the variant's results against the baseline.
@@ -174,7 +180,13 @@ impl Cell {
             Some(e) => write!(
                 s,
                 ",{:.4},{:.1},{:.1},{:.1},{:.1},{:.1},{:.4}",
-                e.score, e.elo, e.elo_low, e.elo_high, e.nelo, e.nelo_half, e.los
+                e.score,
+                tidy(e.elo),
+                tidy(e.elo_low),
+                tidy(e.elo_high),
+                tidy(e.nelo),
+                e.nelo_half,
+                e.los
             )
             .expect("writing to a String"),
             None => s.push_str(",,,,,,,"),
@@ -484,6 +496,25 @@ pub fn run(args: &GridArgs) -> Result<GridSummary> {
     })
 }
 
+/// The games of several cells as one sample (W/D/L and pair counts summed; x and y are 0).
+pub fn pooled<'a>(cells: impl Iterator<Item = &'a Cell>) -> Cell {
+    let mut sum = Cell {
+        x: 0,
+        y: 0,
+        wdl: Wdl::default(),
+        penta: Penta::default(),
+    };
+    for c in cells {
+        sum.wdl.wins += c.wdl.wins;
+        sum.wdl.draws += c.wdl.draws;
+        sum.wdl.losses += c.wdl.losses;
+        for (a, b) in sum.penta.0.iter_mut().zip(c.penta.0) {
+            *a += b;
+        }
+    }
+    sum
+}
+
 /// The grid as markdown: the Elo table (rows y, columns x) and every cell's counts.
 pub fn report(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> String {
     let mut s = String::new();
@@ -507,19 +538,31 @@ pub fn report(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Strin
         x.name, y.name, args.variant, args.baseline, args.tc, args.seed
     )
     .expect("writing to a String");
-    let head: Vec<String> = x.values.iter().map(|v| format!("{}={v}", x.name)).collect();
+    let text = |c: &Cell| {
+        let los = c.estimate().map_or(f64::NAN, |e| 100.0 * e.los);
+        format!("{} (LOS {los:.0}%)", c.elo_text())
+    };
+    let mut head: Vec<String> = x.values.iter().map(|v| format!("{}={v}", x.name)).collect();
+    head.push(format!("all {}", x.name));
     writeln!(s, "| {} \\ {} | {} |", y.name, x.name, head.join(" | ")).expect("string");
-    writeln!(s, "|---|{}", "---:|".repeat(x.values.len())).expect("string");
+    writeln!(s, "|---|{}", "---:|".repeat(x.values.len() + 1)).expect("string");
     for (yv, row) in y.values.iter().zip(cells) {
-        let texts: Vec<String> = row
-            .iter()
-            .map(|c| {
-                let los = c.estimate().map_or(f64::NAN, |e| 100.0 * e.los);
-                format!("{} (LOS {los:.0}%)", c.elo_text())
-            })
-            .collect();
+        let mut texts: Vec<String> = row.iter().map(text).collect();
+        texts.push(text(&pooled(row.iter())));
         writeln!(s, "| {}={yv} | {} |", y.name, texts.join(" | ")).expect("string");
     }
+    let mut totals: Vec<String> = (0..x.values.len())
+        .map(|xi| text(&pooled(cells.iter().filter_map(|r| r.get(xi)))))
+        .collect();
+    totals.push(text(&pooled(cells.iter().flatten())));
+    writeln!(s, "| all {} | {} |", y.name, totals.join(" | ")).expect("string");
+    writeln!(
+        s,
+        "\nThe `all` row and column pool the games of their cells (sums of the pair counts): the \
+         mean effect over the other option's values, with a narrower interval. The pooled \
+         cells share their openings, so the pooled interval is a little optimistic."
+    )
+    .expect("string");
     writeln!(
         s,
         "\n| {} | {} | games | W/D/L | score | pentanomial [LL, LD, WL+DD, WD, WW] | Elo [95% CI] | nElo ± 95% | LOS |\n|---:|---:|---:|---|---:|---|---|---|---:|",
@@ -562,7 +605,8 @@ pub fn report(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Strin
     s
 }
 
-/// Cells coloured by Elo (diverging at 0), labelled `Elo ±CI` and `LOS, games`.
+/// Cells coloured by Elo (diverging at 0; full colour at the larger of the largest |Elo| and
+/// the mean 95% half-width), labelled `Elo ±CI` and `LOS, games`.
 pub fn heat_map(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Chart {
     let mut map = HeatMap::new(
         format!(
@@ -597,6 +641,19 @@ pub fn heat_map(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Cha
                 ),
             );
         }
+    }
+    // Full colour no sooner than at the cells' mean 95% half-width, so that differences
+    // inside the noise stay pale instead of spanning the whole scale.
+    let halves: Vec<f64> = cells
+        .iter()
+        .flatten()
+        .filter_map(|c| c.estimate().map(|e| Cell::elo_half(&e)))
+        .filter(|h| h.is_finite())
+        .collect();
+    if !halves.is_empty() {
+        let mean_half = halves.iter().sum::<f64>() / halves.len() as f64;
+        let scale = map.full_scale().max(mean_half);
+        map = map.scale(scale);
     }
     map.into()
 }
@@ -666,6 +723,13 @@ mod tests {
             "{line}"
         );
         assert!(Cell::parse("1,2,3").is_err());
+        let two = pooled([&cell, &cell].into_iter());
+        assert_eq!((two.wdl.games(), two.penta.0), (12, [0, 2, 0, 2, 2]));
+        assert_eq!(two.estimate().unwrap().score, e.score);
+        assert_eq!(
+            (fmt_elo(-0.04), fmt_elo(-0.06), fmt_elo(f64::INFINITY)),
+            ("+0.0".into(), "-0.1".into(), "+inf".into())
+        );
         let torn = line.replacen(",6,", ",7,", 1);
         assert!(format!("{:#}", Cell::parse(&torn).unwrap_err()).contains("wins + draws"));
     }

@@ -152,6 +152,26 @@ pub fn quick_steps(args: &ReproduceArgs) -> Vec<Step> {
                 &[shown(&probcut.join("depth.csv"))],
             ),
         },
+        Step {
+            name: "grid",
+            what: "Jiang & Buro, Tables 2 and 3: MPC against the baseline per pair of (endgame, \
+                   middle-game) thresholds, Elo ± 95% CI and a heat map (2 × 2 cells of 8 games \
+                   at 2,000 nodes here: the method, not a verdict)",
+            args: strings(&[
+                "grid",
+                "--x",
+                "MpcThresholdEnd=60,140",
+                "--y",
+                "MpcThresholdMid=80,160",
+                "--tc",
+                "nodes=2000",
+                "--games",
+                "8",
+                "--quiet",
+                "--out",
+                &shown(&probcut.join("grid")),
+            ]),
+        },
     ];
     if args.suite.exists() {
         steps.push(Step {

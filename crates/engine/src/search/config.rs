@@ -216,6 +216,33 @@ search_config! {
             max_window: i32 = 1000 => "AspirationMaxWindow" [1, 32000] step 50;
                 "a half-width beyond this searches the full window (cp)"
         }
+        [timeman] TimeMan => "TimeMan" = false;
+            "Time management that follows the search: on the clock (not movetime), the soft limit shrinks while the best move stays and most nodes go to it, and grows when it changes or the score drops" {
+            min_depth: i32 = 5 => "TimeManMinDepth" [1, 32] step 1;
+                "first iteration that rescales the soft limit; shallower ones change their minds too often to mean anything"
+            stable_base: i32 = 150 => "TimeManStableBase" [50, 400] step 10;
+                "stability factor (percent of the soft limit) in the iteration where the best move changed"
+            stable_step: i32 = 20 => "TimeManStableStep" [0, 100] step 2;
+                "percent less for each further iteration that kept the best move"
+            stable_floor: i32 = 70 => "TimeManStableFloor" [10, 100] step 5;
+                "the stability factor's least value (percent)"
+            node_pivot: i32 = 87 => "TimeManNodePivot" [0, 100] step 2;
+                "share of the root's nodes (percent) under the best move at which the node factor is 1"
+            node_scale: i32 = 135 => "TimeManNodeScale" [0, 400] step 10;
+                "node factor = 1 + scale · (pivot − share), both in hundredths: less time when the best move took most of the tree"
+            score_lag: i32 = 3 => "TimeManScoreLag" [1, 8] step 1;
+                "the score drop is measured against the iteration this many before the last"
+            score_drop: i32 = 15 => "TimeManScoreDrop" [0, 100] step 2;
+                "per mille more time per cp the score fell"
+            score_cap: i32 = 160 => "TimeManScoreCap" [100, 400] step 10;
+                "the score factor's largest value (percent)"
+            scale_min: i32 = 40 => "TimeManScaleMin" [10, 100] step 5;
+                "the scaled soft limit is at least this percent of the plan's"
+            scale_max: i32 = 250 => "TimeManScaleMax" [100, 1000] step 10;
+                "and at most this percent of it (and never beyond the hard limit)"
+        }
+        counter [timeman_extend] TimeManExtend;
+            "[timeman] iterations whose scaled soft limit is above the plan's (tried), and of those the ones after which deepening went on only because of it (cut)"
         [pvs] Pvs => "Pvs" = true;
             "Principal variation search: after the first move prove each move worse with a null window; re-search only if not" {}
         [checkext] CheckExt => "CheckExt" = true;
@@ -451,6 +478,42 @@ mod tests {
             ("ProbCutParams", Some("/nonexistent/params.toml")),
         ] {
             let e = cfg.set_option(name, value).unwrap_err();
+            assert!(e.to_string().ends_with("previous value kept"), "{e}");
+        }
+        assert_eq!(cfg, before);
+    }
+
+    /// [timeman] Its options round-trip through the setter and refuse values outside their
+    /// ranges, keeping the previous value.
+    #[test]
+    fn timeman_options_round_trip_and_refuse_out_of_range_values() {
+        let mut cfg = SearchConfig::default();
+        assert!(!cfg.timeman.enabled, "off until its SPRT passes");
+        for (name, value) in [
+            ("TimeMan", "true"),
+            ("TimeManStableFloor", "55"),
+            ("timemanscaleMAX", "300"),
+            ("TimeManNodePivot", "0"),
+            ("TimeManScoreLag", "8"),
+        ] {
+            assert_eq!(cfg.set_option(name, Some(value)), Ok(true), "{name}");
+        }
+        let tm = &cfg.timeman;
+        assert!(tm.enabled);
+        assert_eq!(
+            (tm.stable_floor, tm.scale_max, tm.node_pivot, tm.score_lag),
+            (55, 300, 0, 8)
+        );
+        let before = cfg.clone();
+        for (name, value) in [
+            ("TimeManStableFloor", "5"),
+            ("TimeManScaleMax", "99"),
+            ("TimeManScaleMin", "101"),
+            ("TimeManScoreLag", "0"),
+            ("TimeManNodePivot", "-1"),
+            ("TimeMan", "maybe"),
+        ] {
+            let e = cfg.set_option(name, Some(value)).unwrap_err();
             assert!(e.to_string().ends_with("previous value kept"), "{e}");
         }
         assert_eq!(cfg, before);

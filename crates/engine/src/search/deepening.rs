@@ -2,7 +2,7 @@
 //! iteration an aspiration window around the last score (per MultiPV line), the time checks
 //! between iterations, and the reports of the main thread.
 
-use super::limits::Limits;
+use super::limits::{Limits, TimePlan, Trend};
 use super::report::{Line, Reporter, Summary};
 use super::score::{INF, MATE, MATE_BOUND, MAX_DEPTH};
 use super::stats::{SearchStats, Technique};
@@ -93,7 +93,7 @@ impl Searcher<'_> {
             result.best = line.first().copied();
             result.ponder = line.get(1).copied();
             (result.score, result.depth, result.pv) = (score, depth, line);
-            if self.enough(limits, depth, score) {
+            if self.enough(limits, &result.iterations, multipv > 1) {
                 break;
             }
         }
@@ -104,8 +104,11 @@ impl Searcher<'_> {
         result
     }
 
-    /// Whether to stop deepening after a completed iteration.
-    fn enough(&self, limits: &Limits, depth: i32, score: i32) -> bool {
+    /// Whether to stop deepening after a completed iteration (the last of `iterations`).
+    fn enough(&mut self, limits: &Limits, iterations: &[Iteration], multipv: bool) -> bool {
+        let Some(&Iteration { depth, score, .. }) = iterations.last() else {
+            return false;
+        };
         // A proven mate does not change with more depth (the shortest one is inside the
         // horizon by now); stop unless a depth was asked for.
         if limits.depth.is_none() && score.abs() >= MATE_BOUND && depth >= MATE - score.abs() + 6 {
@@ -124,11 +127,46 @@ impl Searcher<'_> {
             return false;
         };
         let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+        if pondering || limits.infinite || plan.exact {
+            return false;
+        }
         // An iteration takes longer than the last, so stop well before the soft limit.
-        !pondering
-            && !limits.infinite
-            && !plan.exact
-            && self.clock.start.elapsed() >= plan.soft * 6 / 10
+        let elapsed = self.clock.start.elapsed();
+        let planned = elapsed >= plan.soft * 6 / 10;
+        let soft = self.scaled_soft(plan, iterations, multipv);
+        let stop = elapsed >= soft * 6 / 10;
+        if self.cfg.timeman.enabled && depth >= self.cfg.timeman.min_depth {
+            self.td.stats.tried(Technique::TimeMan);
+            if stop && !planned {
+                self.td.stats.cut(Technique::TimeMan);
+            }
+            if soft > plan.soft {
+                self.td.stats.tried(Technique::TimeManExtend);
+                if planned && !stop {
+                    self.td.stats.cut(Technique::TimeManExtend);
+                }
+            }
+        }
+        stop
+    }
+
+    /// [timeman] The clock's soft limit rescaled by how the search is going: less while the
+    /// best move stays and takes most of the nodes, more when it changes or the score falls.
+    /// Iterations shallower than `TimeManMinDepth` keep the plan's.
+    fn scaled_soft(&self, plan: TimePlan, iterations: &[Iteration], multipv: bool) -> Duration {
+        let tm = &self.cfg.timeman;
+        let deep_enough = iterations.last().is_some_and(|it| it.depth >= tm.min_depth);
+        if !tm.enabled || !deep_enough {
+            return plan.soft;
+        }
+        let best_nodes = iterations
+            .last()
+            .filter(|_| !multipv)
+            .map(|it| self.td.root_nodes_of(it.best));
+        match Trend::of(iterations, best_nodes, tm.score_lag) {
+            Some(trend) => plan.soft_for(tm, &trend),
+            None => plan.soft,
+        }
     }
 
     /// [aspiration] Aspiration windows: search a narrow window around the previous score

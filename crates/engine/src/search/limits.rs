@@ -1,5 +1,7 @@
 //! What a `go` asks for, and the time plan derived from it.
 
+use super::config::TimeMan;
+use super::Iteration;
 use std::time::Duration;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,6 +31,77 @@ pub struct TimePlan {
     pub hard: Duration,
     /// `movetime`: use all of it (no early stop between iterations).
     pub exact: bool,
+}
+
+/// [timeman] What the completed iterations say about how settled the root decision is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trend {
+    /// Iterations in a row, before the last, that had the last one's best move.
+    pub stable: u32,
+    /// Share (0..=1) of the search's nodes spent under the best root move; `None` when
+    /// unknown (MultiPV searches several lines on purpose).
+    pub best_share: Option<f64>,
+    /// How far (cp) the score fell against the iteration `TimeManScoreLag` before the last;
+    /// negative when it rose.
+    pub drop: i32,
+}
+
+impl Trend {
+    /// The trend after `iterations` (at least one), `best_nodes` of whose nodes went under
+    /// the last best move; the score drop is taken over `lag` iterations.
+    pub fn of(iterations: &[Iteration], best_nodes: Option<u64>, lag: i32) -> Option<Trend> {
+        let (last, before) = iterations.split_last()?;
+        let stable = before
+            .iter()
+            .rev()
+            .take_while(|it| it.best == last.best)
+            .count() as u32;
+        let lag = lag.max(1) as usize;
+        let drop = before
+            .len()
+            .checked_sub(lag)
+            .map_or(0, |i| before[i].score.saturating_sub(last.score));
+        let best_share = best_nodes
+            .filter(|_| last.nodes > 0)
+            .map(|n| (n as f64 / last.nodes as f64).min(1.0));
+        Some(Trend {
+            stable,
+            best_share,
+            drop,
+        })
+    }
+}
+
+impl TimePlan {
+    /// [timeman] The soft limit after an iteration with this `trend`: a best move that keeps
+    /// winning the iterations and takes most of the nodes needs little more time; one that
+    /// just changed, shares the tree with rivals, or whose score is falling needs more (the
+    /// old move was refuted, the new one is not yet proven). The plan's own soft limit when
+    /// `TimeMan` is off or the search is on `movetime`; otherwise always within
+    /// [soft · TimeManScaleMin, min(soft · TimeManScaleMax, hard)] and at least 1 ms.
+    pub fn soft_for(&self, tm: &TimeMan, trend: &Trend) -> Duration {
+        if !tm.enabled || self.exact {
+            return self.soft;
+        }
+        let percent = |p: i32| f64::from(p) / 100.0;
+        let stability = tm
+            .stable_base
+            .saturating_sub(tm.stable_step.saturating_mul(trend.stable as i32))
+            .max(tm.stable_floor);
+        let nodes = trend.best_share.map_or(1.0, |share| {
+            (1.0 + percent(tm.node_scale) * (percent(tm.node_pivot) - share)).max(0.0)
+        });
+        let score = (1.0 + f64::from(trend.drop.max(0)) * f64::from(tm.score_drop) / 1000.0)
+            .min(percent(tm.score_cap));
+        let scale = (percent(stability) * nodes * score)
+            .min(percent(tm.scale_max))
+            .max(percent(tm.scale_min))
+            .max(0.0);
+        self.soft
+            .mul_f64(scale)
+            .min(self.hard)
+            .max(Duration::from_millis(1))
+    }
 }
 
 /// Longest latency sample believed (a GUI paused for a minute says nothing about the next move).
@@ -193,6 +266,147 @@ mod tests {
         lat.observe(Some((5000, 0)));
         lat.observe(Some((10, 0)));
         assert_eq!((lat.mean, lat.peak), (before.mean, before.peak));
+    }
+
+    fn timeman_on() -> TimeMan {
+        let mut cfg = crate::search::config::SearchConfig::default();
+        assert_eq!(cfg.set_option("TimeMan", Some("true")), Ok(true));
+        cfg.timeman
+    }
+
+    const PLAN: TimePlan = TimePlan {
+        soft: Duration::from_millis(1000),
+        hard: Duration::from_millis(3000),
+        exact: false,
+    };
+
+    fn trend(stable: u32, best_share: f64, drop: i32) -> Trend {
+        Trend {
+            stable,
+            best_share: Some(best_share),
+            drop,
+        }
+    }
+
+    /// [timeman] A stable best move that takes most of the nodes shortens the soft limit, a
+    /// new best move, one sharing the tree, or a falling score lengthens it.
+    #[test]
+    fn timeman_follows_stability_node_share_and_score_drop() {
+        let tm = timeman_on();
+        let soft = |t: Trend| PLAN.soft_for(&tm, &t);
+        let settled = soft(trend(6, 0.95, 0));
+        assert!(settled < PLAN.soft, "{settled:?}");
+        assert!(soft(trend(0, 0.95, 0)) > PLAN.soft);
+        // Each signal on its own, the others held.
+        assert!(soft(trend(1, 0.6, 0)) > soft(trend(4, 0.6, 0)));
+        assert!(soft(trend(3, 0.4, 0)) > soft(trend(3, 0.9, 0)));
+        assert!(soft(trend(3, 0.6, 40)) > soft(trend(3, 0.6, 0)));
+        // A rising score is no reason for more time, nor for less.
+        assert_eq!(soft(trend(3, 0.6, -40)), soft(trend(3, 0.6, 0)));
+        // Without a node share (MultiPV) that factor is neutral.
+        let no_share = Trend {
+            best_share: None,
+            ..trend(3, 0.0, 0)
+        };
+        assert!(soft(no_share) < soft(trend(3, 0.0, 0)));
+    }
+
+    /// [timeman] Whatever the trend and the parameters (anywhere in their declared ranges),
+    /// the scaled soft limit stays within [soft · min, min(soft · max, hard)] and is at least
+    /// 1 ms; switched off or on `movetime` it is the plan's, exactly.
+    #[test]
+    fn timeman_stays_within_its_bounds_and_off_is_the_plan() {
+        let specs: Vec<_> = crate::options::all()
+            .into_iter()
+            .filter(|s| s.tag == Some("timeman"))
+            .filter_map(|s| match s.kind {
+                crate::options::Kind::Spin { min, max, .. } => Some((s.name, min, max)),
+                _ => None,
+            })
+            .collect();
+        assert!(specs.len() >= 10);
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |lo: i64, hi: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (seed % (hi - lo + 1) as u64) as i64
+        };
+        let plans = [
+            PLAN,
+            TimePlan {
+                soft: Duration::from_millis(7),
+                hard: Duration::from_millis(9),
+                exact: false,
+            },
+            TimePlan {
+                soft: Duration::from_millis(1),
+                hard: Duration::from_millis(1),
+                exact: false,
+            },
+        ];
+        for round in 0..3000 {
+            let mut cfg = crate::search::config::SearchConfig::default();
+            cfg.timeman.enabled = true;
+            for &(name, min, max) in &specs {
+                // The extremes often, anything between otherwise.
+                let v = match next(0, 3) {
+                    0 => min,
+                    1 => max,
+                    _ => next(min, max),
+                };
+                assert_eq!(cfg.set_option(name, Some(&v.to_string())), Ok(true));
+            }
+            let tm = cfg.timeman.clone();
+            let t = Trend {
+                stable: next(0, 40) as u32,
+                best_share: (round % 5 != 0).then(|| next(0, 1000) as f64 / 1000.0),
+                drop: next(-3000, 3000) as i32 * if round % 7 == 0 { 20 } else { 1 },
+            };
+            for plan in plans {
+                let got = plan.soft_for(&tm, &t);
+                let lo = plan.soft.mul_f64(f64::from(tm.scale_min) / 100.0);
+                let hi = plan.soft.mul_f64(f64::from(tm.scale_max) / 100.0);
+                let ms = Duration::from_millis(1);
+                assert!(got <= plan.hard, "{tm:?} {t:?} {plan:?}: {got:?}");
+                assert!(got >= lo.min(plan.hard).max(ms), "{tm:?} {t:?}: {got:?}");
+                assert!(got <= hi.max(ms), "{tm:?} {t:?}: {got:?}");
+                let mut off = tm.clone();
+                off.enabled = false;
+                assert_eq!(plan.soft_for(&off, &t), plan.soft);
+                let exact = TimePlan {
+                    exact: true,
+                    ..plan
+                };
+                assert_eq!(exact.soft_for(&tm, &t), exact.soft);
+            }
+        }
+    }
+
+    /// [timeman] The trend read from the iterations: the best move's run, the drop over
+    /// `lag` iterations, the node share.
+    #[test]
+    fn the_trend_is_read_from_the_iterations() {
+        let (a, b): (cozy_chess::Move, cozy_chess::Move) =
+            ("e2e4".parse().unwrap(), "d2d4".parse().unwrap());
+        let its: Vec<Iteration> = [(a, 10), (a, 20), (b, 30), (b, 0), (b, -20)]
+            .into_iter()
+            .enumerate()
+            .map(|(i, (best, score))| Iteration {
+                depth: i as i32 + 1,
+                score,
+                best,
+                nodes: 1000 * (i as u64 + 1),
+                ms: 0,
+            })
+            .collect();
+        let t = Trend::of(&its, Some(4000), 3).unwrap();
+        assert_eq!(t, trend(2, 0.8, 40));
+        assert_eq!(Trend::of(&its, None, 1).unwrap().drop, 20);
+        // Fewer iterations than the lag: no drop known.
+        assert_eq!(Trend::of(&its, None, 5).unwrap().drop, 0);
+        assert_eq!(Trend::of(&its[..1], None, 1).unwrap().stable, 0);
+        assert!(Trend::of(&[], None, 3).is_none());
     }
 
     #[test]

@@ -314,6 +314,7 @@ impl Searcher<'_> {
             // Step 15. Make the move.
             self.td.stack[ply + 1].double_exts =
                 self.td.stack[ply].double_exts + (extension >= 2) as i32;
+            let nodes_before = self.td.stats.nodes;
             self.td.make(ply, mv, PieceTo::of(&board, mv));
             let gives_check = self.td.pos.in_check();
             let new_depth = depth - 1 + extension;
@@ -404,6 +405,11 @@ impl Searcher<'_> {
             // Step 19. Take the move back.
             self.td.unmake();
             searched += 1;
+            if ply == 0 {
+                // [timeman] How much of the tree each root move took, for time management.
+                self.td
+                    .add_root_nodes(mv, self.td.stats.nodes - nodes_before);
+            }
             if self.stopped {
                 return 0;
             }

@@ -48,6 +48,8 @@ pub struct ThreadData {
     pub(crate) root_skip: Vec<Move>,
     /// `go searchmoves`: the only root moves searched (empty: all).
     pub(crate) root_only: Vec<Move>,
+    /// [timeman] Nodes searched under each root move in this search.
+    pub(crate) root_nodes: Vec<(Move, u64)>,
 }
 
 impl ThreadData {
@@ -85,6 +87,22 @@ impl ThreadData {
     #[inline]
     pub(crate) fn unmake(&mut self) {
         self.pos.unmake();
+    }
+
+    /// [timeman] Counts `nodes` more under the root move `mv`.
+    pub(crate) fn add_root_nodes(&mut self, mv: Move, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|(m, _)| *m == mv) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_nodes.push((mv, nodes)),
+        }
+    }
+
+    /// [timeman] The nodes searched under the root move `mv` so far.
+    pub(crate) fn root_nodes_of(&self, mv: Move) -> u64 {
+        self.root_nodes
+            .iter()
+            .find(|(m, _)| *m == mv)
+            .map_or(0, |&(_, n)| n)
     }
 }
 
@@ -161,6 +179,7 @@ impl<'a> Searcher<'a> {
         td.seldepth = 0;
         td.nmp_min_ply = 0;
         td.probcut_nesting = 0;
+        td.root_nodes.clear();
         td.stack.clear();
         self.stopped = false;
         self.clock.start = Instant::now();

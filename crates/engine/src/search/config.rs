@@ -226,12 +226,12 @@ search_config! {
                 "percent less for each further iteration that kept the best move"
             stable_floor: i32 = 70 => "TimeManStableFloor" [10, 100] step 5;
                 "the stability factor's least value (percent)"
-            node_pivot: i32 = 87 => "TimeManNodePivot" [0, 100] step 2;
-                "share of the root's nodes (percent) under the best move at which the node factor is 1"
+            node_pivot: i32 = 70 => "TimeManNodePivot" [0, 100] step 2;
+                "share of the root's nodes (percent) under the best move at which the node factor is 1; 70 is Augur's median for a best move kept 3+ iterations (others use ~87: their LMR starves the rivals more)"
             node_scale: i32 = 135 => "TimeManNodeScale" [0, 400] step 10;
                 "node factor = 1 + scale · (pivot − share), both in hundredths: less time when the best move took most of the tree"
-            score_lag: i32 = 3 => "TimeManScoreLag" [1, 8] step 1;
-                "the score drop is measured against the iteration this many before the last"
+            score_lag: i32 = 2 => "TimeManScoreLag" [1, 8] step 1;
+                "the score drop is measured against the iteration this many before the last (even: same side moves last, no odd-even swing)"
             score_drop: i32 = 15 => "TimeManScoreDrop" [0, 100] step 2;
                 "per mille more time per cp the score fell"
             score_cap: i32 = 160 => "TimeManScoreCap" [100, 400] step 10;

@@ -296,7 +296,7 @@ mod tests {
         let soft = |t: Trend| PLAN.soft_for(&tm, &t);
         let settled = soft(trend(6, 0.95, 0));
         assert!(settled < PLAN.soft, "{settled:?}");
-        assert!(soft(trend(0, 0.95, 0)) > PLAN.soft);
+        assert!(soft(trend(0, 0.6, 0)) > PLAN.soft);
         // Each signal on its own, the others held.
         assert!(soft(trend(1, 0.6, 0)) > soft(trend(4, 0.6, 0)));
         assert!(soft(trend(3, 0.4, 0)) > soft(trend(3, 0.9, 0)));

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use augur::eval::EvalKind;
 use augur::search::probcut::{Pair, Stage};
 use augur_lab::probcut::collect::{self, CollectArgs, Record};
 use augur_lab::probcut::fit::{pair_points, regress, samples};
@@ -229,6 +230,7 @@ fn collect_args(dir: &std::path::Path, threads: usize) -> CollectArgs {
         positions: None,
         threads: Some(threads),
         hash: 1,
+        eval: EvalKind::Default,
         quiet: true,
     }
 }
@@ -283,6 +285,40 @@ fn collect_resumes_without_duplicating_lines() {
     let records = collect::read_csv(&args.out).unwrap();
     assert_eq!(records.len(), 9);
     assert!(records.iter().all(|r| r.depths == 3 && !r.fen.is_empty()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn collect_searches_with_the_chosen_evaluation_and_keeps_files_apart() {
+    let dir = scratch("eval");
+    std::fs::write(dir.join("three.epd"), THREE).unwrap();
+    let default = collect_args(&dir, 1);
+    collect::run(&default).unwrap();
+    let classic = CollectArgs {
+        out: dir.join("classic.csv"),
+        eval: EvalKind::Classic,
+        ..collect_args(&dir, 1)
+    };
+    collect::run(&classic).unwrap();
+    let text = std::fs::read_to_string(&classic.out).unwrap();
+    assert!(text.contains("eval = \"classic\""), "{text}");
+    let scores = |p: &std::path::Path| -> Vec<i32> {
+        collect::read_csv(p)
+            .unwrap()
+            .iter()
+            .map(|r| r.score)
+            .collect()
+    };
+    // The thesis's table and Augur's evaluation disagree on these positions.
+    assert_ne!(scores(&default.out), scores(&classic.out));
+
+    // Resuming a classic file with another evaluation is refused, not mixed.
+    let mixed = CollectArgs {
+        eval: EvalKind::Default,
+        ..classic.clone()
+    };
+    let err = format!("{:#}", collect::run(&mixed).unwrap_err());
+    assert!(err.contains("eval"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -27,6 +27,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use augur::eval::EvalKind;
 use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
@@ -61,6 +62,10 @@ pub struct CollectArgs {
     /// Transposition table per thread, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// The evaluation the searches use (`default`, `classic`, `nnue`): the paper asks whether
+    /// a better evaluation makes the shallow search a better predictor (a smaller σ).
+    #[arg(long, default_value_t = EvalKind::Default)]
+    pub eval: EvalKind,
     /// No progress line.
     #[arg(long)]
     pub quiet: bool,
@@ -177,7 +182,12 @@ pub fn header(args: &CollectArgs) -> Result<Header> {
             ("epd_sha256".into(), epd_sha256),
             ("engine".into(), in_process_engine()),
             ("search".into(), "default options, null move on".into()),
-        ],
+        ]
+        .into_iter()
+        // Files written before `--eval` existed carry no eval setting; keeping the default
+        // implicit lets them resume.
+        .chain((args.eval != EvalKind::Default).then(|| ("eval".into(), args.eval.to_string())))
+        .collect(),
         provenance: Provenance::capture(args, None),
         columns: HEADER.into(),
     })
@@ -308,8 +318,12 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     for _ in 0..threads.min(todo.len().max(1)) {
         let (todo, next, failed, tx) = (todo.clone(), next.clone(), failed.clone(), tx.clone());
         let (depth, hash) = (args.depth, args.hash);
+        let config = SearchConfig {
+            eval: args.eval,
+            ..SearchConfig::default()
+        };
         handles.push(std::thread::spawn(move || {
-            let mut searcher = match SearchTeam::new(SearchConfig::default(), hash) {
+            let mut searcher = match SearchTeam::new(config, hash) {
                 Ok(t) => t,
                 Err(e) => {
                     failed.store(true, Ordering::Relaxed);

@@ -48,6 +48,27 @@ pub const KBNK_MAX: i32 = 70;
 const CENTER: BitBoard = BitBoard(0x0000_0018_1800_0000);
 const KNIGHT_CENTER: BitBoard = BitBoard(0x0000_3C3C_3C3C_0000);
 
+/// The material on the board, both sides, by this table's values (kings excluded): what a
+/// material-dependent MPD (`textbook::MpdRule::Material`) is a function of.
+pub fn material_total(board: &Board) -> i32 {
+    Piece::ALL
+        .iter()
+        .map(|&p| MATERIAL[p as usize] * board.pieces(p).len() as i32)
+        .sum()
+}
+
+/// White's material minus Black's by this table's values.
+pub fn material_balance(board: &Board) -> i32 {
+    Piece::ALL
+        .iter()
+        .map(|&p| {
+            let w = (board.pieces(p) & board.colors(Color::White)).len() as i32;
+            let b = (board.pieces(p) & board.colors(Color::Black)).len() as i32;
+            MATERIAL[p as usize] * (w - b)
+        })
+        .sum()
+}
+
 /// 0 on the edge corners, 8 per step inwards from the two nearest edges, 48 in the centre.
 pub fn square_value(sq: Square) -> i32 {
     let f = sq.file() as i32;

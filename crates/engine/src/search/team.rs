@@ -321,6 +321,8 @@ impl SearchTeam {
             aspiration_window: self.config.aspiration.window,
             tt_mib: self.shared.tt.mib(),
             log_siblings: false,
+            // spp-dyn and sppt-auto run with their default rules in the engine.
+            ..TextbookConfig::default()
         };
         self.shared.tt.clear();
         let stop = &self.shared.control.stop;

@@ -28,6 +28,8 @@ crate::options::choice! {
         Sppt = "sppt",
         SppExact = "spp-exact",
         SpptExact = "sppt-exact",
+        SppDyn = "spp-dyn",
+        SpptAuto = "sppt-auto",
     }
 }
 
@@ -41,12 +43,14 @@ impl Algorithm {
                 | Algorithm::Sss
                 | Algorithm::Sppt
                 | Algorithm::SpptExact
+                | Algorithm::SpptAuto
         )
     }
 
     fn spp(self) -> Option<SppBound> {
         match self {
-            Algorithm::Spp | Algorithm::Sppt => Some(SppBound::FixedMpd),
+            Algorithm::Spp | Algorithm::Sppt | Algorithm::SpptAuto => Some(SppBound::FixedMpd),
+            Algorithm::SppDyn => Some(SppBound::Dynamic),
             Algorithm::SppExact | Algorithm::SpptExact => Some(SppBound::Exact),
             _ => None,
         }
@@ -59,6 +63,80 @@ enum SppBound {
     FixedMpd,
     /// Sound: per node, the most one quiet move can raise the classic evaluation.
     Exact,
+    /// [spp] `spp-dyn`: a per-node MPD from `TextbookConfig::mpd_rule`.
+    Dynamic,
+}
+
+/// [spp] How `spp-dyn` sets a depth-1 node's MPD. The thesis's future work asks whether the MPD
+/// depends on the material (MPD = a·material + b) and whether it can be estimated per node by a
+/// shallow measurement, as ProbCut estimates its cut bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MpdRule {
+    /// The fixed `mpd` of the configuration (spp-dyn is then exactly spp).
+    Fixed,
+    /// `a · material + b`, the material of both sides (kings excluded) in pawns by the classic
+    /// table (`classic::material_total / 100`); never below 0.
+    Material { a: f64, b: f64 },
+    /// From the node's own siblings: once `k` quiet siblings are searched, `factor` times the
+    /// spread (max - min) of the quiet siblings searched so far, at least `floor`. Before `k`
+    /// siblings nothing is pruned. A draw-scored sibling widens the spread, so it stops the
+    /// pruning that the fixed MPD gets wrong there.
+    Siblings { k: u32, factor: f64, floor: i32 },
+}
+
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+#[error(
+    "bad MPD rule '{0}': use fixed, material:A,B (MPD = A*pawns of material + B) or \
+     siblings:K,FACTOR,FLOOR (K >= 1 siblings searched, FACTOR >= 0, FLOOR >= 0)"
+)]
+pub struct MpdRuleError(pub String);
+
+impl std::str::FromStr for MpdRule {
+    type Err = MpdRuleError;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let bad = || MpdRuleError(text.to_string());
+        let (name, args) = text.trim().split_once(':').unwrap_or((text.trim(), ""));
+        let nums: Vec<&str> = args.split(',').map(str::trim).collect();
+        let f = |i: usize| -> Result<f64, MpdRuleError> {
+            let v: f64 = nums.get(i).ok_or_else(bad)?.parse().map_err(|_| bad())?;
+            v.is_finite().then_some(v).ok_or_else(bad)
+        };
+        match (name.to_ascii_lowercase().as_str(), nums.len()) {
+            ("fixed", 1) if args.is_empty() => Ok(MpdRule::Fixed),
+            ("material", 2) => Ok(MpdRule::Material { a: f(0)?, b: f(1)? }),
+            ("siblings", 3) => {
+                let (k, factor, floor) = (f(0)?, f(1)?, f(2)?);
+                if k < 1.0 || k.fract() != 0.0 || k > 1000.0 || factor < 0.0 || floor < 0.0 {
+                    return Err(bad());
+                }
+                Ok(MpdRule::Siblings {
+                    k: k as u32,
+                    factor,
+                    floor: floor.min(100_000.0) as i32,
+                })
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for MpdRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MpdRule::Fixed => write!(f, "fixed"),
+            MpdRule::Material { a, b } => write!(f, "material:{a},{b}"),
+            MpdRule::Siblings { k, factor, floor } => write!(f, "siblings:{k},{factor},{floor}"),
+        }
+    }
+}
+
+/// [spp] When `sppt-auto` stops trying SPP: after each `window` depth-1 nodes that met quiet
+/// siblings, if under `below_pct` percent of those siblings were pruned, SPP is off for the
+/// rest of the search (it is then ABT). 0 never switches off.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SwitchOff {
+    pub below_pct: f64,
+    pub window: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +145,10 @@ pub struct TextbookConfig {
     pub qsearch: bool,
     /// [spp] The maximum positional difference used by `spp`/`sppt`.
     pub mpd: i32,
+    /// [spp] `spp-dyn`'s per-node MPD.
+    pub mpd_rule: MpdRule,
+    /// [spp] `sppt-auto`'s switch-off rule.
+    pub switch_off: SwitchOff,
     pub aspiration_window: i32,
     pub tt_mib: usize,
     /// [spp] Record every depth-1 node's quiet siblings (`TextbookResult::siblings`): the SPP
@@ -80,6 +162,11 @@ impl Default for TextbookConfig {
             eval: EvalKind::Classic,
             qsearch: false,
             mpd: 70,
+            mpd_rule: MpdRule::Fixed,
+            switch_off: SwitchOff {
+                below_pct: 10.0,
+                window: 256,
+            },
             aspiration_window: 50,
             tt_mib: 32,
             log_siblings: false,
@@ -98,6 +185,9 @@ pub struct TextbookResult {
     /// [spp] Depth-1 nodes where SPP cut the remaining siblings, and siblings so pruned.
     pub spp_cuts: u64,
     pub spp_pruned: u64,
+    /// [spp] `sppt-auto`: the depth-1 nodes measured before SPP switched itself off (None: it
+    /// stayed on).
+    pub spp_off_after: Option<u64>,
     /// Stopped before completing; score and move are then not the algorithm's answer.
     pub aborted: bool,
     /// [spp] With `log_siblings`: one record per depth-1 node with two or more quiet
@@ -182,6 +272,8 @@ fn search(
         cfg: cfg.clone(),
         tt,
         spp: algorithm.spp(),
+        auto: (algorithm == Algorithm::SpptAuto).then_some(cfg.switch_off),
+        watch: SppWatch::default(),
         result: TextbookResult::default(),
         root_best: None,
         stop,
@@ -196,12 +288,14 @@ fn search(
         // depth-1 node then returns exactly what alpha-beta returns, so SPP's tree is a subtree
         // of alpha-beta's. (The thesis's fail-soft `return best` passes looser bounds up, which
         // can cost cutoffs elsewhere.) SPPT keeps ABT's fail-soft search, its baseline.
-        Algorithm::AlphaBeta | Algorithm::Spp | Algorithm::SppExact => {
+        Algorithm::AlphaBeta | Algorithm::Spp | Algorithm::SppExact | Algorithm::SppDyn => {
             t.root(depth, -INF, INF, Kind::FailHard)
         }
-        Algorithm::AlphaBetaSoft | Algorithm::Abt | Algorithm::Sppt | Algorithm::SpptExact => {
-            t.root(depth, -INF, INF, Kind::FailSoft)
-        }
+        Algorithm::AlphaBetaSoft
+        | Algorithm::Abt
+        | Algorithm::Sppt
+        | Algorithm::SpptExact
+        | Algorithm::SpptAuto => t.root(depth, -INF, INF, Kind::FailSoft),
         Algorithm::Pvs => t.root(depth, -INF, INF, Kind::Pvs),
         Algorithm::Aspiration => {
             let mut guess = 0;
@@ -239,8 +333,30 @@ struct Tree<'a> {
     cfg: TextbookConfig,
     tt: Option<&'a TranspositionTable>,
     spp: Option<SppBound>,
+    /// [spp] `sppt-auto`'s rule and what it has seen.
+    auto: Option<SwitchOff>,
+    watch: SppWatch,
     result: TextbookResult,
     root_best: Option<Move>,
+}
+
+/// [spp] `sppt-auto`'s running window: depth-1 nodes that met quiet siblings, the quiet
+/// siblings they met (searched or pruned), and how many of those were pruned.
+#[derive(Default)]
+struct SppWatch {
+    off: bool,
+    measured: u64,
+    nodes: u32,
+    quiets: u64,
+    pruned: u64,
+}
+
+/// [spp] The values of a depth-1 node's quiet siblings searched so far (for `siblings:`).
+#[derive(Clone, Copy)]
+struct QuietSpread {
+    count: u32,
+    min: i32,
+    max: i32,
 }
 
 /// MVV-LVA value of a capture or promotion, for the static ordering.
@@ -419,7 +535,16 @@ impl Tree<'_> {
             self.result.leaves += 1;
             return if self.pos.in_check() { -MATE } else { 0 };
         }
-        let spp_ceiling = if depth == 1 { self.spp_ceiling() } else { None };
+        // [spp] SPP works at depth-1 nodes (`sppt-auto` stops once it has switched itself off).
+        let spp_live = depth == 1 && self.spp.is_some() && !self.watch.off;
+        let spp_ceiling = if spp_live { self.spp_ceiling() } else { None };
+        let material_mpd = if spp_live { self.material_mpd() } else { None };
+        let mut spread = QuietSpread {
+            count: 0,
+            min: INF,
+            max: -INF,
+        };
+        let pruned_before = self.result.spp_pruned;
         let mut best = -INF;
         let mut best_move = None;
         let mut skipping_quiets = false;
@@ -459,16 +584,22 @@ impl Tree<'_> {
             if logged {
                 log.push((mv, value, rule_scored));
             }
+            if spp_live && !active {
+                spread.count += 1;
+                spread.min = spread.min.min(value);
+                spread.max = spread.max.max(value);
+            }
             if value > best {
                 best = value;
                 best_move = Some(mv);
             } else if depth == 1 && !active {
                 // [spp] Sibling prediction pruning: a quiet sibling that did not improve best
                 // predicts its remaining quiet siblings, which differ from it by at most the MPD.
-                let prune = if skipping_quiets {
+                let prune = if skipping_quiets || !spp_live {
                     None
                 } else {
-                    self.spp_prune(best, alpha, value, spp_ceiling)
+                    let mpd = self.node_mpd(material_mpd, &spread);
+                    self.spp_prune(best, alpha, value, spp_ceiling, mpd)
                 };
                 if let Some(ceiling) = prune {
                     self.result.spp_cuts += 1;
@@ -496,6 +627,10 @@ impl Tree<'_> {
         // fail-low whose pruned siblings may reach value + MPD, so the honest upper bound is
         // the larger of the two (it matters for fail-soft parents and for the TT).
         best = best.max(pruned_below);
+        if spp_live && self.auto.is_some() {
+            let pruned = self.result.spp_pruned - pruned_before;
+            self.watch_node(u64::from(spread.count) + pruned, pruned);
+        }
         if log.len() >= 2 {
             self.log_siblings(&log);
         }
@@ -559,15 +694,74 @@ impl Tree<'_> {
         Some(mover + classic::quiet_gain_bound(self.pos.board()))
     }
 
+    /// [spp] `spp-dyn` with `material:`: this node's MPD from the material on the board.
+    fn material_mpd(&self) -> Option<i32> {
+        if self.spp != Some(SppBound::Dynamic) {
+            return None;
+        }
+        let MpdRule::Material { a, b } = self.cfg.mpd_rule else {
+            return None;
+        };
+        let pawns = f64::from(classic::material_total(self.pos.board())) / 100.0;
+        Some((a * pawns + b).round().clamp(0.0, 1e7) as i32)
+    }
+
+    /// [spp] The MPD at this depth-1 node: fixed, from the material, or from the spread of the
+    /// quiet siblings searched so far (`None`: not enough of them yet, prune nothing).
+    fn node_mpd(&self, material: Option<i32>, spread: &QuietSpread) -> Option<i32> {
+        match (self.spp?, self.cfg.mpd_rule) {
+            (SppBound::FixedMpd, _) | (SppBound::Dynamic, MpdRule::Fixed) => Some(self.cfg.mpd),
+            (SppBound::Dynamic, MpdRule::Material { .. }) => material,
+            (SppBound::Dynamic, MpdRule::Siblings { k, factor, floor }) => {
+                if spread.count < k.max(1) {
+                    return None;
+                }
+                let est = (factor * f64::from(spread.max - spread.min)).ceil();
+                Some((est.min(1e7) as i32).max(floor))
+            }
+            (SppBound::Exact, _) => None,
+        }
+    }
+
+    /// [spp] `sppt-auto`: one depth-1 node met `quiets` quiet siblings and pruned `pruned` of
+    /// them. At the end of each window, SPP switches off for good if it pruned too few.
+    fn watch_node(&mut self, quiets: u64, pruned: u64) {
+        let Some(rule) = self.auto else { return };
+        if quiets == 0 {
+            return;
+        }
+        let w = &mut self.watch;
+        w.measured += 1;
+        w.nodes += 1;
+        w.quiets += quiets;
+        w.pruned += pruned;
+        if w.nodes >= rule.window.max(1) {
+            if 100.0 * (w.pruned as f64) < rule.below_pct * (w.quiets as f64) {
+                w.off = true;
+                self.result.spp_off_after = Some(w.measured);
+            }
+            w.nodes = 0;
+            w.quiets = 0;
+            w.pruned = 0;
+        }
+    }
+
     /// If the remaining quiet siblings can be skipped, the most any of them can score;
     /// `None` when they cannot (or SPP is off).
-    fn spp_prune(&self, best: i32, alpha: i32, value: i32, ceiling: Option<i32>) -> Option<i32> {
+    fn spp_prune(
+        &self,
+        best: i32,
+        alpha: i32,
+        value: i32,
+        ceiling: Option<i32>,
+        mpd: Option<i32>,
+    ) -> Option<i32> {
         let c = match self.spp? {
-            SppBound::FixedMpd => value + self.cfg.mpd,
+            SppBound::FixedMpd | SppBound::Dynamic => value.saturating_add(mpd?),
             SppBound::Exact => ceiling?,
         };
         let prune = match self.spp? {
-            SppBound::FixedMpd => best > c || alpha > c,
+            SppBound::FixedMpd | SppBound::Dynamic => best > c || alpha > c,
             SppBound::Exact => best >= c || alpha >= c,
         };
         prune.then_some(c)
@@ -721,6 +915,115 @@ mod tests {
                 assert_eq!((e.best, e.score), (a.best, a.score), "{exact} {fen}");
                 assert!(e.spp_cuts > 0, "the case must exercise the pruning: {fen}");
             }
+        }
+    }
+
+    fn run_with(fen: &str, a: Algorithm, d: i32, cfg: &TextbookConfig) -> TextbookResult {
+        let pos = Position::from_fen(fen, false).unwrap();
+        run(&pos, a, d, cfg).unwrap()
+    }
+
+    /// [spp] spp-dyn with a rule that is a constant 70 is the fixed-MPD spp, count for count;
+    /// an MPD too large to ever prune is alpha-beta; a smaller one prunes more.
+    #[test]
+    fn spp_dyn_with_a_constant_rule_is_spp() {
+        let mut pruned_more = false;
+        for fen in POSITIONS {
+            for d in 2..=4 {
+                let spp = score(fen, Algorithm::Spp, d);
+                for rule in [
+                    MpdRule::Fixed,
+                    MpdRule::Material { a: 0.0, b: 70.0 },
+                    MpdRule::Siblings {
+                        k: 1,
+                        factor: 0.0,
+                        floor: 70,
+                    },
+                ] {
+                    let cfg = TextbookConfig {
+                        mpd_rule: rule,
+                        ..TextbookConfig::default()
+                    };
+                    let dynamic = run_with(fen, Algorithm::SppDyn, d, &cfg);
+                    assert_eq!(dynamic, spp, "{rule} depth {d} {fen}");
+                }
+                let never = TextbookConfig {
+                    mpd_rule: MpdRule::Material { a: 0.0, b: 1e6 },
+                    ..TextbookConfig::default()
+                };
+                let ab = score(fen, Algorithm::AlphaBeta, d);
+                let r = run_with(fen, Algorithm::SppDyn, d, &never);
+                assert_eq!((r.leaves, r.nodes, r.spp_cuts), (ab.leaves, ab.nodes, 0));
+                let tight = TextbookConfig {
+                    mpd_rule: MpdRule::Siblings {
+                        k: 2,
+                        factor: 0.5,
+                        floor: 0,
+                    },
+                    ..TextbookConfig::default()
+                };
+                let r = run_with(fen, Algorithm::SppDyn, d, &tight);
+                assert!(r.leaves <= ab.leaves, "depth {d} {fen}");
+                pruned_more |= r.leaves < spp.leaves;
+            }
+        }
+        assert!(pruned_more, "a tighter MPD must prune more somewhere");
+    }
+
+    /// [spp] sppt-auto with threshold 0 never switches off and is sppt; with 100% and a window
+    /// of one node it switches off after the first depth-1 node that kept a quiet sibling, and
+    /// then searches as ABT does (same move and score, at least sppt's leaves).
+    #[test]
+    fn sppt_auto_switches_off_by_its_threshold() {
+        for fen in POSITIONS {
+            for d in 2..=4 {
+                let sppt = score(fen, Algorithm::Sppt, d);
+                let abt = score(fen, Algorithm::Abt, d);
+                let never = TextbookConfig {
+                    switch_off: SwitchOff {
+                        below_pct: 0.0,
+                        window: 1,
+                    },
+                    ..TextbookConfig::default()
+                };
+                assert_eq!(run_with(fen, Algorithm::SpptAuto, d, &never), sppt);
+                let at_once = TextbookConfig {
+                    switch_off: SwitchOff {
+                        below_pct: 100.0,
+                        window: 1,
+                    },
+                    ..TextbookConfig::default()
+                };
+                let r = run_with(fen, Algorithm::SpptAuto, d, &at_once);
+                assert_eq!((r.best, r.score), (abt.best, abt.score), "depth {d} {fen}");
+                assert!(r.spp_cuts <= 1, "depth {d} {fen}");
+                assert!(r.leaves >= sppt.leaves && r.leaves <= abt.leaves);
+                if sppt.spp_pruned > 0 {
+                    assert!(r.spp_off_after.is_some(), "depth {d} {fen}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mpd_rules_parse_and_bad_ones_are_reported() {
+        for text in ["fixed", "material:0.5,40", "siblings:3,1.5,20"] {
+            let rule: MpdRule = text.parse().unwrap();
+            assert_eq!(rule.to_string(), text);
+        }
+        for bad in [
+            "",
+            "fixd",
+            "fixed:1",
+            "material:1",
+            "material:a,b",
+            "siblings:0,1,1",
+            "siblings:2,-1,0",
+            "siblings:2.5,1,0",
+            "material:NaN,1",
+        ] {
+            let e = bad.parse::<MpdRule>().unwrap_err().to_string();
+            assert!(e.contains("bad MPD rule"), "{bad}: {e}");
         }
     }
 

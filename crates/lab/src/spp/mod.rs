@@ -5,6 +5,8 @@
 //!   correctness, report and charts.
 //! - [`mpd`]: the maximum positional difference of an evaluation (self-play, distributions,
 //!   spp vs spp-exact).
+//! - [`material`]: the spread against the material (is MPD = a · material + b?).
 
 pub mod compare;
+pub mod material;
 pub mod mpd;

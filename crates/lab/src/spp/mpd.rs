@@ -12,6 +12,7 @@ use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
 use crate::provenance::{in_process_engine, sha256_hex};
 use crate::result_log::{self, Header};
 use crate::spp::compare::{self, analysis, suite};
+use crate::spp::material;
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::{self, classic, EvalKind};
 use augur::position::Position;
@@ -593,6 +594,27 @@ pub fn run(args: &MpdArgs) -> Result<()> {
 
     // 3. spp-exact's per-node bound against the fixed MPD.
     let all: Vec<&Sample> = played.iter().chain(sampled.iter()).collect();
+    // The spread against the material (thesis future work: MPD = a * material + b?).
+    let material_fits = material::fits(&all);
+    material::section(
+        &mut md,
+        &material_fits,
+        &format!(
+            "the {} self-play and {} sampled positions",
+            played.len(),
+            sampled.len()
+        ),
+    );
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for f in &material_fits {
+            let axis = match f.axis {
+                material::Axis::Total => "total",
+                material::Axis::Imbalance => "imbalance",
+            };
+            Chart::from(material::chart(f)).save(dir, &format!("material_{axis}_{}", f.eval))?;
+        }
+    }
     let mut bounds: Vec<i32> = all.iter().map(|s| s.bound).collect();
     bounds.sort_unstable();
     let violations = all

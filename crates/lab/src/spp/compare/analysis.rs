@@ -13,6 +13,8 @@ pub const SPP: Mode = Mode::Textbook(Algorithm::Spp);
 pub const SPPT: Mode = Mode::Textbook(Algorithm::Sppt);
 pub const SPP_EXACT: Mode = Mode::Textbook(Algorithm::SppExact);
 pub const SPPT_EXACT: Mode = Mode::Textbook(Algorithm::SpptExact);
+pub const SPP_DYN: Mode = Mode::Textbook(Algorithm::SppDyn);
+pub const SPPT_AUTO: Mode = Mode::Textbook(Algorithm::SpptAuto);
 
 /// The thesis's extra pruning of A1 over A2 (section 5): `100 - 100 * NBP(A1) / NBP(A2)`.
 /// Positive when A1 evaluates fewer leaves; `None` when A2 evaluated none.
@@ -35,6 +37,10 @@ pub fn pairs(algorithms: &[Mode]) -> Vec<(Mode, Mode)> {
         (SPP_EXACT, AB),
         (SPP_EXACT, SPP),
         (SPPT_EXACT, ABT),
+        (SPP_DYN, AB),
+        (SPP_DYN, SPP),
+        (SPPT_AUTO, ABT),
+        (SPPT_AUTO, SPPT),
     ]
     .into_iter()
     .filter(|&(a, b)| has(a) && has(b))
@@ -180,7 +186,7 @@ pub fn references(a: Mode, run: &[Mode]) -> Vec<Mode> {
     if a != AB && run.contains(&AB) {
         refs.push(AB);
     }
-    let tt = matches!(t, Sppt | SpptExact | Aspiration | Mtdf | Sss);
+    let tt = matches!(t, Sppt | SpptExact | SpptAuto | Aspiration | Mtdf | Sss);
     if tt && run.contains(&ABT) {
         refs.push(ABT);
     }

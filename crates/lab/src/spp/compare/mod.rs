@@ -18,7 +18,7 @@ use augur::eval::EvalKind;
 use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
-use augur::search::textbook::{self, Algorithm, TextbookConfig};
+use augur::search::textbook::{self, Algorithm, MpdRule, SwitchOff, TextbookConfig};
 use augur::search::{Mode, SearchTeam};
 use augur_arena::progress::Progress;
 use clap::Args;
@@ -47,6 +47,18 @@ pub struct CompareArgs {
     /// The fixed maximum positional difference of spp/sppt.
     #[arg(long, default_value_t = 70)]
     pub mpd: i32,
+    /// spp-dyn's per-node MPD: `fixed` (= --mpd), `material:A,B` (A * material in pawns + B,
+    /// the material of both sides by the classic table) or `siblings:K,FACTOR,FLOOR` (once K
+    /// quiet siblings are searched, FACTOR times their spread, at least FLOOR).
+    #[arg(long, default_value = "siblings:2,1.5,30")]
+    pub mpd_rule: String,
+    /// sppt-auto switches SPP off when, over a window of depth-1 nodes, it pruned fewer than
+    /// this percentage of their quiet siblings (0: never).
+    #[arg(long, default_value_t = 10.0)]
+    pub switch_off_below: f64,
+    /// sppt-auto's window, in depth-1 nodes that met quiet siblings.
+    #[arg(long, default_value_t = 256)]
+    pub switch_window: u32,
     /// Resolve captures at the leaves with a quiescence search (the thesis had none).
     #[arg(long)]
     pub qsearch: bool,
@@ -92,12 +104,14 @@ pub struct Row {
     /// [spp] Depth-1 nodes where SPP cut siblings, and siblings pruned.
     pub spp_cuts: u64,
     pub spp_pruned: u64,
+    /// [spp] `sppt-auto`: depth-1 nodes measured before SPP switched itself off.
+    pub spp_off_after: Option<u64>,
 }
 
 /// The columns of `results.csv`: `index` is the position's 1-based place in the suite,
 /// `position` its EPD id.
 pub const COLUMNS: &str =
-    "index,position,depth,algorithm,move,score,leaves,nodes,time_ms,spp_cuts,spp_pruned";
+    "index,position,depth,algorithm,move,score,leaves,nodes,time_ms,spp_cuts,spp_pruned,spp_off_after";
 
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
@@ -111,7 +125,7 @@ impl Row {
     /// The `results.csv` line (see [`COLUMNS`]).
     pub fn to_csv(&self, plan: &Plan) -> String {
         format!(
-            "{},{},{},{},{},{},{},{},{:.3},{},{}",
+            "{},{},{},{},{},{},{},{},{:.3},{},{},{}",
             self.position + 1,
             csv_field(&plan.positions[self.position].id),
             self.depth,
@@ -122,7 +136,8 @@ impl Row {
             self.nodes,
             self.time_ms,
             self.spp_cuts,
-            self.spp_pruned
+            self.spp_pruned,
+            self.spp_off_after.map_or(String::new(), |n| n.to_string())
         )
     }
 
@@ -131,9 +146,9 @@ impl Row {
         let (index, rest) = line
             .split_once(',')
             .ok_or_else(|| anyhow!("expected the columns {COLUMNS}"))?;
-        // The id may hold quoted commas: the nine fields after it are read from the right.
-        let mut f: Vec<&str> = rest.rsplitn(10, ',').collect();
-        if f.len() != 10 {
+        // The id may hold quoted commas: the ten fields after it are read from the right.
+        let mut f: Vec<&str> = rest.rsplitn(11, ',').collect();
+        if f.len() != 11 {
             bail!("expected the columns {COLUMNS}");
         }
         f.reverse();
@@ -172,6 +187,10 @@ impl Row {
                 .with_context(|| format!("bad time_ms '{}'", f[7]))?,
             spp_cuts: num(8, "spp_cuts")?,
             spp_pruned: num(9, "spp_pruned")?,
+            spp_off_after: match f[10] {
+                "" => None,
+                _ => Some(num(10, "spp_off_after")?),
+            },
         })
     }
 }
@@ -248,6 +267,15 @@ impl Plan {
                 bail!("{a} needs --eval classic (its bound is derived from the classic terms)");
             }
         }
+        let mpd_rule: MpdRule = args.mpd_rule.parse()?;
+        if !(0.0..=100.0).contains(&args.switch_off_below) || args.switch_window == 0 {
+            bail!(
+                "--switch-off-below must be a percentage in 0..=100 and --switch-window at \
+                 least 1 (got {} and {})",
+                args.switch_off_below,
+                args.switch_window
+            );
+        }
         let mut positions = suite::load(args.suite.as_deref())?;
         if let Some(n) = args.limit {
             positions.truncate(n.max(1));
@@ -280,6 +308,11 @@ impl Plan {
                 eval,
                 qsearch: args.qsearch,
                 mpd: args.mpd,
+                mpd_rule,
+                switch_off: SwitchOff {
+                    below_pct: args.switch_off_below,
+                    window: args.switch_window,
+                },
                 tt_mib: args.tt_mib.max(1),
                 ..TextbookConfig::default()
             },
@@ -313,6 +346,7 @@ pub fn measure(
         time_ms: 0.0,
         spp_cuts: 0,
         spp_pruned: 0,
+        spp_off_after: None,
     };
     match algorithm {
         Mode::Engine => {
@@ -334,6 +368,7 @@ pub fn measure(
             row.nodes = r.nodes;
             row.spp_cuts = r.spp_cuts;
             row.spp_pruned = r.spp_pruned;
+            row.spp_off_after = r.spp_off_after;
         }
     }
     row.time_ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -349,8 +384,8 @@ fn cost_estimate(pos: &Position, algorithm: Mode, depth: i32) -> f64 {
         Mode::Textbook(Minimax) => return b.powi(depth),
         Mode::Textbook(AlphaBeta | AlphaBetaSoft | Pvs) => 1.0,
         Mode::Textbook(Abt | Aspiration | Mtdf | Sss) => 0.8,
-        Mode::Textbook(Spp | SppExact) => 0.5,
-        Mode::Textbook(Sppt | SpptExact) => 0.4,
+        Mode::Textbook(Spp | SppExact | SppDyn) => 0.5,
+        Mode::Textbook(Sppt | SpptExact | SpptAuto) => 0.4,
         Mode::Engine => 0.05,
     };
     factor * b.powf(depth as f64 * 0.75)
@@ -526,6 +561,14 @@ pub fn header(args: &CompareArgs, plan: &Plan, provenance: &Provenance) -> Resul
             ),
             ("eval".into(), plan.config.eval.to_string()),
             ("mpd".into(), plan.config.mpd.to_string()),
+            ("mpd_rule".into(), plan.config.mpd_rule.to_string()),
+            (
+                "switch_off".into(),
+                format!(
+                    "below {}% over {} nodes",
+                    plan.config.switch_off.below_pct, plan.config.switch_off.window
+                ),
+            ),
             ("qsearch".into(), plan.config.qsearch.to_string()),
             ("tt_mib".into(), plan.config.tt_mib.to_string()),
             ("engine_options".into(), list(args.engine_options.clone())),

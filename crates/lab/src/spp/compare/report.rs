@@ -113,6 +113,28 @@ impl<'a> Report<'a> {
             plan.threads,
             self.wall.as_secs_f64()
         );
+        if plan.algorithms.contains(&analysis::SPP_DYN) {
+            let _ = writeln!(s, "spp-dyn's MPD rule: {}.\n", plan.config.mpd_rule);
+        }
+        if plan.algorithms.contains(&analysis::SPPT_AUTO) {
+            let w = plan.config.switch_off;
+            let off: Vec<String> = self
+                .rows
+                .iter()
+                .filter(|r| r.algorithm == analysis::SPPT_AUTO)
+                .map(|r| r.spp_off_after.map_or("-".into(), |n| n.to_string()))
+                .collect();
+            let _ = writeln!(
+                s,
+                "sppt-auto switches SPP off below {}% pruned over {} depth-1 nodes; it switched \
+                 off in {} of {} searches (depth-1 nodes measured before: {}).\n",
+                w.below_pct,
+                w.window,
+                off.iter().filter(|o| *o != "-").count(),
+                off.len(),
+                off.join(" ")
+            );
+        }
 
         // Totals per depth and algorithm.
         let _ = writeln!(s, "## Totals per depth\n");

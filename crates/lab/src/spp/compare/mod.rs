@@ -680,6 +680,23 @@ mod tests {
     }
 
     #[test]
+    fn spp_rules_are_parsed_and_bad_ones_refused() {
+        let plan = Plan::from_args(&args(&[
+            "--mpd-rule",
+            "material:0.33,29",
+            "--switch-off-below",
+            "25",
+        ]))
+        .unwrap();
+        assert_eq!(plan.config.mpd_rule, MpdRule::Material { a: 0.33, b: 29.0 });
+        assert_eq!(plan.config.switch_off.below_pct, 25.0);
+        let e = Plan::from_args(&args(&["--mpd-rule", "siblings:2"])).unwrap_err();
+        assert!(e.to_string().contains("bad MPD rule 'siblings:2'"), "{e}");
+        assert!(Plan::from_args(&args(&["--switch-off-below", "101"])).is_err());
+        assert!(Plan::from_args(&args(&["--switch-window", "0"])).is_err());
+    }
+
+    #[test]
     fn unknown_algorithm_is_named() {
         let e = parse_algorithms("alphabeta,spq").unwrap_err().to_string();
         assert!(e.contains("'spq'"), "{e}");

@@ -104,7 +104,7 @@ fn spp_agrees_with_alphabeta_and_writes_results() {
     let body: Vec<&str> = lines.collect();
     assert_eq!(body.len(), 6);
     for l in &body {
-        assert_eq!(l.split(',').count(), 11, "{l}");
+        assert_eq!(l.split(',').count(), 12, "{l}");
     }
     assert!(body[0].starts_with(&format!("1,{},3,alphabeta,", set[2].id)));
     // The rows read back as they were measured (the file is what a restart resumes from).

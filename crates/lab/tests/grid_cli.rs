@@ -2,7 +2,9 @@
 //! at a few hundred nodes writes its CSV, markdown and heat map; a second run plays nothing;
 //! a misspelt option is a clear error before any game.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
 use augur_lab::probcut::grid::{self, GridArgs, GridSummary, COLUMNS};
@@ -14,38 +16,12 @@ struct Wrapper {
     args: GridArgs,
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("augur-lab-grid-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The workspace's `augur` binary, next to this test's profile directory
-/// (`cargo test --workspace` builds it; otherwise it is built here).
-fn augur_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-    let bin = profile_dir.join("augur");
-    if !bin.exists() {
-        let target_dir = profile_dir.parent().unwrap();
-        let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cmd.args(["build", "-p", "augur", "--target-dir"])
-            .arg(target_dir);
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().unwrap().success(), "building augur failed");
-    }
-    bin
-}
-
 fn tiny_grid(out: &Path, x: &str) -> Vec<String> {
     [
         "grid",
         "--quiet",
         "--engine",
-        augur_binary().to_str().unwrap(),
+        common::augur_binary().to_str().unwrap(),
         "--x",
         x,
         "--y",
@@ -82,7 +58,7 @@ fn records(out: &Path) -> Vec<String> {
 
 #[test]
 fn a_tiny_grid_writes_its_table_and_heat_map_and_resumes_without_playing() {
-    let out = scratch("tiny");
+    let out = common::scratch("grid", "tiny");
     let argv = tiny_grid(&out, "MpcThresholdEnd=60,140");
     let first = run(&argv).unwrap();
     assert_eq!(first.games_played, 4);
@@ -146,7 +122,7 @@ fn a_tiny_grid_writes_its_table_and_heat_map_and_resumes_without_playing() {
 
 #[test]
 fn a_misspelt_option_is_a_clear_error_before_any_game() {
-    let out = scratch("typo");
+    let out = common::scratch("grid", "typo");
     let output = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
         .args(tiny_grid(&out, "MpcThresholdEnf=60,140"))
         .output()

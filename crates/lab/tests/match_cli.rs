@@ -2,6 +2,8 @@
 //! Augur configurations through the arena (the workspace's own binary, so no
 //! external engine is needed).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -24,13 +26,6 @@ fn script(mode: &str, name: &str) -> String {
         "name={name},cmd={},arg={mode}",
         engines_dir().join("scripted-engine.sh").display()
     )
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("augur-lab-it-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn run_match(extra: &[&str]) -> anyhow::Result<MatchSummary> {
@@ -96,7 +91,7 @@ fn refused_match(engine: &str, pgn: &Path) -> String {
 
 #[test]
 fn bad_engine_path_is_a_clear_error() {
-    let dir = scratch("badpath");
+    let dir = common::scratch("it", "badpath");
     let pgn = dir.join("m.pgn");
     let err = refused_match("name=ghost,cmd=/nonexistent/ghost-engine", &pgn);
     assert!(
@@ -110,31 +105,6 @@ fn bad_engine_path_is_a_clear_error() {
     assert!(err.contains("has no option 'Hsh'"), "{err}");
 }
 
-/// The workspace's `augur` binary, next to this test's profile directory.
-/// `cargo test --workspace` builds it; otherwise it is built here.
-fn augur_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-    let bin = profile_dir.join("augur");
-    if !bin.exists() {
-        let target_dir = profile_dir.parent().unwrap();
-        let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cmd.args(["build", "-p", "augur", "--target-dir"])
-            .arg(target_dir);
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("cannot run cargo to build augur");
-        assert!(status.success(), "building augur failed");
-    }
-    assert!(
-        bin.exists(),
-        "augur binary not found at {} (build it with cargo build -p augur)",
-        bin.display()
-    );
-    bin
-}
-
 /// An engine spec for Augur on one thread with `options` (`Name=Value,option.Name=Value`).
 fn augur_spec(augur: &Path, name: &str, options: &str) -> String {
     format!(
@@ -145,8 +115,8 @@ fn augur_spec(augur: &Path, name: &str, options: &str) -> String {
 
 #[test]
 fn fixed_nodes_match_between_augur_configurations_is_deterministic() {
-    let augur = augur_binary();
-    let dir = scratch("det");
+    let augur = common::augur_binary();
+    let dir = common::scratch("it", "det");
     let a = augur_spec(&augur, "nmp-on", "Nmp=true,option.Hash=8");
     let b = augur_spec(&augur, "nmp-off", "Nmp=false,option.Hash=8");
     let mut runs = Vec::new();
@@ -189,8 +159,8 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
 
-    let augur = augur_binary();
-    let dir = scratch("kill9");
+    let augur = common::augur_binary();
+    let dir = common::scratch("it", "kill9");
     let a = augur_spec(&augur, "default", "Hash=4");
     let b = augur_spec(&augur, "classic", "Eval=classic,option.Hash=4");
     let games = 20;

@@ -3,37 +3,13 @@
 //! command: the result file ends with exactly the records of an uninterrupted run (none lost,
 //! none twice, no torn line), and a restart with other settings is refused.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const LAB: &str = env!("CARGO_BIN_EXE_augur-lab");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("augur-lab-resume-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The workspace's `augur` binary, next to this test's profile directory
-/// (`cargo test --workspace` builds it; otherwise it is built here).
-fn augur_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-    let bin = profile_dir.join("augur");
-    if !bin.exists() {
-        let target_dir = profile_dir.parent().unwrap();
-        let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cmd.args(["build", "-p", "augur", "--target-dir"])
-            .arg(target_dir);
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().unwrap().success(), "building augur failed");
-    }
-    bin
-}
 
 fn lab(args: &[String]) -> Command {
     let mut cmd = Command::new(LAB);
@@ -131,7 +107,7 @@ const POSITIONS: &str = include_str!("../data/games-sample300.epd");
 
 #[test]
 fn collect_survives_kill_9_and_refuses_other_settings() {
-    let dir = scratch("collect");
+    let dir = common::scratch("resume", "collect");
     let epd = dir.join("sample.epd");
     let sixteen: String = POSITIONS
         .lines()
@@ -185,7 +161,7 @@ fn collect_survives_kill_9_and_refuses_other_settings() {
 
 #[test]
 fn compare_survives_kill_9() {
-    let dir = scratch("compare");
+    let dir = common::scratch("resume", "compare");
     let args = |out: &Path| {
         let mut v = strings(&[
             "compare",
@@ -225,7 +201,7 @@ fn compare_survives_kill_9() {
 
 /// `depth` or `solve` killed once in the middle of a record and restarted.
 fn variant_run_resumes(cmd: &str, input: (&str, &Path), dir: &Path) {
-    let augur = augur_binary();
+    let augur = common::augur_binary();
     let args = |csv: &Path, nodes: &str| {
         let mut v = strings(&[cmd, "--quiet", "--nodes", nodes, "--hash", "1"]);
         v.extend(strings(&[
@@ -280,7 +256,7 @@ fn variant_run_resumes(cmd: &str, input: (&str, &Path), dir: &Path) {
 
 #[test]
 fn depth_resumes_after_kill_9_and_reports_paired_intervals() {
-    let dir = scratch("depth");
+    let dir = common::scratch("resume", "depth");
     let epd = dir.join("four.epd");
     let four: String = POSITIONS
         .lines()
@@ -294,7 +270,7 @@ fn depth_resumes_after_kill_9_and_reports_paired_intervals() {
 
 #[test]
 fn solve_resumes_after_kill_9() {
-    let dir = scratch("solve");
+    let dir = common::scratch("resume", "solve");
     let suite = dir.join("wac4.epd");
     std::fs::write(
         &suite,
@@ -310,7 +286,7 @@ fn solve_resumes_after_kill_9() {
 
 #[test]
 fn mpd_resumes_after_kill_9() {
-    let dir = scratch("mpd");
+    let dir = common::scratch("resume", "mpd");
     let args = |out: &Path| {
         let mut v = strings(&[
             "mpd",

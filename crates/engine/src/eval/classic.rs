@@ -48,25 +48,23 @@ pub const KBNK_MAX: i32 = 70;
 const CENTER: BitBoard = BitBoard(0x0000_0018_1800_0000);
 const KNIGHT_CENTER: BitBoard = BitBoard(0x0000_3C3C_3C3C_0000);
 
+/// One side's material by this table's values (the king's entry is 0).
+fn side_material(board: &Board, us: Color) -> i32 {
+    Piece::ALL
+        .iter()
+        .map(|&p| MATERIAL[p as usize] * board.colored_pieces(us, p).len() as i32)
+        .sum()
+}
+
 /// The material on the board, both sides, by this table's values (kings excluded): what a
 /// material-dependent MPD (`textbook::MpdRule::Material`) is a function of.
 pub fn material_total(board: &Board) -> i32 {
-    Piece::ALL
-        .iter()
-        .map(|&p| MATERIAL[p as usize] * board.pieces(p).len() as i32)
-        .sum()
+    side_material(board, Color::White) + side_material(board, Color::Black)
 }
 
 /// White's material minus Black's by this table's values.
 pub fn material_balance(board: &Board) -> i32 {
-    Piece::ALL
-        .iter()
-        .map(|&p| {
-            let w = (board.pieces(p) & board.colors(Color::White)).len() as i32;
-            let b = (board.pieces(p) & board.colors(Color::Black)).len() as i32;
-            MATERIAL[p as usize] * (w - b)
-        })
-        .sum()
+    side_material(board, Color::White) - side_material(board, Color::Black)
 }
 
 /// 0 on the edge corners, 8 per step inwards from the two nearest edges, 48 in the centre.
@@ -88,11 +86,7 @@ pub fn evaluate_white(board: &Board) -> i32 {
 fn side_terms(board: &Board, us: Color, att: &[BitBoard; 2]) -> i32 {
     let them = !us;
     let mine = att[us as usize];
-    let mut s = 0;
-
-    for p in Piece::ALL {
-        s += MATERIAL[p as usize] * board.colored_pieces(us, p).len() as i32;
-    }
+    let mut s = side_material(board, us);
 
     s += CENTER_ATTACK * (mine & CENTER).len() as i32;
     s += KING_ZONE_ATTACK * (mine & cozy_chess::get_king_moves(board.king(them))).len() as i32;

@@ -22,7 +22,7 @@ use augur_arena::matchmaking::sprt::{EloModel, Sample};
 use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
 use clap::Args;
 
-use super::variants::{check_fitted_pairs, default_engine, search_config};
+use super::variants::{check_fitted_pairs, default_engine, parse_options, search_config};
 use crate::chart::{Chart, HeatMap};
 use crate::provenance::{sha256_file, Provenance};
 use crate::result_log::{self, Header};
@@ -107,22 +107,6 @@ impl Axis {
         let vs: Vec<String> = self.values.iter().map(i64::to_string).collect();
         format!("{}={}", self.name, vs.join(","))
     }
-}
-
-/// `Opt=Val,Opt=Val` (empty allowed) into pairs; `flag` names the option in errors.
-pub fn parse_options(text: &str, flag: &str) -> Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let Some((k, v)) = part.split_once('=') else {
-            bail!("bad {flag} '{text}': '{part}' is not Opt=Val");
-        };
-        let (k, v) = (k.trim(), v.trim());
-        if k.is_empty() || k.contains(char::is_whitespace) {
-            bail!("bad {flag} '{text}': '{part}' has no option name");
-        }
-        out.push((k.to_string(), v.to_string()));
-    }
-    Ok(out)
 }
 
 /// A value rounded to the tenth it is printed with, without a negative zero (an even score
@@ -349,8 +333,8 @@ pub fn run(args: &GridArgs) -> Result<GridSummary> {
     if x.name.eq_ignore_ascii_case(&y.name) {
         bail!("--x and --y both name the option {}", x.name);
     }
-    let common = parse_options(&args.variant, "--variant")?;
-    let baseline = parse_options(&args.baseline, "--baseline")?;
+    let common = parse_options(&args.variant, &format!("--variant '{}'", args.variant))?;
+    let baseline = parse_options(&args.baseline, &format!("--baseline '{}'", args.baseline))?;
     if args.games == 0 {
         bail!("--games must be positive");
     }

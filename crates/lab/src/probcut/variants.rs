@@ -25,6 +25,23 @@ pub const DEFAULT_VARIANTS: [&str; 3] = [
     "mpc:Sfpc=false,Mpc=true",
 ];
 
+/// `Opt=Val,Opt=Val` (empty allowed) into pairs; `what` names the text in errors (`variant
+/// 'mpc:Mpc'`, `--baseline 'Mpc'`).
+pub fn parse_options(text: &str, what: &str) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((k, v)) = part.split_once('=') else {
+            bail!("bad {what}: '{part}' is not Opt=Val");
+        };
+        let (k, v) = (k.trim(), v.trim());
+        if k.is_empty() || k.contains(char::is_whitespace) {
+            bail!("bad {what}: '{part}' has no option name");
+        }
+        out.push((k.to_string(), v.to_string()));
+    }
+    Ok(out)
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     pub name: String,
@@ -39,16 +56,9 @@ impl Variant {
         if name.is_empty() {
             bail!("bad variant '{text}': empty name (expected name:Opt=Val,Opt=Val)");
         }
-        let mut options = Vec::new();
-        for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let Some((k, v)) = part.split_once('=') else {
-                bail!("bad variant '{text}': '{part}' is not Opt=Val");
-            };
-            options.push((k.trim().to_string(), v.trim().to_string()));
-        }
         Ok(Variant {
             name: name.to_string(),
-            options,
+            options: parse_options(rest, &format!("variant '{text}'"))?,
         })
     }
 

@@ -36,6 +36,14 @@ impl Axis {
         }
     }
 
+    /// The axis in file names (`material_total_classic.svg`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Axis::Total => "total",
+            Axis::Imbalance => "imbalance",
+        }
+    }
+
     /// Bin width in pawns for the envelope fit.
     fn bin(self) -> f64 {
         match self {

@@ -608,11 +608,8 @@ pub fn run(args: &MpdArgs) -> Result<()> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         for f in &material_fits {
-            let axis = match f.axis {
-                material::Axis::Total => "total",
-                material::Axis::Imbalance => "imbalance",
-            };
-            Chart::from(material::chart(f)).save(dir, &format!("material_{axis}_{}", f.eval))?;
+            let name = format!("material_{}_{}", f.axis.key(), f.eval);
+            Chart::from(material::chart(f)).save(dir, &name)?;
         }
     }
     let mut bounds: Vec<i32> = all.iter().map(|s| s.bound).collect();

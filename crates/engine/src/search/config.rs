@@ -355,6 +355,15 @@ search_config! {
             mode: SppfMode = SppfMode::Mpd => "SppfMode";
                 "`mpd`: the best searched quiet sibling + SppfMpd; `exact`: the classic evaluation's sound per-node bound (spp-exact's; needs `Eval classic`, prunes nothing with another evaluation)"
         }
+        [seeprune] SeePrune => "SeePrune" = false;
+            "SEE pruning: at low depth a move that loses material by static exchange (beyond a margin growing with depth) is skipped; the search would only confirm the loss" {
+            max_depth: i32 = 8 => "SeePruneMaxDepth" [1, 20] step 1;
+                "deepest node pruned"
+            quiet_margin: i32 = 50 => "SeePruneQuiet" [0, 500] step 5;
+                "a quiet move may lose this much per ply of depth by exchange before it is pruned (cp)"
+            noisy_margin: i32 = 20 => "SeePruneNoisy" [0, 200] step 2;
+                "a capture may lose this much per ply of depth squared by exchange before it is pruned (cp)"
+        }
         [lmp] Lmp => "Lmp" = true;
             "Late move pruning: at low depth, quiet moves this late in a well-ordered list almost never matter" {
             max_depth: i32 = 8 => "LmpMaxDepth" [1, 20] step 1;
@@ -431,6 +440,7 @@ impl SearchConfig {
         self.qsee.enabled = false;
         self.se.enabled = false;
         self.sppf.enabled = false;
+        self.seeprune.enabled = false;
         // Not selective, but it changes the leaves' values away from the evaluation's.
         self.corrhist.enabled = false;
         self

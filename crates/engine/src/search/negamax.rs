@@ -4,7 +4,7 @@
 
 use super::config::{Lmr, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
-use super::ordering::{is_noisy, MovePicker, PickerOptions};
+use super::ordering::{is_noisy, see_ge, MovePicker, PickerOptions};
 use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;
@@ -273,6 +273,17 @@ impl Searcher<'_> {
                 && !noisy
                 && best_score > -MATE_BOUND
                 && self.prune_quiet(&board, mv, depth, searched, eval, alpha, improving, PV)
+            {
+                continue;
+            }
+            // [seeprune] SEE pruning: a move whose static exchange loses more than a margin
+            // growing with depth is skipped; at low depth the search would only confirm the
+            // loss. Never the first move, so a node keeps at least its best-ordered one.
+            if ply > 0
+                && searched > 0
+                && !in_check
+                && best_score > -MATE_BOUND
+                && self.see_prunes(&board, mv, depth, noisy)
             {
                 continue;
             }
@@ -716,6 +727,28 @@ impl Searcher<'_> {
             return false;
         }
         self.td.stats.cut(t);
+        true
+    }
+
+    /// [seeprune] Whether `mv` loses too much by static exchange to be searched at `depth`:
+    /// quiet moves by `SeePruneQuiet` per ply, captures and promotions by `SeePruneNoisy`
+    /// per ply squared (a capture that loses a little can still open a line).
+    #[inline]
+    fn see_prunes(&mut self, board: &cozy_chess::Board, mv: Move, depth: i32, noisy: bool) -> bool {
+        let sp = &self.cfg.seeprune;
+        if !sp.enabled || depth > sp.max_depth {
+            return false;
+        }
+        self.td.stats.tried(Technique::SeePrune);
+        let threshold = if noisy {
+            -sp.noisy_margin * depth * depth
+        } else {
+            -sp.quiet_margin * depth
+        };
+        if see_ge(board, mv, threshold) {
+            return false;
+        }
+        self.td.stats.cut(Technique::SeePrune);
         true
     }
 

@@ -355,7 +355,7 @@ search_config! {
             mode: SppfMode = SppfMode::Mpd => "SppfMode";
                 "`mpd`: the best searched quiet sibling + SppfMpd; `exact`: the classic evaluation's sound per-node bound (spp-exact's; needs `Eval classic`, prunes nothing with another evaluation)"
         }
-        [seeprune] SeePrune => "SeePrune" = false;
+        [seeprune] SeePrune => "SeePrune" = true;
             "SEE pruning: at low depth a move that loses material by static exchange (beyond a margin growing with depth) is skipped; the search would only confirm the loss" {
             max_depth: i32 = 8 => "SeePruneMaxDepth" [1, 20] step 1;
                 "deepest node pruned"

@@ -3,7 +3,8 @@
 //! `.bin` — datagen's bullet `ChessBoard` records (`datagen::format`); `.epd` — EPD with the
 //! result in `c9` ("1-0", "0-1", "1/2-1/2") and optionally a score in `ce` (side to move, cp);
 //! anything else — text lines `FEN | score | result` (bullet's text form, white's view, result
-//! 1.0 / 0.5 / 0.0), as `augur-lab convert` writes them.
+//! 1.0 / 0.5 / 0.0), as `augur-lab convert` writes them; `.pgn` — games of `augur-lab match`,
+//! scores from the move comments (`tune::pgn`).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -40,6 +41,7 @@ pub fn open(path: &Path) -> Result<Box<dyn Iterator<Item = Result<Sample>>>> {
                 })
             })))
         }
+        Some("pgn") => Ok(Box::new(super::pgn::read(path)?.into_iter().map(Ok))),
         Some("epd") => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
@@ -101,6 +103,9 @@ pub fn count(path: &Path) -> Result<u64> {
             .len();
         return Ok(len / crate::datagen::format::RECORD_SIZE as u64);
     }
+    if path.extension().and_then(|e| e.to_str()) == Some("pgn") {
+        return Ok(super::pgn::read(path)?.len() as u64);
+    }
     let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
     let mut n = 0;
     for line in BufReader::new(file).split(b'\n') {
@@ -128,7 +133,7 @@ pub fn parse_text_line(line: &str) -> Result<Sample> {
 }
 
 /// A legal position, as the engine reads it.
-fn parse_board(fen: &str) -> Result<Board> {
+pub(super) fn parse_board(fen: &str) -> Result<Board> {
     let pos = augur::position::Position::from_fen(fen, false).map_err(|e| anyhow!("{e}"))?;
     Ok(pos.board().clone())
 }

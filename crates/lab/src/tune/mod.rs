@@ -7,6 +7,7 @@
 pub mod data;
 pub mod dataset;
 pub mod model;
+pub mod pgn;
 pub mod weights_file;
 
 use std::io::Write;
@@ -22,7 +23,8 @@ use model::{EpochLoss, Objective, Schedule};
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
     /// Position files: `.bin` datagen records, `.epd` with the result in c9 (score in ce,
-    /// optional), or text lines `FEN | score | result` (white's view).
+    /// optional), `.pgn` games of `augur-lab match` (scores from the move comments), or text
+    /// lines `FEN | score | result` (white's view).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Read at most this many positions in all.

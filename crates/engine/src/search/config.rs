@@ -259,6 +259,11 @@ search_config! {
             margin: i32 = 0 => "QseeMargin" [-1000, 1000] step 10;
                 "a capture is searched only if its exchange gains at least this (cp)"
         }
+        [qdelta] QDelta => "QDelta" = false;
+            "Delta pruning in quiescence: a capture whose victim, with a margin, cannot lift the stand-pat score to alpha is not searched" {
+            margin: i32 = 200 => "QDeltaMargin" [0, 2000] step 10;
+                "what the position may gain beyond the victim's value (cp)"
+        }
         [killers] Killers => "Killers" = true;
             "Killer moves: a quiet move that cut at this ply likely cuts in its siblings too" {}
         [history] History => "History" = true;
@@ -323,6 +328,15 @@ search_config! {
                 "deepest node pruned"
             margin: i32 = 75 => "RfpMargin" [0, 1000] step 5;
                 "margin per ply of depth (one ply less when improving, cp)"
+        }
+        [razor] Razor => "Razor" = false;
+            "Razoring: at the lowest depths a static eval far below alpha is checked by quiescence alone; if that fails low too, the node does" {
+            max_depth: i32 = 3 => "RazorMaxDepth" [1, 8] step 1;
+                "deepest node razored"
+            base: i32 = 250 => "RazorBase" [0, 2000] step 10;
+                "margin at depth 0 (cp)"
+            margin: i32 = 200 => "RazorMargin" [0, 1000] step 10;
+                "margin per ply of depth (cp)"
         }
         [nmp] Nmp => "Nmp" = true;
             "Null-move pruning: if a reduced search after passing still fails high, a real move would too" {
@@ -441,6 +455,8 @@ impl SearchConfig {
         self.se.enabled = false;
         self.sppf.enabled = false;
         self.seeprune.enabled = false;
+        self.razor.enabled = false;
+        self.qdelta.enabled = false;
         // Not selective, but it changes the leaves' values away from the evaluation's.
         self.corrhist.enabled = false;
         self

@@ -168,6 +168,24 @@ impl Searcher<'_> {
                 }
             }
 
+            // [razor] Razoring: at the lowest depths a static eval this far below alpha rarely
+            // recovers by a quiet move; if the captures alone (quiescence) cannot reach alpha
+            // either, the node fails low without its move loop.
+            let razor = &self.cfg.razor;
+            if razor.enabled && depth <= razor.max_depth && alpha.abs() < MATE_BOUND {
+                self.td.stats.tried(Technique::Razor);
+                if eval + razor.base + razor.margin * depth <= alpha {
+                    let score = self.qsearch::<false>(ply, alpha, alpha + 1);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score <= alpha {
+                        self.td.stats.cut(Technique::Razor);
+                        return score;
+                    }
+                }
+            }
+
             // Step 9. [nmp] Null-move pruning.
             if let Some(score) = self.null_move(depth, ply, beta, eval, cut_node) {
                 return score;

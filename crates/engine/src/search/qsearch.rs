@@ -1,7 +1,7 @@
 //! [qsearch] Quiescence search: at the horizon, resolve captures and promotions (all evasions
 //! when in check) so that leaves are quiet; stand pat on the static eval.
 
-use super::ordering::{see_ge, MovePicker, PickerOptions};
+use super::ordering::{captured_piece, see_ge, MovePicker, PickerOptions, SEE_VALUE};
 use super::score::{mated_in, INF, MATE, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;
@@ -95,6 +95,17 @@ impl Searcher<'_> {
                 self.td.stats.tried(Technique::Qsee);
                 if !see_ge(&board, mv, self.cfg.qsee.margin) {
                     self.td.stats.cut(Technique::Qsee);
+                    continue;
+                }
+            }
+            // [qdelta] Delta pruning: even winning the victim outright, plus a margin for what
+            // else the position may gain, leaves the stand pat below alpha. Promotions are
+            // kept (they gain more than the victim).
+            if !in_check && self.cfg.qdelta.enabled && mv.promotion.is_none() {
+                self.td.stats.tried(Technique::QDelta);
+                let victim = captured_piece(&board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
+                if best_score + victim + self.cfg.qdelta.margin <= alpha {
+                    self.td.stats.cut(Technique::QDelta);
                     continue;
                 }
             }

@@ -5,7 +5,7 @@ pub use crate::search::config::Technique;
 use crate::search::probcut::Stage;
 use std::fmt;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchStats {
     pub nodes: u64,
     pub qnodes: u64,
@@ -19,6 +19,21 @@ pub struct SearchStats {
     /// below; bucket i: [−STEP·i, −STEP·(i−1)) cp; the last is open): computed, and deeper than
     /// the fixed rule's. The seed-004 question is how often the dynamic rule extends, and where.
     pub sfpc_gaps: [(u64, u64); SFPC_GAP_BUCKETS],
+}
+
+// Written out because `Default` is derived only for arrays of up to 32 counters.
+impl Default for SearchStats {
+    fn default() -> Self {
+        SearchStats {
+            nodes: 0,
+            qnodes: 0,
+            evals: 0,
+            tried: [0; Technique::COUNT],
+            cut: [0; Technique::COUNT],
+            pairs: Vec::new(),
+            sfpc_gaps: [(0, 0); SFPC_GAP_BUCKETS],
+        }
+    }
 }
 
 /// Buckets and their width (cp) of [`SearchStats::sfpc_gaps`].

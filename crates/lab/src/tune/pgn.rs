@@ -134,7 +134,11 @@ pub fn read_from(input: impl Read, name: &str) -> Result<Vec<Sample>> {
             let quiet = !pos.is_check() && !m.is_capture() && !m.is_promotion();
             if let (true, Some(stm)) = (quiet, score) {
                 let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-                let white = if pos.turn() == Color::White { *stm } else { -stm };
+                let white = if pos.turn() == Color::White {
+                    *stm
+                } else {
+                    -stm
+                };
                 out.push(Sample {
                     board: parse_board(&fen).with_context(|| origin.clone())?,
                     result,

@@ -352,6 +352,8 @@ search_config! {
                 "the most plies the eval term adds"
             verify_depth: i32 = 12 => "NmpVerifyDepth" [1, 101] step 1;
                 "from this depth a null-move cutoff is verified by a reduced normal search (zugzwang)"
+            max_depth: i32 = 101 => "NmpMaxDepth" [1, 101] step 1;
+                "deepest node that tries a null move: with Mpc, a lower value lets Multi-ProbCut replace null move at large heights (Jiang & Buro's open question of how the two should combine)"
         }
         [futility] Futility => "Futility" = true;
             "Futility pruning: a quiet move cannot lift a static eval this far below alpha within the remaining depth" {

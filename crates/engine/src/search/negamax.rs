@@ -666,6 +666,7 @@ impl Searcher<'_> {
         if !(nmp.enabled
             && ply >= self.td.nmp_min_ply
             && depth >= nmp.min_depth
+            && depth <= nmp.max_depth
             && static_eval >= beta
             && self.td.stack[ply].mv.is_some()
             && self.has_non_pawn_material())

@@ -59,7 +59,14 @@ pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
 pub const PAWN_SHIELD: usize = ROOK_SEMI_OPEN + 1;
 pub const KING_ATTACK: usize = PAWN_SHIELD + SHIELD_MAX + 1;
-pub const TEMPO: usize = KING_ATTACK + KING_ATTACK_MAX + 1;
+pub const THREAT_BY_PAWN: usize = KING_ATTACK + KING_ATTACK_MAX + 1;
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 6;
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 6;
+pub const HANGING: usize = THREAT_BY_ROOK + 6;
+pub const CONNECTED: usize = HANGING + 1;
+pub const PASSED_KING_OWN: usize = CONNECTED + 8;
+pub const PASSED_KING_THEIR: usize = PASSED_KING_OWN + 8;
+pub const TEMPO: usize = PASSED_KING_THEIR + 8;
 /// Number of weights.
 pub const COUNT: usize = TEMPO + 1;
 
@@ -71,7 +78,7 @@ pub const MOBILITY: [usize; 4] = [
     MOBILITY_QUEEN,
 ];
 
-pub const SECTIONS: [Section; 16] = [
+pub const SECTIONS: [Section; 23] = [
     Section {
         name: "MATERIAL",
         doc: "Piece values: pawn, knight, bishop, rook, queen, king.",
@@ -166,6 +173,50 @@ pub const SECTIONS: [Section; 16] = [
         shape: Shape::List(KING_ATTACK_MAX + 1),
     },
     Section {
+        name: "THREAT_BY_PAWN",
+        doc: "Enemy piece attacked by one of our pawns, by its type (pawn..king).",
+        start: THREAT_BY_PAWN,
+        shape: Shape::List(6),
+    },
+    Section {
+        name: "THREAT_BY_MINOR",
+        doc: "Enemy piece attacked by one of our knights or bishops, by its type (pawn..king).",
+        start: THREAT_BY_MINOR,
+        shape: Shape::List(6),
+    },
+    Section {
+        name: "THREAT_BY_ROOK",
+        doc: "Enemy piece attacked by one of our rooks, by its type (pawn..king).",
+        start: THREAT_BY_ROOK,
+        shape: Shape::List(6),
+    },
+    Section {
+        name: "HANGING",
+        doc: "Enemy knight, bishop, rook or queen that we attack and no enemy piece defends.",
+        start: HANGING,
+        shape: Shape::One,
+    },
+    Section {
+        name: "CONNECTED",
+        doc: "Pawn defended by an own pawn or beside one (phalanx), by rank from its own side.",
+        start: CONNECTED,
+        shape: Shape::List(8),
+    },
+    Section {
+        name: "PASSED_KING_OWN",
+        doc: "Passed pawn, by the distance (in king moves, capped at 7) of its own king to the \
+              square in front of it.",
+        start: PASSED_KING_OWN,
+        shape: Shape::List(8),
+    },
+    Section {
+        name: "PASSED_KING_THEIR",
+        doc: "Passed pawn, by the distance (in king moves, capped at 7) of the enemy king to the \
+              square in front of it.",
+        start: PASSED_KING_THEIR,
+        shape: Shape::List(8),
+    },
+    Section {
         name: "TEMPO",
         doc: "Side to move; blended by phase on its own, after the other terms.",
         start: TEMPO,
@@ -197,6 +248,13 @@ const fn flatten() -> [Score; COUNT] {
     w = put(w, ROOK_SEMI_OPEN, &[weights::ROOK_SEMI_OPEN]);
     w = put(w, PAWN_SHIELD, &weights::PAWN_SHIELD);
     w = put(w, KING_ATTACK, &weights::KING_ATTACK);
+    w = put(w, THREAT_BY_PAWN, &weights::THREAT_BY_PAWN);
+    w = put(w, THREAT_BY_MINOR, &weights::THREAT_BY_MINOR);
+    w = put(w, THREAT_BY_ROOK, &weights::THREAT_BY_ROOK);
+    w = put(w, HANGING, &[weights::HANGING]);
+    w = put(w, CONNECTED, &weights::CONNECTED);
+    w = put(w, PASSED_KING_OWN, &weights::PASSED_KING_OWN);
+    w = put(w, PASSED_KING_THEIR, &weights::PASSED_KING_THEIR);
     w = put(w, TEMPO, &[weights::TEMPO]);
     w
 }

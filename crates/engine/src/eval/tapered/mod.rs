@@ -177,9 +177,112 @@ pub fn terms<S: Sink>(board: &Board, sink: &mut S) -> i32 {
         attacks_by_pawns(board, Color::White),
         attacks_by_pawns(board, Color::Black),
     ];
+    let maps = [
+        AttackMaps::of(board, Color::White, occ, att[0]),
+        AttackMaps::of(board, Color::Black, occ, att[1]),
+    ];
     side(board, Color::White, occ, &att, sink);
     side(board, Color::Black, occ, &att, sink);
+    threats(board, Color::White, &maps, sink);
+    threats(board, Color::Black, &maps, sink);
     phase(board)
+}
+
+/// The squares one side attacks, by the kind of attacker: what the threat terms need.
+struct AttackMaps {
+    pawns: BitBoard,
+    minors: BitBoard,
+    rooks: BitBoard,
+    all: BitBoard,
+}
+
+impl AttackMaps {
+    #[inline(always)]
+    fn of(board: &Board, c: Color, occ: BitBoard, pawns: BitBoard) -> AttackMaps {
+        let mut minors = BitBoard::EMPTY;
+        for sq in board.colored_pieces(c, Piece::Knight) {
+            minors |= cozy_chess::get_knight_moves(sq);
+        }
+        for sq in board.colored_pieces(c, Piece::Bishop) {
+            minors |= cozy_chess::get_bishop_moves(sq, occ);
+        }
+        let mut rooks = BitBoard::EMPTY;
+        for sq in board.colored_pieces(c, Piece::Rook) {
+            rooks |= cozy_chess::get_rook_moves(sq, occ);
+        }
+        let mut queens = BitBoard::EMPTY;
+        for sq in board.colored_pieces(c, Piece::Queen) {
+            queens |= cozy_chess::get_bishop_moves(sq, occ) | cozy_chess::get_rook_moves(sq, occ);
+        }
+        let king = cozy_chess::get_king_moves(board.king(c));
+        AttackMaps {
+            pawns,
+            minors,
+            rooks,
+            all: pawns | minors | rooks | queens | king,
+        }
+    }
+}
+
+/// Threats and the passed pawns' race: what a quiet position's static score misses most,
+/// a piece that must move next (attacked by a lesser piece, or undefended) and a passer its
+/// king escorts or the enemy king stops. Weights start at zero and are learned by the tuner.
+#[inline(always)]
+fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut S) {
+    use layout::*;
+    let them = !us;
+    let ours = &maps[us as usize];
+    let theirs = &maps[them as usize];
+    for p in Piece::ALL {
+        let victims = board.colored_pieces(them, p);
+        if victims.is_empty() {
+            continue;
+        }
+        let i = p as usize;
+        let by_pawn = (victims & ours.pawns).len() as i32;
+        if by_pawn > 0 {
+            sink.add(us, THREAT_BY_PAWN + i, by_pawn);
+        }
+        let by_minor = (victims & ours.minors).len() as i32;
+        if by_minor > 0 {
+            sink.add(us, THREAT_BY_MINOR + i, by_minor);
+        }
+        let by_rook = (victims & ours.rooks).len() as i32;
+        if by_rook > 0 {
+            sink.add(us, THREAT_BY_ROOK + i, by_rook);
+        }
+    }
+    let pieces = board.colors(them) & !board.pieces(Piece::Pawn) & !board.pieces(Piece::King);
+    let hanging = (pieces & ours.all & !theirs.all).len() as i32;
+    if hanging > 0 {
+        sink.add(us, HANGING, hanging);
+    }
+
+    let pawns = board.colored_pieces(us, Piece::Pawn);
+    let their_pawns = board.colored_pieces(them, Piece::Pawn);
+    for sq in pawns {
+        let r = sq.relative_to(us).rank() as usize;
+        let beside = sq.file().adjacent() & sq.rank().bitboard();
+        if ours.pawns.has(sq) || !(pawns & beside).is_empty() {
+            sink.add(us, CONNECTED + r, 1);
+        }
+        if r < 7 && (passed_span(sq, us) & their_pawns).is_empty() {
+            let stop = match us {
+                Color::White => cozy_chess::Square::index(sq as usize + 8),
+                Color::Black => cozy_chess::Square::index(sq as usize - 8),
+            };
+            sink.add(us, PASSED_KING_OWN + distance(board.king(us), stop), 1);
+            sink.add(us, PASSED_KING_THEIR + distance(board.king(them), stop), 1);
+        }
+    }
+}
+
+/// Chebyshev distance: king moves from `a` to `b`.
+#[inline(always)]
+fn distance(a: cozy_chess::Square, b: cozy_chess::Square) -> usize {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr) as usize
 }
 
 fn attacks_by_pawns(board: &Board, c: Color) -> BitBoard {

@@ -150,5 +150,40 @@ pub const KING_ATTACK: [S; 41] = [
     S( 400,   20),
 ];
 
+/// Enemy piece attacked by one of our pawns, by its type (pawn..king).
+pub const THREAT_BY_PAWN: [S; 6] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Enemy piece attacked by one of our knights or bishops, by its type (pawn..king).
+pub const THREAT_BY_MINOR: [S; 6] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Enemy piece attacked by one of our rooks, by its type (pawn..king).
+pub const THREAT_BY_ROOK: [S; 6] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Enemy knight, bishop, rook or queen that we attack and no enemy piece defends.
+pub const HANGING: S = S(   0,    0);
+
+/// Pawn defended by an own pawn or beside one (phalanx), by rank from its own side.
+pub const CONNECTED: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Passed pawn, by the distance (in king moves, capped at 7) of its own king to the square in
+/// front of it.
+pub const PASSED_KING_OWN: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Passed pawn, by the distance (in king moves, capped at 7) of the enemy king to the square in
+/// front of it.
+pub const PASSED_KING_THEIR: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
 /// Side to move; blended by phase on its own, after the other terms.
 pub const TEMPO: S = S(  10,   10);

@@ -178,50 +178,21 @@ pub fn terms<S: Sink>(board: &Board, sink: &mut S) -> i32 {
         attacks_by_pawns(board, Color::Black),
     ];
     let maps = [
-        AttackMaps::of(board, Color::White, occ, att[0]),
-        AttackMaps::of(board, Color::Black, occ, att[1]),
+        side(board, Color::White, occ, &att, sink),
+        side(board, Color::Black, occ, &att, sink),
     ];
-    side(board, Color::White, occ, &att, sink);
-    side(board, Color::Black, occ, &att, sink);
     threats(board, Color::White, &maps, sink);
     threats(board, Color::Black, &maps, sink);
     phase(board)
 }
 
-/// The squares one side attacks, by the kind of attacker: what the threat terms need.
+/// The squares one side attacks, by the kind of attacker: what the threat terms need,
+/// gathered by `side` from the reaches its mobility terms compute anyway.
 struct AttackMaps {
     pawns: BitBoard,
     minors: BitBoard,
     rooks: BitBoard,
     all: BitBoard,
-}
-
-impl AttackMaps {
-    #[inline(always)]
-    fn of(board: &Board, c: Color, occ: BitBoard, pawns: BitBoard) -> AttackMaps {
-        let mut minors = BitBoard::EMPTY;
-        for sq in board.colored_pieces(c, Piece::Knight) {
-            minors |= cozy_chess::get_knight_moves(sq);
-        }
-        for sq in board.colored_pieces(c, Piece::Bishop) {
-            minors |= cozy_chess::get_bishop_moves(sq, occ);
-        }
-        let mut rooks = BitBoard::EMPTY;
-        for sq in board.colored_pieces(c, Piece::Rook) {
-            rooks |= cozy_chess::get_rook_moves(sq, occ);
-        }
-        let mut queens = BitBoard::EMPTY;
-        for sq in board.colored_pieces(c, Piece::Queen) {
-            queens |= cozy_chess::get_bishop_moves(sq, occ) | cozy_chess::get_rook_moves(sq, occ);
-        }
-        let king = cozy_chess::get_king_moves(board.king(c));
-        AttackMaps {
-            pawns,
-            minors,
-            rooks,
-            all: pawns | minors | rooks | queens | king,
-        }
-    }
 }
 
 /// Threats and the passed pawns' race: what a quiet position's static score misses most,
@@ -294,7 +265,13 @@ fn attacks_by_pawns(board: &Board, c: Color) -> BitBoard {
 }
 
 #[inline(always)]
-fn side<S: Sink>(board: &Board, us: Color, occ: BitBoard, pawn_att: &[BitBoard; 2], sink: &mut S) {
+fn side<S: Sink>(
+    board: &Board,
+    us: Color,
+    occ: BitBoard,
+    pawn_att: &[BitBoard; 2],
+    sink: &mut S,
+) -> AttackMaps {
     use layout::*;
     let them = !us;
     let own = board.colors(us);
@@ -303,6 +280,12 @@ fn side<S: Sink>(board: &Board, us: Color, occ: BitBoard, pawn_att: &[BitBoard; 
     let king_zone = cozy_chess::get_king_moves(enemy_king) | enemy_king.bitboard();
     let mut attack_units = 0;
     let mut attackers = 0;
+    let mut maps = AttackMaps {
+        pawns: pawn_att[us as usize],
+        minors: BitBoard::EMPTY,
+        rooks: BitBoard::EMPTY,
+        all: pawn_att[us as usize] | cozy_chess::get_king_moves(board.king(us)),
+    };
 
     for p in Piece::ALL {
         for sq in board.colored_pieces(us, p) {
@@ -316,6 +299,12 @@ fn side<S: Sink>(board: &Board, us: Color, occ: BitBoard, pawn_att: &[BitBoard; 
                 }
                 _ => continue,
             };
+            match p {
+                Piece::Knight | Piece::Bishop => maps.minors |= reach,
+                Piece::Rook => maps.rooks |= reach,
+                _ => {}
+            }
+            maps.all |= reach;
             sink.add(
                 us,
                 MOBILITY[p as usize - 1] + (reach & safe).len() as usize,
@@ -388,6 +377,7 @@ fn side<S: Sink>(board: &Board, us: Color, occ: BitBoard, pawn_att: &[BitBoard; 
             .count();
         sink.add(us, PAWN_SHIELD + close.min(SHIELD_MAX), 1);
     }
+    maps
 }
 
 #[cfg(test)]

@@ -56,6 +56,10 @@ pub struct TuneArgs {
     /// Penalty l2 · Σ (w − w_start)² added to the loss, pulling weights towards the start.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Tie every piece-square weight to its left-right mirror (a1 = h1, ...): half the
+    /// piece-square parameters, against the noise of rarely visited squares in thin data.
+    #[arg(long)]
+    pub mirror_psq: bool,
     /// Share of the positions held out to measure over-fitting (blocks of 256 consecutive
     /// positions, so a datagen game rarely straddles both sets).
     #[arg(long, default_value_t = 0.1)]
@@ -185,6 +189,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         lr: args.lr,
         lr_decay: args.lr_decay,
         l2: args.l2,
+        mirror_psq: args.mirror_psq,
         threads,
         seed: args.seed,
     };

@@ -229,8 +229,32 @@ pub struct Schedule {
     pub lr_decay: f64,
     /// Pull towards the starting weights: `l2 · Σ (w − w0)²` is added to the loss.
     pub l2: f64,
+    /// Tie each piece-square weight to its left-right mirror (a1 with h1, ...): half the
+    /// free parameters, for data too thin to place a piece on 64 squares.
+    pub mirror_psq: bool,
     pub threads: usize,
     pub seed: u64,
+}
+
+/// The flat index pairs a square and its left-right mirror in every piece-square table.
+fn psq_mirror_pairs() -> impl Iterator<Item = (usize, usize)> {
+    use augur::eval::tapered::layout::PSQ;
+    (0..6).flat_map(|p| {
+        (0..64)
+            .filter(|sq| sq % 8 < 4)
+            .map(move |sq| (PSQ + 64 * p + sq, PSQ + 64 * p + (sq ^ 7)))
+    })
+}
+
+/// Replaces each mirrored pair of piece-square entries by their mean.
+fn tie_psq(w: &mut Weights) {
+    for (a, b) in psq_mirror_pairs() {
+        for k in 0..2 {
+            let mean = (w[a][k] + w[b][k]) / 2.0;
+            w[a][k] = mean;
+            w[b][k] = mean;
+        }
+    }
 }
 
 /// One epoch's outcome, for the caller's log.
@@ -260,6 +284,14 @@ pub fn train(
     s: Schedule,
     mut report: impl FnMut(EpochLoss),
 ) -> Trained {
+    // Tied weights start equal and get equal gradients, so they stay equal.
+    let start = &{
+        let mut w = start.clone();
+        if s.mirror_psq {
+            tie_psq(&mut w);
+        }
+        w
+    };
     let mut w = start.clone();
     let mut adam = Adam::new(s.lr, w.len());
     let mut order = train.to_vec();
@@ -276,6 +308,9 @@ pub fn train(
                 for k in 0..2 {
                     gi[k] = gi[k] / n + 2.0 * s.l2 * (wi[k] - w0[k]);
                 }
+            }
+            if s.mirror_psq {
+                tie_psq(&mut g);
             }
             adam.step(&mut w, &g);
         }
@@ -390,6 +425,7 @@ mod tests {
             lr: 2.0,
             lr_decay: 0.97,
             l2: 0.0,
+            mirror_psq: false,
             threads: 2,
             seed: 1,
         };
@@ -403,6 +439,42 @@ mod tests {
             w[MATERIAL + 1][0] + (0..64).map(|s| w[PSQ + 64 + s][0]).sum::<f64>() / 64.0
         };
         assert!(knight(&t.last) > knight(&start) + 40.0);
+    }
+
+    /// With `mirror_psq` every piece-square weight ends equal to its mirror even from an
+    /// asymmetric start, while the untied run leaves them apart.
+    #[test]
+    fn mirrored_piece_square_weights_stay_tied() {
+        let boards = boards();
+        let samples = drawn(&boards, Some(30));
+        let mut ds = Dataset::default();
+        ds.extend(&samples, 2);
+        let all: Vec<usize> = (0..ds.len()).collect();
+        let mut start = from_engine(&WEIGHTS);
+        start[PSQ + 64 + 1][0] += 25.0; // knight b1, not g1
+        let obj = Objective {
+            k: 200.0,
+            lambda: 0.5,
+        };
+        let run = |mirror_psq| {
+            let sched = Schedule {
+                epochs: 3,
+                batch: 64,
+                lr: 1.0,
+                lr_decay: 1.0,
+                l2: 0.0,
+                mirror_psq,
+                threads: 2,
+                seed: 1,
+            };
+            train(&ds, &all, &[], &start, obj, sched, |_| {}).last
+        };
+        let tied = run(true);
+        for (a, b) in psq_mirror_pairs() {
+            assert_eq!(tied[a], tied[b], "{a} {b}");
+        }
+        let free = run(false);
+        assert_ne!(free[PSQ + 64 + 1], free[PSQ + 64 + 6]);
     }
 
     #[test]

@@ -66,7 +66,10 @@ pub const HANGING: usize = THREAT_BY_ROOK + 6;
 pub const CONNECTED: usize = HANGING + 1;
 pub const PASSED_KING_OWN: usize = CONNECTED + 8;
 pub const PASSED_KING_THEIR: usize = PASSED_KING_OWN + 8;
-pub const TEMPO: usize = PASSED_KING_THEIR + 8;
+pub const KING_OPEN_FILES: usize = PASSED_KING_THEIR + 8;
+pub const ROOK_SEVENTH: usize = KING_OPEN_FILES + 4;
+pub const OUTPOST: usize = ROOK_SEVENTH + 1;
+pub const TEMPO: usize = OUTPOST + 2;
 /// Number of weights.
 pub const COUNT: usize = TEMPO + 1;
 
@@ -78,7 +81,7 @@ pub const MOBILITY: [usize; 4] = [
     MOBILITY_QUEEN,
 ];
 
-pub const SECTIONS: [Section; 23] = [
+pub const SECTIONS: [Section; 26] = [
     Section {
         name: "MATERIAL",
         doc: "Piece values: pawn, knight, bishop, rook, queen, king.",
@@ -217,6 +220,25 @@ pub const SECTIONS: [Section; 23] = [
         shape: Shape::List(8),
     },
     Section {
+        name: "KING_OPEN_FILES",
+        doc: "King, by how many of its own and the adjacent files hold none of its pawns.",
+        start: KING_OPEN_FILES,
+        shape: Shape::List(4),
+    },
+    Section {
+        name: "ROOK_SEVENTH",
+        doc: "Rook on the seventh rank from its own side.",
+        start: ROOK_SEVENTH,
+        shape: Shape::One,
+    },
+    Section {
+        name: "OUTPOST",
+        doc: "Knight, bishop on ranks 4 to 6 from its own side, defended by an own pawn and out \
+              of reach of every enemy pawn.",
+        start: OUTPOST,
+        shape: Shape::List(2),
+    },
+    Section {
         name: "TEMPO",
         doc: "Side to move; blended by phase on its own, after the other terms.",
         start: TEMPO,
@@ -255,6 +277,9 @@ const fn flatten() -> [Score; COUNT] {
     w = put(w, CONNECTED, &weights::CONNECTED);
     w = put(w, PASSED_KING_OWN, &weights::PASSED_KING_OWN);
     w = put(w, PASSED_KING_THEIR, &weights::PASSED_KING_THEIR);
+    w = put(w, KING_OPEN_FILES, &weights::KING_OPEN_FILES);
+    w = put(w, ROOK_SEVENTH, &[weights::ROOK_SEVENTH]);
+    w = put(w, OUTPOST, &weights::OUTPOST);
     w = put(w, TEMPO, &[weights::TEMPO]);
     w
 }

@@ -355,7 +355,21 @@ fn side<S: Sink>(
     if board.colored_pieces(us, Piece::Bishop).len() >= 2 {
         sink.add(us, BISHOP_PAIR, 1);
     }
+    for (i, p) in [Piece::Knight, Piece::Bishop].into_iter().enumerate() {
+        for sq in board.colored_pieces(us, p) {
+            let rank = sq.relative_to(us).rank() as usize;
+            if (3..=5).contains(&rank)
+                && pawn_att[us as usize].has(sq)
+                && (passed_span(sq, us) & sq.file().adjacent() & their_pawns).is_empty()
+            {
+                sink.add(us, OUTPOST + i, 1);
+            }
+        }
+    }
     for sq in board.colored_pieces(us, Piece::Rook) {
+        if sq.relative_to(us).rank() as usize == 6 {
+            sink.add(us, ROOK_SEVENTH, 1);
+        }
         let file = sq.file().bitboard();
         if (file & pawns).is_empty() {
             if (file & their_pawns).is_empty() {
@@ -368,6 +382,15 @@ fn side<S: Sink>(
 
     // Pawn shield in front of a king on its first two ranks.
     let king = board.king(us);
+    let near = king.file().bitboard() | king.file().adjacent();
+    let open = File::ALL
+        .into_iter()
+        .filter(|f| {
+            let b = f.bitboard();
+            !(b & near).is_empty() && (b & pawns).is_empty()
+        })
+        .count();
+    sink.add(us, KING_OPEN_FILES + open, 1);
     if king.relative_to(us).rank() as i32 <= 1 {
         let files = king.file().bitboard() | king.file().adjacent();
         let shield = files & passed_span(king, us) & pawns;

@@ -185,5 +185,19 @@ pub const PASSED_KING_THEIR: [S; 8] = [
     S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
 ];
 
+/// King, by how many of its own and the adjacent files hold none of its pawns.
+pub const KING_OPEN_FILES: [S; 4] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Rook on the seventh rank from its own side.
+pub const ROOK_SEVENTH: S = S(   0,    0);
+
+/// Knight, bishop on ranks 4 to 6 from its own side, defended by an own pawn and out of reach
+/// of every enemy pawn.
+pub const OUTPOST: [S; 2] = [
+    S(   0,    0), S(   0,    0),
+];
+
 /// Side to move; blended by phase on its own, after the other terms.
 pub const TEMPO: S = S(  10,   10);

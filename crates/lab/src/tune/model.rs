@@ -249,11 +249,9 @@ fn psq_mirror_pairs() -> impl Iterator<Item = (usize, usize)> {
 /// Replaces each mirrored pair of piece-square entries by their mean.
 fn tie_psq(w: &mut Weights) {
     for (a, b) in psq_mirror_pairs() {
-        for k in 0..2 {
-            let mean = (w[a][k] + w[b][k]) / 2.0;
-            w[a][k] = mean;
-            w[b][k] = mean;
-        }
+        let mean = [(w[a][0] + w[b][0]) / 2.0, (w[a][1] + w[b][1]) / 2.0];
+        w[a] = mean;
+        w[b] = mean;
     }
 }
 

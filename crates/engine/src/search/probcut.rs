@@ -145,6 +145,73 @@ impl ProbCutParams {
     }
 }
 
+/// A ProbCut-family switch that is on but can use fitted pairs in fewer than both game stages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfitted {
+    /// The UCI switch: `ProbCut` or `Mpc`.
+    pub switch: &'static str,
+    /// The stages it can cut in (empty: it never cuts).
+    pub stages: Vec<Stage>,
+    /// What it lacks, for the message: "pair (shallow 4, height 6)" or "pair with height <= 5".
+    pub wanted: String,
+}
+
+impl Unfitted {
+    pub fn message(&self) -> String {
+        if self.stages.is_empty() {
+            format!(
+                "{} has no fitted {} in the ProbCutParams file, so it never cuts",
+                self.switch, self.wanted
+            )
+        } else {
+            let names: Vec<&str> = self.stages.iter().map(|s| s.name()).collect();
+            format!(
+                "{}'s {} is fitted only for the {}; the other stage never cuts",
+                self.switch,
+                self.wanted,
+                names.join(", ")
+            )
+        }
+    }
+}
+
+/// [probcut] [mpc] A switch whose depth pairs have no fitted parameters never cuts, and says
+/// nothing while it does not; this finds such switches so that the UCI front end warns and the
+/// lab refuses the variant.
+pub fn unfitted(cfg: &crate::search::config::SearchConfig) -> Vec<Unfitted> {
+    let params = &cfg.probcut.params;
+    let mut out = Vec::new();
+    if cfg.probcut.enabled {
+        let (sh, h) = (cfg.probcut.shallow, cfg.probcut.height);
+        let stages: Vec<Stage> = Stage::ALL
+            .into_iter()
+            .filter(|&st| params.find(st, sh, h).is_some())
+            .collect();
+        if stages.len() < Stage::ALL.len() {
+            out.push(Unfitted {
+                switch: "ProbCut",
+                stages,
+                wanted: format!("pair (shallow {sh}, height {h})"),
+            });
+        }
+    }
+    if cfg.mpc.enabled {
+        let max = cfg.mpc.max_height;
+        let stages: Vec<Stage> = Stage::ALL
+            .into_iter()
+            .filter(|&st| params.pairs.iter().any(|p| p.stage == st && p.deep <= max))
+            .collect();
+        if stages.len() < Stage::ALL.len() {
+            out.push(Unfitted {
+                switch: "Mpc",
+                stages,
+                wanted: format!("pair with height <= MpcMaxHeight {max}"),
+            });
+        }
+    }
+    out
+}
+
 impl FromStr for ProbCutParams {
     type Err = ParamsError;
 
@@ -482,6 +549,37 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unfitted_switches_are_found() {
+        use crate::search::config::SearchConfig;
+        let mut cfg = SearchConfig::default();
+        assert!(
+            unfitted(&cfg).is_empty(),
+            "everything off: nothing to report"
+        );
+        cfg.set_option("ProbCut", Some("true")).unwrap();
+        assert!(
+            unfitted(&cfg).is_empty(),
+            "the default pair is fitted for both stages"
+        );
+        cfg.set_option("ProbCutHeight", Some("6")).unwrap();
+        cfg.set_option("ProbCutShallow", Some("4")).unwrap();
+        let u = unfitted(&cfg);
+        assert_eq!(u.len(), 1);
+        assert_eq!(u[0].switch, "ProbCut");
+        assert!(u[0].stages.is_empty());
+        assert!(u[0].message().contains("never cuts"), "{}", u[0].message());
+
+        let mut cfg = SearchConfig::default();
+        cfg.set_option("Mpc", Some("true")).unwrap();
+        assert!(unfitted(&cfg).is_empty());
+        cfg.set_option("MpcMaxHeight", Some("2")).unwrap();
+        let u = unfitted(&cfg);
+        assert_eq!(u.len(), 1);
+        assert_eq!(u[0].switch, "Mpc");
+        assert!(u[0].stages.is_empty());
+    }
 
     #[test]
     fn builtin_parses_and_bounds_follow_the_formula() {

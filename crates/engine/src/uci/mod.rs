@@ -402,6 +402,14 @@ impl Engine {
                     value.as_deref().unwrap_or(options::BUILTIN_PARAMS)
                 );
             }
+            // [probcut] [mpc] A switch on without fitted pairs never cuts; say so, since the
+            // search would not (the option is still set: a GUI may set the pair next).
+            let lower = name.to_ascii_lowercase();
+            if lower.starts_with("probcut") || lower.starts_with("mpc") {
+                for u in crate::search::probcut::unfitted(team.config()) {
+                    println!("info string warning: {}", u.message());
+                }
+            }
             return Ok(());
         };
         match (spec.name, spec.parse(value.as_deref())?) {

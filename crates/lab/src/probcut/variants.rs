@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 
 use augur::search::config::SearchConfig;
-use augur::search::probcut::Stage;
+use augur::search::probcut;
 use augur_arena::engine::spec::EngineSpec;
 use augur_arena::engine::uci::{Score, UciEngine};
 use augur_arena::progress::Progress;
@@ -108,56 +108,21 @@ pub fn search_config(options: &[(String, String)]) -> Result<(SearchConfig, Vec<
     Ok((cfg, others))
 }
 
-const STAGES: [Stage; 2] = [Stage::Middlegame, Stage::Endgame];
-
 /// [probcut] [mpc] A ProbCut-family switch whose depth pairs have no fitted parameters never
-/// cuts, silently. Errors when a variant's switch has no pair at all; warnings (returned) when
-/// only one game stage has one.
+/// cuts, silently (`augur::search::probcut::unfitted`). Errors when a variant's switch has no
+/// pair at all; warnings (returned) when only one game stage has one.
 pub fn check_fitted_pairs(name: &str, cfg: &SearchConfig) -> Result<Vec<String>> {
-    let params = &cfg.probcut.params;
     let mut warnings = Vec::new();
-    if cfg.probcut.enabled {
-        let (sh, h) = (cfg.probcut.shallow, cfg.probcut.height);
-        let stages: Vec<Stage> = STAGES
-            .into_iter()
-            .filter(|&st| params.find(st, sh, h).is_some())
-            .collect();
-        if stages.is_empty() {
+    for u in probcut::unfitted(cfg) {
+        if u.stages.is_empty() {
             bail!(
-                "variant '{name}': ProbCut's pair (shallow {sh}, height {h}) has no fitted \
-                 parameters in the ProbCutParams file ({} pairs), so ProbCut would never cut; \
-                 fit the pair (augur-lab fit --file-pairs {sh}:{h}) or choose a fitted one",
-                params.pairs.len()
+                "variant '{name}': {} ({} pairs in the file); fit it (augur-lab fit \
+                 --file-pairs SHALLOW:HEIGHT) or choose a fitted one",
+                u.message(),
+                cfg.probcut.params.pairs.len()
             );
         }
-        if stages.len() < STAGES.len() {
-            warnings.push(format!(
-                "variant '{name}': ProbCut's pair ({sh}, {h}) is fitted only for {:?}; the \
-                 other stage never cuts",
-                stages
-            ));
-        }
-    }
-    if cfg.mpc.enabled {
-        let usable = |st: Stage| {
-            params
-                .pairs
-                .iter()
-                .any(|p| p.stage == st && p.deep <= cfg.mpc.max_height)
-        };
-        let stages: Vec<Stage> = STAGES.into_iter().filter(|&st| usable(st)).collect();
-        if stages.is_empty() {
-            bail!(
-                "variant '{name}': Multi-ProbCut has no fitted pair with height <= MpcMaxHeight \
-                 {} in the ProbCutParams file, so it would never cut",
-                cfg.mpc.max_height
-            );
-        }
-        if stages.len() < STAGES.len() {
-            warnings.push(format!(
-                "variant '{name}': Multi-ProbCut has fitted pairs only for {stages:?}"
-            ));
-        }
+        warnings.push(format!("variant '{name}': {}", u.message()));
     }
     Ok(warnings)
 }

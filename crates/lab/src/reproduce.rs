@@ -1,5 +1,6 @@
-//! `augur-lab reproduce --quick`: the lab's bundled experiments end to end, at small sizes,
-//! into one folder with an index (`README.md`) — the first command for a newcomer.
+//! `augur-lab reproduce --quick | --full`: the lab's experiments end to end into one folder with
+//! an index (`README.md`). `--quick` (small sizes, minutes) is the first command for a newcomer;
+//! `--full` runs the papers' sizes and the SPRT matches (hours).
 //!
 //! Each step is this program started again as a child process with the command line a reader
 //! would type (the index lists them), its report captured to `<step>.md`. A finished step is
@@ -16,13 +17,20 @@ use std::time::Instant;
 use crate::provenance::Provenance;
 
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("size").required(true).args(["quick", "full"])))]
 pub struct ReproduceArgs {
-    /// Small sizes: minutes on two cores, on bundled data. (The only size so far.)
-    #[arg(long, required = true)]
+    /// Small sizes: minutes on two cores, on bundled data.
+    #[arg(long)]
     pub quick: bool,
-    /// Folder for every experiment's files and the index (README.md).
-    #[arg(long, default_value = "reproduce-quick")]
-    pub out: PathBuf,
+    /// The papers' sizes and the SPRT matches: hours on two cores. Resumable: run the same
+    /// command again after an interruption (kill -9 included); finished steps are skipped and the
+    /// interrupted one continues from its own result files or PGN.
+    #[arg(long)]
+    pub full: bool,
+    /// Folder for every experiment's files and the index (README.md); default:
+    /// `reproduce-quick` or `reproduce-full`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     /// Only these steps (comma-separated names; see the index for the list).
     #[arg(long, value_delimiter = ',')]
     pub steps: Vec<String>,
@@ -50,9 +58,38 @@ fn shown(p: &Path) -> String {
     p.display().to_string()
 }
 
+impl ReproduceArgs {
+    pub fn out_dir(&self) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| {
+            PathBuf::from(if self.full {
+                "reproduce-full"
+            } else {
+                "reproduce-quick"
+            })
+        })
+    }
+
+    fn mode(&self) -> &'static str {
+        if self.full {
+            "--full"
+        } else {
+            "--quick"
+        }
+    }
+}
+
+/// The steps of the chosen size.
+pub fn steps(args: &ReproduceArgs) -> Vec<Step> {
+    if args.full {
+        full_steps(args)
+    } else {
+        quick_steps(args)
+    }
+}
+
 /// The steps of `--quick`, in order (`fit` reads what `collect` wrote).
 pub fn quick_steps(args: &ReproduceArgs) -> Vec<Step> {
-    let out = &args.out;
+    let out = &args.out_dir();
     let threads: Vec<String> = args
         .threads
         .map(|t| vec!["--threads".to_string(), t.to_string()])
@@ -195,6 +232,204 @@ pub fn quick_steps(args: &ReproduceArgs) -> Vec<Step> {
     steps
 }
 
+/// The steps of `--full`, in order: the seeds' sizes (the thesis's 16 positions to depth 7 and
+/// its 10 self-play games; the paper's 300 positions to depth 10, 1 s a position, its 3 × 3
+/// threshold grid) and the SPRT matches of issue 12, each resumable by itself.
+pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
+    let out = &args.out_dir();
+    let threads: Vec<String> = args
+        .threads
+        .map(|t| vec!["--threads".to_string(), t.to_string()])
+        .unwrap_or_default();
+    let probcut = out.join("probcut");
+    let matches = out.join("matches");
+    let with = |mut v: Vec<String>, extra: &[String]| {
+        v.extend_from_slice(extra);
+        v
+    };
+    let engine = shown(&crate::probcut::variants::default_engine());
+    // [probcut] [mpc] [sfpc] The SPRTs of docs/strength.md, at the control they were run at:
+    // fixed nodes, so the machine's load does not enter and a resumed match plays the same games.
+    let sprt = |name: &'static str, what: &'static str, dev: &str, base: &str, games: &str| Step {
+        name,
+        what,
+        args: vec![
+            "match".into(),
+            "--engine".into(),
+            format!("name=dev,cmd={engine}{dev}"),
+            "--engine".into(),
+            format!("name=base,cmd={engine}{base}"),
+            "--each".into(),
+            "option.Threads=1".into(),
+            "--each".into(),
+            "option.Hash=16".into(),
+            "--openings".into(),
+            "../shared/data/openings/UHO_4060_v4-sample10k.epd".into(),
+            "--tc".into(),
+            "nodes=10000".into(),
+            "--concurrency".into(),
+            "2".into(),
+            "--games".into(),
+            games.into(),
+            "--sprt".into(),
+            "0,10".into(),
+            "--quiet".into(),
+            "--pgn".into(),
+            shown(&matches.join(format!("{name}.pgn"))),
+        ],
+    };
+    let mut steps = vec![
+        Step {
+            name: "compare",
+            what: "SPP thesis, section 5: NBP per position and depth 4-7 on its 16 positions, \
+                   extra pruning of SPP/SPPT over alpha-beta/ABT (Diagrams 1-14), correctness",
+            args: with(
+                strings(&["compare", "--depths", "4-7", "--quiet", "--out"]),
+                &[vec![shown(&out.join("compare"))], threads.clone()].concat(),
+            ),
+        },
+        Step {
+            name: "mpd",
+            what: "SPP thesis, section 4.6: the maximum positional difference over its 10 \
+                   self-play games, spp against spp-exact, the siblings met in the search",
+            args: with(
+                strings(&["mpd", "--quiet", "--out"]),
+                &[vec![shown(&out.join("mpd"))], threads.clone()].concat(),
+            ),
+        },
+        Step {
+            name: "collect",
+            what: "Jiang & Buro: the regression data, every depth 1..10 of the 300 bundled TCEC \
+                   positions",
+            args: with(
+                strings(&["collect", "--depth", "10", "--quiet", "--out"]),
+                &[vec![shown(&probcut.join("collect.csv"))], threads.clone()].concat(),
+            ),
+        },
+        Step {
+            name: "fit",
+            what: "Jiang & Buro, Table 1 and Figure 4: a, b, sigma, r per depth pair and stage \
+                   with confidence intervals, the (4, 8) scatter plot, a parameter file",
+            args: vec![
+                "fit".into(),
+                shown(&probcut.join("collect.csv")),
+                "--out-dir".into(),
+                shown(&probcut),
+            ],
+        },
+        Step {
+            name: "depth",
+            what: "Jiang & Buro's speed test: depth reached by baseline, ProbCut and MPC at 1 s \
+                   a position over 300 positions (needs the machine to itself)",
+            args: with(
+                strings(&[
+                    "depth",
+                    "--positions",
+                    "300",
+                    "--movetime",
+                    "1000",
+                    "--quiet",
+                    "--csv",
+                ]),
+                &[shown(&probcut.join("depth.csv"))],
+            ),
+        },
+        Step {
+            name: "accuracy",
+            what: "Jiang & Buro's suggested accuracy measure: each variant's move at depth 9 \
+                   judged by the baseline at depth 11",
+            args: vec![
+                "accuracy".into(),
+                "--positions".into(),
+                "100".into(),
+                "--depth".into(),
+                "9".into(),
+                "--extra".into(),
+                "2".into(),
+                "--quiet".into(),
+                "--out".into(),
+                shown(&probcut.join("accuracy.csv")),
+            ],
+        },
+        Step {
+            name: "grid",
+            what: "Jiang & Buro, Tables 2 and 3: MPC against the baseline per pair of (endgame, \
+                   middle-game) thresholds, 3 × 3 cells of 200 games at 5,000 nodes, Elo ± 95% \
+                   CI and a heat map",
+            args: strings(&[
+                "grid",
+                "--tc",
+                "nodes=5000",
+                "--games",
+                "200",
+                "--concurrency",
+                "2",
+                "--quiet",
+                "--out",
+                &shown(&probcut.join("grid")),
+            ]),
+        },
+        sprt(
+            "nonmp-probcut",
+            "Jiang & Buro's null-move-off experiment (their 40-24): ProbCut against the \
+             baseline, both without null move; SPRT [0, 10], at most 1,500 games",
+            ",option.ProbCut=true,option.Nmp=false,option.Sfpc=false",
+            ",option.Nmp=false,option.Sfpc=false",
+            "1500",
+        ),
+        sprt(
+            "nonmp-mpc",
+            "The same with Multi-ProbCut in place of ProbCut",
+            ",option.Mpc=true,option.Nmp=false,option.Sfpc=false",
+            ",option.Nmp=false,option.Sfpc=false",
+            "1500",
+        ),
+        sprt(
+            "mpc",
+            "Jiang & Buro's verdict on MPC, on top of Augur's full pruning: MPC against the \
+             baseline; SPRT [0, 10], at most 3,000 games",
+            ",option.Mpc=true",
+            "",
+            "3000",
+        ),
+        sprt(
+            "seed004-dynamic",
+            "Seed 004: the dynamic verification depth against the fixed one (Stockfish-style \
+             ProbCut on both); SPRT [0, 10], at most 6,000 games",
+            ",option.SfpcDepthRule=dynamic",
+            ",option.SfpcDepthRule=fixed",
+            "6000",
+        ),
+        sprt(
+            "seed004-clamped",
+            "Seed 004: the clamped dynamic rule against the fixed one; SPRT [0, 10], at most \
+             6,000 games",
+            ",option.SfpcDepthRule=dynamic-clamped",
+            ",option.SfpcDepthRule=fixed",
+            "6000",
+        ),
+    ];
+    if args.suite.exists() {
+        steps.push(Step {
+            name: "solve",
+            what: "the tactical cost of forward pruning: all WAC positions solved per variant at \
+                   1 s (needs the machine to itself)",
+            args: with(
+                strings(&["solve", "--suite"]),
+                &[
+                    shown(&args.suite),
+                    "--movetime".into(),
+                    "1000".into(),
+                    "--quiet".into(),
+                    "--csv".into(),
+                    shown(&probcut.join("solve.csv")),
+                ],
+            ),
+        });
+    }
+    steps
+}
+
 /// How a step ended in this run.
 enum Outcome {
     Ran(f64),
@@ -203,7 +438,8 @@ enum Outcome {
 }
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
-    let all = quick_steps(args);
+    let all = steps(args);
+    let out = args.out_dir();
     for s in &args.steps {
         if !all.iter().any(|x| x.name == s) {
             let names: Vec<&str> = all.iter().map(|x| x.name).collect();
@@ -214,14 +450,19 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
         .iter()
         .filter(|s| args.steps.is_empty() || args.steps.iter().any(|x| x == s.name))
         .collect();
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    if args.full {
+        // `match` writes its PGN into this folder and does not create it.
+        let matches = out.join("matches");
+        std::fs::create_dir_all(&matches)
+            .with_context(|| format!("cannot create {}", matches.display()))?;
+    }
     let exe = std::env::current_exe().context("cannot find this program to run the steps")?;
     let provenance = Provenance::capture(args, None);
     let start = Instant::now();
     let mut outcomes = Vec::new();
     for step in &steps {
-        let report = args.out.join(format!("{}.md", step.name));
+        let report = out.join(format!("{}.md", step.name));
         if report.exists() {
             eprintln!(
                 "reproduce: {} done earlier ({})",
@@ -232,7 +473,7 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
             continue;
         }
         eprintln!("reproduce: {} ...", step.name);
-        let tmp = args.out.join(format!("{}.md.tmp", step.name));
+        let tmp = out.join(format!("{}.md.tmp", step.name));
         let file = std::fs::File::create(&tmp)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         let t = Instant::now();
@@ -258,7 +499,7 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
     }
     let wall = start.elapsed().as_secs_f64();
     let index = index_text(args, &steps, &outcomes, &provenance, wall);
-    let path = args.out.join("README.md");
+    let path = out.join("README.md");
     std::fs::write(&path, index).with_context(|| format!("cannot write {}", path.display()))?;
     println!("{}", path.display());
     let failed: Vec<&str> = steps
@@ -284,14 +525,25 @@ fn index_text(
     provenance: &Provenance,
     wall: f64,
 ) -> String {
-    let mut s = String::from("# augur-lab reproduce --quick\n\n");
+    let mut s = format!("# augur-lab reproduce {}\n\n", args.mode());
     s.push_str(&provenance.markdown());
+    if args.full {
+        let _ = writeln!(
+            s,
+            "**Full mode**: the seeds' sizes and the SPRT matches (hours on two cores); the \
+             `depth` and `solve` steps measure time and need the machine to itself.\n"
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "**Quick mode**: small sizes chosen to finish in minutes; the numbers show the \
+             method works end to end and roughly where the results lie, not the papers' \
+             precision. `--full` runs the papers' sizes (docs/compare.md, docs/probcut.md).\n"
+        );
+    }
     let _ = writeln!(
         s,
-        "**Quick mode**: small sizes chosen to finish in minutes; the numbers show the method \
-         works end to end and roughly where the results lie, not the papers' precision. The \
-         full-size commands are in docs/compare.md and docs/probcut.md.\n\n\
-         This run: {wall:.1} s of wall time for the steps it ran (steps done earlier are \
+        "This run: {wall:.1} s of wall time for the steps it ran (steps done earlier are \
          skipped; run the command again after an interruption to finish).\n"
     );
     let _ = writeln!(s, "| step | reproduces | report | status | command |");

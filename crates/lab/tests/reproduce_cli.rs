@@ -54,5 +54,30 @@ fn reproduce_runs_a_step_once_and_indexes_it() {
     );
     let no_mode = Command::new(LAB).args(["reproduce"]).output().unwrap();
     assert!(!no_mode.status.success());
+    let both = Command::new(LAB)
+        .args(["reproduce", "--quick", "--full"])
+        .output()
+        .unwrap();
+    assert!(!both.status.success());
+
+    // --full has its own steps, the SPRT matches among them; an unknown one is refused before
+    // anything runs, with the list.
+    let full = Command::new(LAB)
+        .args(["reproduce", "--full", "--steps", "nope", "--out"])
+        .arg(dir.join("full"))
+        .output()
+        .unwrap();
+    assert!(!full.status.success());
+    let err = String::from_utf8_lossy(&full.stderr);
+    assert!(
+        err.contains("no step 'nope'")
+            && err.contains("seed004-clamped")
+            && err.contains("accuracy"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("full").exists(),
+        "nothing is written for a refused step"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

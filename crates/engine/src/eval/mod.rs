@@ -33,6 +33,22 @@ pub fn evaluate(pos: &Position, kind: EvalKind) -> i32 {
     evaluate_board(pos.board(), kind)
 }
 
+/// `evaluate`, with the `default` evaluation's pawn-and-king terms taken from a search
+/// thread's `cache` ([pawncache]); the same score, sooner.
+#[inline]
+pub fn evaluate_cached(pos: &Position, kind: EvalKind, cache: &mut tapered::PawnCache) -> i32 {
+    if kind != EvalKind::Default {
+        return evaluate(pos, kind);
+    }
+    let board = pos.board();
+    let white = tapered::evaluate_white_cached(board, cache);
+    if board.side_to_move() == Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
 #[inline]
 pub fn evaluate_board(board: &Board, kind: EvalKind) -> i32 {
     let white = match kind {

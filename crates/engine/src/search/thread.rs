@@ -12,6 +12,7 @@ use super::ordering::History;
 use super::stack::Stack;
 use super::stats::SearchStats;
 use super::team::SearchShared;
+use crate::eval::tapered::PawnCache;
 use crate::eval::{self, EvalKind};
 use crate::position::Position;
 use cozy_chess::Move;
@@ -33,6 +34,8 @@ pub struct ThreadData {
     pub(crate) capture_history: CaptureHistory,
     /// [corrhist] The static eval's average error per pawn structure.
     pub(crate) corr_history: CorrectionHistory,
+    /// [pawncache] The evaluation's pawn-and-king terms of recent structures.
+    pub(crate) pawn_cache: PawnCache,
     pub stats: SearchStats,
     /// Ply count of the root position, for repetition detection inside the tree.
     pub(crate) root_ply: usize,
@@ -193,7 +196,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub fn evaluate(&mut self) -> i32 {
         self.td.stats.evals += 1;
-        eval::evaluate(&self.td.pos, self.cfg.eval)
+        eval::evaluate_cached(&self.td.pos, self.cfg.eval, &mut self.td.pawn_cache)
     }
 
     /// Node-count and clock check; time is looked at every 1024 nodes.

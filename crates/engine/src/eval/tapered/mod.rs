@@ -106,6 +106,22 @@ static PIECE_SQUARE: [[Score; 64]; 6] = {
 pub fn evaluate_white(board: &Board) -> i32 {
     let mut acc = Accumulator::default();
     let phase = terms(board, &mut acc);
+    finish(board, acc, phase)
+}
+
+/// `evaluate_white`, with the pawn-and-king terms from `cache` when it has this structure.
+pub fn evaluate_white_cached(board: &Board, cache: &mut PawnCache) -> i32 {
+    let mut acc = Accumulator::default();
+    let entry = cache.probe(board);
+    acc.0[0] += entry.score[0];
+    acc.0[1] += entry.score[1];
+    let phase = piece_terms(board, &entry.info, &mut acc);
+    finish(board, acc, phase)
+}
+
+/// The weighted sum blended by the phase, the tempo, and the drawish-ending scale.
+#[inline(always)]
+fn finish(board: &Board, acc: Accumulator, phase: i32) -> i32 {
     // The tempo is blended on its own, after the rest, as `Trace::evaluate` does: one
     // rounding per part keeps the trace's sum equal to this evaluation.
     let tempo = if board.side_to_move() == Color::White {
@@ -172,14 +188,39 @@ pub fn scale_drawish(score: i32) -> i32 {
 /// Every weighted feature of both sides except the tempo, handed to `sink`; returns the phase.
 #[inline(always)]
 pub fn terms<S: Sink>(board: &Board, sink: &mut S) -> i32 {
-    let occ = board.occupied();
-    let att = [
+    let info = pawn_king_terms(board, sink);
+    piece_terms(board, &info, sink)
+}
+
+/// What the pieces' terms need to know of the pawn structure: each side's pawn attacks and
+/// passed pawns. A function of the pawns alone, so the pawn cache keeps it with the score.
+#[derive(Clone, Copy, Default)]
+pub struct PawnInfo {
+    attacks: [BitBoard; 2],
+    passers: [BitBoard; 2],
+}
+
+/// The terms that depend on nothing but the pawns and the kings, for both sides.
+#[inline(always)]
+fn pawn_king_terms<S: Sink>(board: &Board, sink: &mut S) -> PawnInfo {
+    let attacks = [
         attacks_by_pawns(board, Color::White),
         attacks_by_pawns(board, Color::Black),
     ];
+    let passers = [
+        pawn_king_side(board, Color::White, &attacks, sink),
+        pawn_king_side(board, Color::Black, &attacks, sink),
+    ];
+    PawnInfo { attacks, passers }
+}
+
+/// The terms that involve pieces, for both sides; returns the phase.
+#[inline(always)]
+fn piece_terms<S: Sink>(board: &Board, info: &PawnInfo, sink: &mut S) -> i32 {
+    let occ = board.occupied();
     let maps = [
-        side(board, Color::White, occ, &att, sink),
-        side(board, Color::Black, occ, &att, sink),
+        side(board, Color::White, occ, info, sink),
+        side(board, Color::Black, occ, info, sink),
     ];
     threats(board, Color::White, &maps, sink);
     threats(board, Color::Black, &maps, sink);
@@ -195,9 +236,9 @@ struct AttackMaps {
     all: BitBoard,
 }
 
-/// Threats and the passed pawns' race: what a quiet position's static score misses most,
-/// a piece that must move next (attacked by a lesser piece, or undefended) and a passer its
-/// king escorts or the enemy king stops. Weights start at zero and are learned by the tuner.
+/// Threats: what a quiet position's static score misses most, a piece that must move next
+/// (attacked by a lesser piece, or undefended). Weights start at zero and are learned by the
+/// tuner.
 #[inline(always)]
 fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut S) {
     use layout::*;
@@ -228,24 +269,6 @@ fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut
     if hanging > 0 {
         sink.add(us, HANGING, hanging);
     }
-
-    let pawns = board.colored_pieces(us, Piece::Pawn);
-    let their_pawns = board.colored_pieces(them, Piece::Pawn);
-    for sq in pawns {
-        let r = sq.relative_to(us).rank() as usize;
-        let beside = sq.file().adjacent() & sq.rank().bitboard();
-        if ours.pawns.has(sq) || !(pawns & beside).is_empty() {
-            sink.add(us, CONNECTED + r, 1);
-        }
-        if r < 7 && (passed_span(sq, us) & their_pawns).is_empty() {
-            let stop = match us {
-                Color::White => cozy_chess::Square::index(sq as usize + 8),
-                Color::Black => cozy_chess::Square::index(sq as usize - 8),
-            };
-            sink.add(us, PASSED_KING_OWN + distance(board.king(us), stop), 1);
-            sink.add(us, PASSED_KING_THEIR + distance(board.king(them), stop), 1);
-        }
-    }
 }
 
 /// Chebyshev distance: king moves from `a` to `b`.
@@ -269,10 +292,11 @@ fn side<S: Sink>(
     board: &Board,
     us: Color,
     occ: BitBoard,
-    pawn_att: &[BitBoard; 2],
+    info: &PawnInfo,
     sink: &mut S,
 ) -> AttackMaps {
     use layout::*;
+    let pawn_att = &info.attacks;
     let them = !us;
     let own = board.colors(us);
     let safe = !own & !pawn_att[them as usize];
@@ -328,27 +352,11 @@ fn side<S: Sink>(
 
     let pawns = board.colored_pieces(us, Piece::Pawn);
     let their_pawns = board.colored_pieces(them, Piece::Pawn);
-    for f in File::ALL {
-        let on_file = (pawns & f.bitboard()).len() as i32;
-        if on_file == 0 {
-            continue;
-        }
-        if on_file > 1 {
-            sink.add(us, DOUBLED, on_file - 1);
-        }
-        if (pawns & f.adjacent()).is_empty() {
-            sink.add(us, ISOLATED, on_file);
-        }
-    }
-    for sq in pawns {
-        if (passed_span(sq, us) & their_pawns).is_empty() {
-            let r = sq.relative_to(us).rank() as usize;
-            sink.add(us, PASSED + r, 1);
-            // A passer with a free path is worth more: nothing blocks it yet.
-            let front = sq.file().bitboard() & passed_span(sq, us);
-            if (front & occ).is_empty() {
-                sink.add(us, PASSED_FREE + r, 1);
-            }
+    for sq in info.passers[us as usize] {
+        // A passer with a free path is worth more: nothing blocks it yet.
+        let front = sq.file().bitboard() & passed_span(sq, us);
+        if (front & occ).is_empty() {
+            sink.add(us, PASSED_FREE + sq.relative_to(us).rank() as usize, 1);
         }
     }
 
@@ -379,6 +387,54 @@ fn side<S: Sink>(
             }
         }
     }
+    maps
+}
+
+/// One side's pawn structure and its kings' place in it: doubled, isolated, connected and
+/// passed pawns, each passer's race against both kings, and the king's shelter. Returns the
+/// side's passed pawns.
+#[inline(always)]
+fn pawn_king_side<S: Sink>(
+    board: &Board,
+    us: Color,
+    pawn_att: &[BitBoard; 2],
+    sink: &mut S,
+) -> BitBoard {
+    use layout::*;
+    let them = !us;
+    let pawns = board.colored_pieces(us, Piece::Pawn);
+    let their_pawns = board.colored_pieces(them, Piece::Pawn);
+    for f in File::ALL {
+        let on_file = (pawns & f.bitboard()).len() as i32;
+        if on_file == 0 {
+            continue;
+        }
+        if on_file > 1 {
+            sink.add(us, DOUBLED, on_file - 1);
+        }
+        if (pawns & f.adjacent()).is_empty() {
+            sink.add(us, ISOLATED, on_file);
+        }
+    }
+    let mut passers = BitBoard::EMPTY;
+    for sq in pawns {
+        let r = sq.relative_to(us).rank() as usize;
+        let beside = sq.file().adjacent() & sq.rank().bitboard();
+        if pawn_att[us as usize].has(sq) || !(pawns & beside).is_empty() {
+            sink.add(us, CONNECTED + r, 1);
+        }
+        if (passed_span(sq, us) & their_pawns).is_empty() {
+            passers |= sq.bitboard();
+            sink.add(us, PASSED + r, 1);
+            // The passer's race: the king that escorts it, the king that stops it.
+            let stop = match us {
+                Color::White => cozy_chess::Square::index(sq as usize + 8),
+                Color::Black => cozy_chess::Square::index(sq as usize - 8),
+            };
+            sink.add(us, PASSED_KING_OWN + distance(board.king(us), stop), 1);
+            sink.add(us, PASSED_KING_THEIR + distance(board.king(them), stop), 1);
+        }
+    }
 
     // Pawn shield in front of a king on its first two ranks.
     let king = board.king(us);
@@ -400,7 +456,65 @@ fn side<S: Sink>(
             .count();
         sink.add(us, PAWN_SHIELD + close.min(SHIELD_MAX), 1);
     }
-    maps
+    passers
+}
+
+/// [pawncache] The pawn-and-king terms of recently seen structures, per search thread.
+/// Pawns and kings move in few of the search's moves, so most evaluations find their
+/// structure here and skip a third of the work. Each entry keeps its whole key (both
+/// sides' pawns, both kings), so a hit is exact: the cache changes speed, never a score.
+pub struct PawnCache(Box<[PawnEntry]>);
+
+/// One cached structure. The all-zero entry (two kings on a1) matches no legal board.
+#[derive(Clone, Copy, Default)]
+pub struct PawnEntry {
+    pawns: [u64; 2],
+    kings: u16,
+    score: [Score; 2],
+    info: PawnInfo,
+}
+
+/// 2^14 entries of 72 bytes: about 1 MiB a thread.
+const PAWN_CACHE_BITS: u32 = 14;
+
+impl Default for PawnCache {
+    fn default() -> Self {
+        PawnCache(vec![PawnEntry::default(); 1 << PAWN_CACHE_BITS].into_boxed_slice())
+    }
+}
+
+impl PawnCache {
+    /// The entry of `board`'s pawns and kings, computed and stored if it is not there.
+    #[inline]
+    pub fn probe(&mut self, board: &Board) -> PawnEntry {
+        let (pawns, kings, index) = Self::key(board);
+        let slot = &mut self.0[index];
+        if slot.pawns != pawns || slot.kings != kings {
+            let mut acc = Accumulator::default();
+            let info = pawn_king_terms(board, &mut acc);
+            *slot = PawnEntry {
+                pawns,
+                kings,
+                score: acc.0,
+                info,
+            };
+        }
+        *slot
+    }
+
+    /// The entry's key (both sides' pawns, both kings) and its slot.
+    #[inline]
+    fn key(board: &Board) -> ([u64; 2], u16, usize) {
+        let pawns = [
+            board.colored_pieces(Color::White, Piece::Pawn).0,
+            board.colored_pieces(Color::Black, Piece::Pawn).0,
+        ];
+        let kings = board.king(Color::White) as u16 | (board.king(Color::Black) as u16) << 6;
+        // A multiplicative hash of the key; its top bits pick the slot.
+        let h = (pawns[0] ^ pawns[1].rotate_left(29) ^ (kings as u64) << 3)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (pawns, kings, (h >> (64 - PAWN_CACHE_BITS)) as usize)
+    }
 }
 
 #[cfg(test)]
@@ -424,5 +538,43 @@ mod tests {
         // Bare minor piece advantage is scaled down as a likely draw.
         let kbk: Board = "8/8/4k3/8/8/2B5/8/K7 w - - 0 1".parse().unwrap();
         assert!(evaluate_white(&kbk) < 60);
+    }
+
+    /// [pawncache] Along random games, the cached evaluation equals the direct one, on a
+    /// first visit (a miss or an evicted slot) and on a second (a hit); and hits happen.
+    #[test]
+    fn pawn_cache_changes_no_score() {
+        let mut cache = PawnCache::default();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut hits = 0;
+        let mut evals = 0;
+        for _game in 0..40 {
+            let mut board = Board::default();
+            for _ply in 0..120 {
+                let direct = evaluate_white(&board);
+                let (pawns, kings, index) = PawnCache::key(&board);
+                let slot = &cache.0[index];
+                hits += usize::from(slot.pawns == pawns && slot.kings == kings);
+                assert_eq!(evaluate_white_cached(&board, &mut cache), direct);
+                let slot = &cache.0[index];
+                assert!(slot.pawns == pawns && slot.kings == kings);
+                assert_eq!(evaluate_white_cached(&board, &mut cache), direct);
+                evals += 1;
+                let mut moves = Vec::new();
+                board.generate_moves(|ms| {
+                    moves.extend(ms);
+                    false
+                });
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                board.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(evals > 1000, "{evals}");
+        assert!(hits > 0 && hits < evals, "{hits} of {evals}");
     }
 }

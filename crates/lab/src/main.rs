@@ -41,6 +41,8 @@ enum Command {
     Grid(augur_lab::probcut::grid::GridArgs),
     /// Jiang & Buro's accuracy measure: each variant's move at depth d judged by the baseline at d+k (differing share, mean loss).
     Accuracy(augur_lab::probcut::accuracy::AccuracyArgs),
+    /// Seed 004: per staticEval − beta bucket, how often each Stockfish-style ProbCut verification-depth rule extends or reduces.
+    SfpcDepths(augur_lab::probcut::sfpc_depths::SfpcDepthsArgs),
     /// Training data from self-play: bullet ChessBoard records (board, score, result), resumable.
     Datagen(augur_lab::datagen::DatagenArgs),
     /// Datagen records to `FEN | score | result` text (bullet's text format, white's view).
@@ -68,6 +70,7 @@ fn main() -> Result<()> {
         Command::Solve(args) => augur_lab::probcut::solve::run(&args),
         Command::Grid(args) => augur_lab::probcut::grid::run(&args).map(|_| ()),
         Command::Accuracy(args) => augur_lab::probcut::accuracy::run(&args),
+        Command::SfpcDepths(args) => augur_lab::probcut::sfpc_depths::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),
         Command::Convert(args) => augur_lab::datagen::convert(&args),
         Command::Tune(args) => augur_lab::tune::run(&args),

@@ -209,6 +209,22 @@ pub fn quick_steps(args: &ReproduceArgs) -> Vec<Step> {
                 &shown(&probcut.join("grid")),
             ]),
         },
+        Step {
+            name: "sfpc-depths",
+            what: "Seed 004: per staticEval − beta bucket, how often the dynamic and clamped \
+                   verification depths of Stockfish-style ProbCut go deeper or shallower than \
+                   the fixed one (30 positions at depth 10 here)",
+            args: strings(&[
+                "sfpc-depths",
+                "--positions",
+                "30",
+                "--depth",
+                "10",
+                "--quiet",
+                "--out",
+                &shown(&probcut.join("sfpc-depths.csv")),
+            ]),
+        },
     ];
     if args.suite.exists() {
         steps.push(Step {
@@ -350,6 +366,22 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
                 "--out".into(),
                 shown(&probcut.join("accuracy.csv")),
             ],
+        },
+        Step {
+            name: "sfpc-depths",
+            what: "Seed 004: per staticEval − beta bucket, how often the dynamic and clamped \
+                   verification depths of Stockfish-style ProbCut go deeper or shallower than \
+                   the fixed one, 300 positions at depth 14, with each rule's nodes",
+            args: strings(&[
+                "sfpc-depths",
+                "--positions",
+                "300",
+                "--depth",
+                "14",
+                "--quiet",
+                "--out",
+                &shown(&probcut.join("sfpc-depths.csv")),
+            ]),
         },
         Step {
             name: "grid",

@@ -1,5 +1,5 @@
-//! The long lab runs (`collect`, `compare`, `depth`, `solve`, `mpd`) killed with SIGKILL at
-//! random moments and in the middle of writing a record, then restarted with the same
+//! The long lab runs (`collect`, `compare`, `depth`, `solve`, `mpd`, `sfpc-depths`) killed with
+//! SIGKILL at random moments and in the middle of writing a record, then restarted with the same
 //! command: the result file ends with exactly the records of an uninterrupted run (none lost,
 //! none twice, no torn line), and a restart with other settings is refused.
 
@@ -332,5 +332,36 @@ fn mpd_resumes_after_kill_9() {
         std::fs::read_to_string(killed.join("spreads.csv")).unwrap(),
         std::fs::read_to_string(reference.join("spreads.csv")).unwrap()
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sfpc_depths_survives_kill_9() {
+    let dir = common::scratch("resume", "sfpc-depths");
+    let args = |out: &Path| {
+        let mut v = strings(&[
+            "sfpc-depths",
+            "--quiet",
+            "--positions",
+            "12",
+            "--depth",
+            "8",
+            "--hash",
+            "1",
+            "--out",
+        ]);
+        v.push(out.display().to_string());
+        v
+    };
+    let reference = dir.join("reference.csv");
+    run_ok(&args(&reference));
+    let expected = records(&reference, &[]);
+    // One record per position and rule (fixed, dynamic, dynamic-clamped).
+    assert_eq!(expected.len(), 12 * 3, "{expected:?}");
+    let killed = dir.join("killed.csv");
+    let (kills, _) = kill_rounds(&args(&killed), &killed, 4, 0x5EED_0004);
+    assert!(kills >= 2, "only {kills} runs were still going when killed");
+    run_ok(&args(&killed));
+    assert_eq!(records(&killed, &[]), expected);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -480,13 +480,15 @@ impl Searcher<'_> {
             cfg.eval_divisor,
         );
         self.td.stats.tried(Technique::SfpcExtend);
-        let extended = pc_depth > (depth - cfg.reduction).max(0);
+        let fixed_depth = (depth - cfg.reduction).max(0);
+        let extended = pc_depth > fixed_depth;
         if extended {
             self.td.stats.cut(Technique::SfpcExtend);
         }
         let gap = &mut self.td.stats.sfpc_gaps[sfpc_gap_bucket(static_eval - beta)];
-        gap.0 += 1;
-        gap.1 += extended as u64;
+        gap.computed += 1;
+        gap.extended += extended as u64;
+        gap.reduced += (pc_depth < fixed_depth) as u64;
         self.td.stats.tried(Technique::Sfpc);
         let board = self.td.pos.board().clone();
         let tt_capture = tt_move.filter(|&m| is_noisy(&board, m));
@@ -655,7 +657,7 @@ mod tests {
 
     /// [sfpc] The seed-004 measurement: every verification depth lands in exactly one static-eval
     /// gap bucket; the dynamic rule extends only where staticEval is at least `SfpcEvalDivisor`
-    /// below beta (buckets from −300 cp down), the clamped rule never.
+    /// below beta, the clamped rule never; both reduce only where it is that far above beta.
     #[test]
     fn sfpc_gap_buckets_count_every_verification_and_only_far_below_beta_extends() {
         use crate::position::Position;
@@ -664,13 +666,29 @@ mod tests {
         use crate::search::stats::{sfpc_gap_bucket, SFPC_GAP_BUCKETS};
         use crate::search::SearchTeam;
 
-        assert_eq!(sfpc_gap_bucket(0), 0);
-        assert_eq!(sfpc_gap_bucket(-1), 1);
-        assert_eq!(sfpc_gap_bucket(-150), 1);
-        assert_eq!(sfpc_gap_bucket(-151), 2);
-        assert_eq!(sfpc_gap_bucket(-300), 2);
-        assert_eq!(sfpc_gap_bucket(-301), 3);
-        assert_eq!(sfpc_gap_bucket(-100_000), SFPC_GAP_BUCKETS - 1);
+        use crate::search::stats::sfpc_gap_range;
+        assert_eq!(sfpc_gap_bucket(0), 7);
+        assert_eq!(sfpc_gap_bucket(149), 7);
+        assert_eq!(sfpc_gap_bucket(150), 8);
+        assert_eq!(sfpc_gap_bucket(-1), 6);
+        assert_eq!(sfpc_gap_bucket(-150), 6);
+        assert_eq!(sfpc_gap_bucket(-151), 5);
+        assert_eq!(sfpc_gap_bucket(-300), 5);
+        assert_eq!(sfpc_gap_bucket(-301), 4);
+        assert_eq!(sfpc_gap_bucket(-100_000), 0);
+        assert_eq!(sfpc_gap_bucket(100_000), SFPC_GAP_BUCKETS - 1);
+        assert_eq!(sfpc_gap_range(0), (None, Some(-900)));
+        assert_eq!(sfpc_gap_range(6), (Some(-150), Some(0)));
+        assert_eq!(sfpc_gap_range(9), (Some(300), Some(450)));
+        assert_eq!(sfpc_gap_range(SFPC_GAP_BUCKETS - 1), (Some(900), None));
+        // Every gap lies in its bucket's range.
+        for gap in (-2000..2000).step_by(7) {
+            let (lo, hi) = sfpc_gap_range(sfpc_gap_bucket(gap));
+            assert!(
+                lo.is_none_or(|l| l <= gap) && hi.is_none_or(|h| gap < h),
+                "{gap}"
+            );
+        }
 
         let pos = Position::from_fen(
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
@@ -689,17 +707,32 @@ mod tests {
             cfg.sfpc.enabled = true;
             cfg.sfpc.depth_rule = rule;
             let stats = SearchTeam::new(cfg, 4).unwrap().search(&pos, &limits).stats;
-            let tried: u64 = stats.sfpc_gaps.iter().map(|g| g.0).sum();
-            let extended: u64 = stats.sfpc_gaps.iter().map(|g| g.1).sum();
+            let tried: u64 = stats.sfpc_gaps.iter().map(|g| g.computed).sum();
+            let extended: u64 = stats.sfpc_gaps.iter().map(|g| g.extended).sum();
+            let reduced: u64 = stats.sfpc_gaps.iter().map(|g| g.reduced).sum();
             assert!(tried > 0, "{rule:?}: no verification depth computed");
             assert_eq!(tried, stats.tried[Technique::SfpcExtend as usize]);
             assert_eq!(extended, stats.cut[Technique::SfpcExtend as usize]);
-            // Within 300 cp of beta (or above it) the term is 0 or negative: never deeper.
-            assert_eq!(stats.sfpc_gaps[0].1 + stats.sfpc_gaps[1].1, 0, "{rule:?}");
+            // (Reductions are rare: far above beta, reverse futility and null move usually
+            // return before ProbCut is reached.)
+            assert!(reduced <= tried, "{rule:?}");
+            for (i, g) in stats.sfpc_gaps.iter().enumerate() {
+                assert!(g.extended + g.reduced <= g.computed, "{rule:?} {i}");
+                let (lo, hi) = sfpc_gap_range(i);
+                // Less than 300 cp below beta the term is 0 or negative: never deeper; less
+                // than 300 cp above it, 0 or positive: never shallower.
+                if lo.is_some_and(|l| l > -300) {
+                    assert_eq!(g.extended, 0, "{rule:?} bucket {i}");
+                }
+                if hi.is_some_and(|h| h <= 300) {
+                    assert_eq!(g.reduced, 0, "{rule:?} bucket {i}");
+                }
+            }
             if !may_extend {
                 assert_eq!(extended, 0, "{rule:?}");
             }
-            assert!(stats.to_string().contains(" sfpc_gap_below_300_450="));
+            assert!(stats.to_string().contains(" sfpc_gap_300_450="));
+            assert!(stats.to_string().contains(" sfpc_gap_-inf_-900="));
         }
     }
 }

@@ -15,10 +15,11 @@ pub struct SearchStats {
     pub cut: [u64; Technique::COUNT],
     /// ProbCut/MPC shallow searches per (stage, shallow, deep): tried, cut.
     pub pairs: Vec<((Stage, i32, i32), u64, u64)>,
-    /// [sfpc] Verification depths by how far the static eval is below beta (bucket 0: not
-    /// below; bucket i: [−STEP·i, −STEP·(i−1)) cp; the last is open): computed, and deeper than
-    /// the fixed rule's. The seed-004 question is how often the dynamic rule extends, and where.
-    pub sfpc_gaps: [(u64, u64); SFPC_GAP_BUCKETS],
+    /// [sfpc] Verification depths by how far the static eval lies from beta, in buckets of
+    /// [`SFPC_GAP_STEP`] cp on both sides (see [`sfpc_gap_range`]): how many were computed, and
+    /// how many came out deeper or shallower than the fixed rule's. The seed-004 question is
+    /// how often the dynamic rule extends (far below beta) and reduces (far above), and where.
+    pub sfpc_gaps: [SfpcGap; SFPC_GAP_BUCKETS],
 }
 
 // Written out because `Default` is derived only for arrays of up to 32 counters.
@@ -31,22 +32,44 @@ impl Default for SearchStats {
             tried: [0; Technique::COUNT],
             cut: [0; Technique::COUNT],
             pairs: Vec::new(),
-            sfpc_gaps: [(0, 0); SFPC_GAP_BUCKETS],
+            sfpc_gaps: [SfpcGap::default(); SFPC_GAP_BUCKETS],
         }
     }
 }
 
-/// Buckets and their width (cp) of [`SearchStats::sfpc_gaps`].
-pub const SFPC_GAP_BUCKETS: usize = 8;
-pub const SFPC_GAP_STEP: i32 = 150;
+/// [sfpc] One static-eval gap bucket of [`SearchStats::sfpc_gaps`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SfpcGap {
+    /// Verification depths computed.
+    pub computed: u64,
+    /// Deeper than the fixed rule's (the dynamic rule below beta).
+    pub extended: u64,
+    /// Shallower than the fixed rule's (the dynamic rules above beta).
+    pub reduced: u64,
+}
 
-/// The bucket of a static eval `gap` = staticEval − beta.
+/// Buckets and their width (cp) of [`SearchStats::sfpc_gaps`]: half of them below beta, the
+/// outermost on each side open.
+pub const SFPC_GAP_BUCKETS: usize = 14;
+pub const SFPC_GAP_STEP: i32 = 150;
+const SFPC_GAP_HALF: i32 = SFPC_GAP_BUCKETS as i32 / 2;
+
+/// The bucket of a static eval `gap` = staticEval − beta: bucket i holds
+/// [STEP·(i − 7), STEP·(i − 6)) cp, the first and last open-ended.
 pub fn sfpc_gap_bucket(gap: i32) -> usize {
-    if gap >= 0 {
-        0
-    } else {
-        (1 + ((-gap - 1) / SFPC_GAP_STEP) as usize).min(SFPC_GAP_BUCKETS - 1)
-    }
+    (gap.div_euclid(SFPC_GAP_STEP)
+        .clamp(-SFPC_GAP_HALF, SFPC_GAP_HALF - 1)
+        + SFPC_GAP_HALF) as usize
+}
+
+/// The gap range (cp) of bucket `i`, lower bound inclusive, upper exclusive; `None` is
+/// unbounded.
+pub fn sfpc_gap_range(i: usize) -> (Option<i32>, Option<i32>) {
+    let k = i as i32 - SFPC_GAP_HALF;
+    (
+        (i > 0).then_some(k * SFPC_GAP_STEP),
+        (i + 1 < SFPC_GAP_BUCKETS).then_some((k + 1) * SFPC_GAP_STEP),
+    )
 }
 
 impl SearchStats {
@@ -97,20 +120,16 @@ impl fmt::Display for SearchStats {
             write!(f, " pc_{}_{shallow}_{deep}={tried}/{cut}", stage.short())?;
         }
         // Only when Sfpc ran, so the line stays short otherwise.
-        if self.sfpc_gaps.iter().any(|&(t, _)| t > 0) {
-            for (i, &(tried, extended)) in self.sfpc_gaps.iter().enumerate() {
-                let lo = SFPC_GAP_STEP * (i as i32 - 1);
-                match i {
-                    0 => write!(f, " sfpc_gap_above={tried}/{extended}")?,
-                    _ if i == SFPC_GAP_BUCKETS - 1 => {
-                        write!(f, " sfpc_gap_below_{lo}_inf={tried}/{extended}")?
-                    }
-                    _ => write!(
-                        f,
-                        " sfpc_gap_below_{lo}_{}={tried}/{extended}",
-                        lo + SFPC_GAP_STEP
-                    )?,
-                }
+        if self.sfpc_gaps.iter().any(|g| g.computed > 0) {
+            for (i, g) in self.sfpc_gaps.iter().enumerate() {
+                let (lo, hi) = sfpc_gap_range(i);
+                let lo = lo.map_or("-inf".to_string(), |v| v.to_string());
+                let hi = hi.map_or("inf".to_string(), |v| v.to_string());
+                write!(
+                    f,
+                    " sfpc_gap_{lo}_{hi}={}/{}/{}",
+                    g.computed, g.extended, g.reduced
+                )?;
             }
         }
         Ok(())

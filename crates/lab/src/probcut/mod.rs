@@ -10,6 +10,8 @@
 //! - [`grid`]: Tables 2 and 3, a match per pair of threshold values, Elo ± CI and a heat map.
 //! - [`accuracy`]: Jiang & Buro's suggested measure, each variant's move judged by a deeper
 //!   search (share of differing moves, mean loss).
+//! - [`sfpc_depths`]: seed 004, how often each verification-depth rule of Stockfish-style
+//!   ProbCut goes deeper or shallower than the fixed one, by staticEval − beta.
 
 pub mod accuracy;
 pub mod collect;
@@ -17,6 +19,7 @@ pub mod depth;
 pub mod fit;
 pub mod grid;
 pub mod params;
+pub mod sfpc_depths;
 pub mod solve;
 pub mod variants;
 

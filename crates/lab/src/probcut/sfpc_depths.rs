@@ -1,0 +1,425 @@
+//! `augur-lab sfpc-depths`: the seed-004 measurement. Stockfish-style ProbCut verifies a
+//! capture with a reduced search whose depth the seed patch made depend on staticEval − beta:
+//! deeper when the static eval is far below beta, shallower when far above. Stockfish found the
+//! first effect only after merging it (#6280) and clamped it away. This command searches many
+//! positions once per depth rule and counts, per static-eval gap bucket, the verification
+//! depths computed and how many came out deeper or shallower than the fixed rule's; it also
+//! reports each rule's nodes, paired per position against the first rule.
+//!
+//! Searches run in this process, each from a fresh state (new table and histories), so a run
+//! is deterministic. With `--out FILE` each position's block (one record per rule) is appended
+//! as it finishes, and the same command resumes after a kill (`result_log`).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+
+use augur::position::Position;
+use augur::search::limits::Limits;
+use augur::search::stats::{sfpc_gap_range, SfpcGap, Technique, SFPC_GAP_BUCKETS};
+use augur::search::SearchTeam;
+use augur_arena::progress::Progress;
+
+use super::variants::search_config;
+use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
+use crate::confidence::{mean_interval, wilson};
+use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::result_log::{self, Header};
+
+pub const DEFAULT_RULES: &str = "fixed,dynamic,dynamic-clamped";
+
+#[derive(Args, Debug, Clone)]
+pub struct SfpcDepthsArgs {
+    /// Positions (EPD); default: the bundled 300-position TCEC sample.
+    #[arg(long)]
+    pub epd: Option<PathBuf>,
+    /// How many positions (the first N).
+    #[arg(long, default_value_t = 300)]
+    pub positions: usize,
+    /// Depth of every search.
+    #[arg(long, default_value_t = 12)]
+    pub depth: i32,
+    /// The verification-depth rules (`SfpcDepthRule` values), comma-separated; the first is
+    /// the reference of the paired node counts.
+    #[arg(long, default_value = DEFAULT_RULES)]
+    pub rules: String,
+    /// Hash table of each search (MiB).
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Per-position results as CSV, written as they finish; the same command resumes it.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One rule's search of one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    pub rule: String,
+    pub depth: i32,
+    pub nodes: u64,
+    /// Stockfish-style ProbCut: tried, cut.
+    pub sfpc: (u64, u64),
+    pub gaps: [SfpcGap; SFPC_GAP_BUCKETS],
+}
+
+pub const COLUMNS: &str = "index,line,rule,depth,nodes,sfpc_tried,sfpc_cut,gaps,fen";
+
+impl Measured {
+    fn to_csv(&self, index: usize, line: usize, fen: &str) -> String {
+        let gaps: Vec<String> = self
+            .gaps
+            .iter()
+            .map(|g| format!("{}/{}/{}", g.computed, g.extended, g.reduced))
+            .collect();
+        format!(
+            "{index},{line},{},{},{},{},{},{},{fen}",
+            self.rule,
+            self.depth,
+            self.nodes,
+            self.sfpc.0,
+            self.sfpc.1,
+            gaps.join(" ")
+        )
+    }
+
+    fn parse(text: &str) -> Result<(usize, Measured)> {
+        let f: Vec<&str> = text.splitn(9, ',').collect();
+        if f.len() != 9 {
+            bail!("expected the columns {COLUMNS}");
+        }
+        let int = |i: usize| -> Result<u64> {
+            f[i].parse()
+                .with_context(|| format!("bad number '{}' in column {}", f[i], i + 1))
+        };
+        let buckets: Vec<&str> = f[7].split(' ').collect();
+        if buckets.len() != SFPC_GAP_BUCKETS {
+            bail!(
+                "column 8 holds {} buckets, not {SFPC_GAP_BUCKETS}",
+                buckets.len()
+            );
+        }
+        let mut gaps = [SfpcGap::default(); SFPC_GAP_BUCKETS];
+        for (g, text) in gaps.iter_mut().zip(buckets) {
+            let n: Vec<u64> = text
+                .split('/')
+                .map(|x| x.parse::<u64>())
+                .collect::<Result<_, _>>()
+                .with_context(|| format!("bad bucket '{text}'"))?;
+            let [computed, extended, reduced] = n[..] else {
+                bail!("bucket '{text}' is not computed/extended/reduced");
+            };
+            *g = SfpcGap {
+                computed,
+                extended,
+                reduced,
+            };
+        }
+        Ok((
+            int(0)? as usize,
+            Measured {
+                rule: f[2].to_string(),
+                depth: i32::try_from(int(3)?).context("depth out of range")?,
+                nodes: int(4)?,
+                sfpc: (int(5)?, int(6)?),
+                gaps,
+            },
+        ))
+    }
+}
+
+/// One search from a fresh state with `SfpcDepthRule=rule` (and `Sfpc` on).
+fn measure(pos: &Position, rule: &str, depth: i32, hash: usize) -> Result<Measured> {
+    let options = [
+        ("Sfpc".to_string(), "true".to_string()),
+        ("SfpcDepthRule".to_string(), rule.to_string()),
+    ];
+    let (cfg, _) = search_config(&options).with_context(|| format!("rule '{rule}'"))?;
+    let mut team = SearchTeam::new(cfg, hash).map_err(|e| anyhow!("{e}"))?;
+    let limits = Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let stats = team.search(pos, &limits).stats;
+    Ok(Measured {
+        rule: rule.to_string(),
+        depth,
+        nodes: stats.nodes,
+        sfpc: (
+            stats.tried[Technique::Sfpc as usize],
+            stats.cut[Technique::Sfpc as usize],
+        ),
+        gaps: stats.sfpc_gaps,
+    })
+}
+
+fn range_text(i: usize) -> String {
+    match sfpc_gap_range(i) {
+        (None, Some(hi)) => format!("< {hi}"),
+        (Some(lo), None) => format!("≥ {lo}"),
+        (Some(lo), Some(hi)) => format!("[{lo}, {hi})"),
+        (None, None) => "all".into(),
+    }
+}
+
+fn share(k: u64, n: u64) -> String {
+    match wilson(k as usize, n as usize) {
+        Some((lo, hi)) => format!(
+            "{:.1}% [{:.1}, {:.1}]",
+            100.0 * k as f64 / n as f64,
+            100.0 * lo,
+            100.0 * hi
+        ),
+        None => "–".into(),
+    }
+}
+
+/// The two tables: per rule (nodes, paired against the first rule; verifications; ProbCut's
+/// cut rate) and per gap bucket (each rule's verifications, extended and reduced shares).
+pub fn report(blocks: &[Vec<Measured>], rules: &[String]) -> String {
+    let n = blocks.len();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| rule | positions | mean nodes | nodes vs {} (paired, %) | verifications | extended | reduced | ProbCut cuts / tries |",
+        rules[0]
+    );
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- |");
+    let sum = |r: usize, f: &dyn Fn(&SfpcGap) -> u64| -> u64 {
+        blocks
+            .iter()
+            .map(|b| b[r].gaps.iter().map(f).sum::<u64>())
+            .sum()
+    };
+    for (r, rule) in rules.iter().enumerate() {
+        let nodes: Vec<f64> = blocks.iter().map(|b| b[r].nodes as f64).collect();
+        let mean = nodes.iter().sum::<f64>() / n.max(1) as f64;
+        let paired = if r == 0 {
+            "–".to_string()
+        } else {
+            let change: Vec<f64> = blocks
+                .iter()
+                .map(|b| 100.0 * (b[r].nodes as f64 / b[0].nodes.max(1) as f64 - 1.0))
+                .collect();
+            mean_interval(&change).map_or("–".into(), |i| i.text(2))
+        };
+        let computed = sum(r, &|g| g.computed);
+        let (tried, cut) = blocks
+            .iter()
+            .fold((0, 0), |(t, c), b| (t + b[r].sfpc.0, c + b[r].sfpc.1));
+        let _ = writeln!(
+            out,
+            "| {rule} | {n} | {mean:.0} | {paired} | {computed} | {} | {} | {} |",
+            share(sum(r, &|g| g.extended), computed),
+            share(sum(r, &|g| g.reduced), computed),
+            share(cut, tried)
+        );
+    }
+    out.push('\n');
+    let mut head = "| staticEval − beta (cp) |".to_string();
+    let mut rule_line = "| --- |".to_string();
+    for rule in rules {
+        let _ = write!(
+            head,
+            " {rule}: computed | {rule}: extended | {rule}: reduced |"
+        );
+        rule_line.push_str(" ---: | ---: | ---: |");
+    }
+    let _ = writeln!(out, "{head}\n{rule_line}");
+    for i in 0..SFPC_GAP_BUCKETS {
+        let _ = write!(out, "| {} |", range_text(i));
+        for r in 0..rules.len() {
+            let at = |f: &dyn Fn(&SfpcGap) -> u64| -> u64 {
+                blocks.iter().map(|b| f(&b[r].gaps[i])).sum()
+            };
+            let computed = at(&|g| g.computed);
+            let _ = write!(
+                out,
+                " {computed} | {} | {} |",
+                share(at(&|g| g.extended), computed),
+                share(at(&|g| g.reduced), computed)
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
+    if args.depth < 1 {
+        bail!("--depth must be at least 1");
+    }
+    let rules: Vec<String> = args
+        .rules
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if rules.is_empty() {
+        bail!("--rules names no rule");
+    }
+    for rule in &rules {
+        let options = [("SfpcDepthRule".to_string(), rule.clone())];
+        search_config(&options).with_context(|| format!("--rules: '{rule}'"))?;
+    }
+    let mut positions = load_epd(args.epd.as_deref())?;
+    positions.truncate(args.positions);
+    if positions.is_empty() {
+        bail!("no positions");
+    }
+    let boards: Vec<Position> = positions
+        .iter()
+        .map(|p| Position::from_fen(&p.fen, false).map_err(|e| anyhow!("line {}: {e}", p.line)))
+        .collect::<Result<_>>()?;
+    let provenance = Provenance::capture(args, None);
+    let (epd, epd_sha256) = match &args.epd {
+        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        Some(p) => (p.display().to_string(), sha256_file(p)?),
+    };
+    let header = Header {
+        kind: "sfpc-depths".into(),
+        settings: vec![
+            ("epd".into(), epd),
+            ("epd_sha256".into(), epd_sha256),
+            ("positions".into(), positions.len().to_string()),
+            ("depth".into(), args.depth.to_string()),
+            ("rules".into(), rules.join(",")),
+            ("hash_mb".into(), args.hash.to_string()),
+            ("engine".into(), in_process_engine()),
+        ],
+        provenance: provenance.clone(),
+        columns: COLUMNS.into(),
+    };
+    let mut done: Vec<Option<Vec<Measured>>> = vec![None; positions.len()];
+    let mut log = match &args.out {
+        None => None,
+        Some(path) => {
+            let resumed = result_log::open(path, &header)?;
+            let name = path.display();
+            let parsed: Vec<(usize, Measured)> = resumed
+                .records
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    Measured::parse(l).with_context(|| format!("{name}: record {}", i + 1))
+                })
+                .collect::<Result<_>>()?;
+            let keys: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, rules.len())).collect();
+            let kept = result_log::complete_blocks(&keys).with_context(|| name.to_string())?;
+            for block in parsed[..kept].chunks(rules.len()) {
+                let index = block[0].0;
+                if block.iter().map(|b| &b.1.rule).ne(rules.iter()) {
+                    bail!("{name}: position {index} does not hold the rules {rules:?}");
+                }
+                let slot = index
+                    .checked_sub(1)
+                    .and_then(|i| done.get_mut(i))
+                    .ok_or_else(|| anyhow!("{name}: position {index} is not one of this run's"))?;
+                *slot = Some(block.iter().map(|b| b.1.clone()).collect());
+            }
+            let mut log = resumed.log;
+            log.keep(kept)?;
+            Some(log)
+        }
+    };
+    let initial = done.iter().filter(|d| d.is_some()).count();
+    if initial > 0 && !args.quiet {
+        eprintln!("resuming: {initial} positions already done");
+    }
+    let mut progress = Progress::new(positions.len(), initial, !args.quiet);
+    let mut count = initial;
+    for (i, pos) in boards.iter().enumerate() {
+        if done[i].is_some() {
+            continue;
+        }
+        let block: Vec<Measured> = rules
+            .iter()
+            .map(|rule| measure(pos, rule, args.depth, args.hash))
+            .collect::<Result<_>>()?;
+        if let Some(log) = log.as_mut() {
+            let rows: Vec<String> = block
+                .iter()
+                .map(|m| m.to_csv(i + 1, positions[i].line, &positions[i].fen))
+                .collect();
+            log.append(&rows)?;
+        }
+        done[i] = Some(block);
+        count += 1;
+        progress.update(count, "");
+    }
+    progress.finish();
+    let blocks: Vec<Vec<Measured>> = done
+        .into_iter()
+        .map(|b| b.expect("every position"))
+        .collect();
+    print!("{}", provenance.markdown());
+    println!(
+        "{} positions at depth {}, `Sfpc` on, one search per rule from a fresh state; shares with Wilson 95% intervals (they treat the verifications of one search as independent, so read them as lower bounds on the uncertainty), paired node change as a mean ± 95% t interval",
+        blocks.len(),
+        args.depth
+    );
+    print!("{}", report(&blocks, &rules));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixed rule never extends or reduces; the dynamic rule extends only far below beta
+    /// and reduces only far above; the clamped one never extends. The CSV round-trips, and the
+    /// report's totals are the sums of the records.
+    #[test]
+    fn each_rule_changes_the_depth_only_where_it_should() {
+        let pos = Position::from_fen(
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+            false,
+        )
+        .unwrap();
+        let rules: Vec<String> = DEFAULT_RULES.split(',').map(String::from).collect();
+        let block: Vec<Measured> = rules
+            .iter()
+            .map(|r| measure(&pos, r, 9, 4).unwrap())
+            .collect();
+        let total = |m: &Measured, f: fn(&SfpcGap) -> u64| m.gaps.iter().map(f).sum::<u64>();
+        for m in &block {
+            assert!(total(m, |g| g.computed) > 0, "{}", m.rule);
+            let line = m.to_csv(3, 17, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
+            assert_eq!(Measured::parse(&line).unwrap(), (3, m.clone()));
+        }
+        assert_eq!(total(&block[0], |g| g.extended + g.reduced), 0);
+        assert_eq!(total(&block[2], |g| g.extended), 0);
+        for (i, g) in block[1].gaps.iter().enumerate() {
+            let (lo, hi) = sfpc_gap_range(i);
+            if lo.is_some_and(|l| l > -300) {
+                assert_eq!(g.extended, 0, "bucket {i}");
+            }
+            if hi.is_some_and(|h| h <= 300) {
+                assert_eq!(g.reduced, 0, "bucket {i}");
+            }
+        }
+        let text = report(std::slice::from_ref(&block), &rules);
+        let computed = total(&block[1], |g| g.computed);
+        assert!(
+            text.contains(&format!("| dynamic | 1 | {} | ", block[1].nodes)),
+            "{text}"
+        );
+        assert!(text.contains(&format!(" | {computed} | ")), "{text}");
+        assert!(
+            text.contains("| ≥ 900 |") && text.contains("| < -900 |"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_damaged_record_is_an_error() {
+        assert!(Measured::parse("1,2,fixed,9,100,3,1,0/0/0,fen").is_err());
+        let gaps = vec!["1/0/x"; SFPC_GAP_BUCKETS].join(" ");
+        assert!(Measured::parse(&format!("1,2,fixed,9,100,3,1,{gaps},fen")).is_err());
+        let gaps = vec!["1/0"; SFPC_GAP_BUCKETS].join(" ");
+        assert!(Measured::parse(&format!("1,2,fixed,9,100,3,1,{gaps},fen")).is_err());
+    }
+}

@@ -355,6 +355,61 @@ pub fn complete_blocks<K: PartialEq + std::fmt::Debug>(blocks: &[(K, usize)]) ->
     Ok(kept)
 }
 
+/// A result file of per-position blocks, opened for a run that may resume an earlier one.
+pub struct Blocks<T> {
+    /// Cut back to the complete blocks, positioned at its end.
+    pub log: ResultLog,
+    /// Per position of the run (1-based index − 1), the block an earlier run finished.
+    pub done: Vec<Option<Vec<T>>>,
+}
+
+/// Opens `path` for a run over `positions` positions whose block for each position is one
+/// record per member (`members`, in order: variants, rules). `parse` reads a record into its
+/// position's 1-based index and value, `member` names a value's member. A kill leaves at most an
+/// unfinished last block, which is dropped; a record that does not parse, a position outside
+/// the run or twice in the file, or members out of order is an error.
+pub fn open_blocks<T: Clone>(
+    path: &Path,
+    header: &Header,
+    positions: usize,
+    members: &[&str],
+    parse: impl Fn(&str) -> Result<(usize, T)>,
+    member: impl Fn(&T) -> &str,
+) -> Result<Blocks<T>> {
+    let resumed = open(path, header)?;
+    let name = path.display();
+    let parsed: Vec<(usize, T)> = resumed
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, l)| parse(l).with_context(|| format!("{name}: record {}: '{l}'", i + 1)))
+        .collect::<Result<_>>()?;
+    let keys: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, members.len())).collect();
+    let kept = complete_blocks(&keys).with_context(|| name.to_string())?;
+    let mut log = resumed.log;
+    log.keep(kept)?;
+    let mut done: Vec<Option<Vec<T>>> = vec![None; positions];
+    for block in parsed[..kept].chunks(members.len()) {
+        let index = block[0].0;
+        let Some(slot) = index.checked_sub(1).and_then(|i| done.get_mut(i)) else {
+            bail!("{name}: position {index} is not one of this run's {positions}");
+        };
+        if slot.is_some() {
+            bail!("{name}: position {index} is in the file twice");
+        }
+        for ((_, v), want) in block.iter().zip(members) {
+            if member(v) != *want {
+                bail!(
+                    "{name}: position {index} has '{}' where '{want}' was expected",
+                    member(v)
+                );
+            }
+        }
+        *slot = Some(block.iter().map(|(_, v)| v.clone()).collect());
+    }
+    Ok(Blocks { log, done })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

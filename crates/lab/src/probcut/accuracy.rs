@@ -337,36 +337,21 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
         provenance: provenance.clone(),
         columns: COLUMNS.into(),
     };
-    let block_len = variants.len() + 1;
-    let mut done: Vec<Option<Vec<Judged>>> = vec![None; positions.len()];
-    let mut log = match &args.out {
-        None => None,
+    let members: Vec<&str> = std::iter::once("oracle")
+        .chain(names.iter().map(String::as_str))
+        .collect();
+    let (mut log, mut done) = match &args.out {
+        None => (None, vec![None; positions.len()]),
         Some(path) => {
-            let resumed = result_log::open(path, &header)?;
-            let name = path.display();
-            let parsed: Vec<(usize, Judged)> = resumed
-                .records
-                .iter()
-                .enumerate()
-                .map(|(i, l)| Judged::parse(l).with_context(|| format!("{name}: record {}", i + 1)))
-                .collect::<Result<_>>()?;
-            let keys: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, block_len)).collect();
-            let kept = result_log::complete_blocks(&keys).with_context(|| name.to_string())?;
-            for block in parsed[..kept].chunks(block_len) {
-                let index = block[0].0;
-                let want = std::iter::once("oracle").chain(names.iter().map(String::as_str));
-                if block.iter().map(|b| b.1.variant.as_str()).ne(want) {
-                    bail!("{name}: position {index} does not hold the oracle and {names:?}");
-                }
-                let slot = index
-                    .checked_sub(1)
-                    .and_then(|i| done.get_mut(i))
-                    .ok_or_else(|| anyhow!("{name}: position {index} is not one of this run's"))?;
-                *slot = Some(block.iter().map(|b| b.1.clone()).collect());
-            }
-            let mut log = resumed.log;
-            log.keep(kept)?;
-            Some(log)
+            let blocks = result_log::open_blocks(
+                path,
+                &header,
+                positions.len(),
+                &members,
+                Judged::parse,
+                |j: &Judged| j.variant.as_str(),
+            )?;
+            (Some(blocks.log), blocks.done)
         }
     };
     let initial = done.iter().filter(|d| d.is_some()).count();

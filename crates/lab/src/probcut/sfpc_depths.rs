@@ -17,6 +17,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 
 use augur::position::Position;
+use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
 use augur::search::stats::{sfpc_gap_range, SfpcGap, Technique, SFPC_GAP_BUCKETS};
 use augur::search::SearchTeam;
@@ -131,14 +132,26 @@ impl Measured {
     }
 }
 
-/// One search from a fresh state with `SfpcDepthRule=rule` (and `Sfpc` on).
-fn measure(pos: &Position, rule: &str, depth: i32, hash: usize) -> Result<Measured> {
+/// The search configuration of a rule: `Sfpc` on, `SfpcDepthRule=rule`.
+fn rule_config(rule: &str) -> Result<SearchConfig> {
     let options = [
         ("Sfpc".to_string(), "true".to_string()),
         ("SfpcDepthRule".to_string(), rule.to_string()),
     ];
-    let (cfg, _) = search_config(&options).with_context(|| format!("rule '{rule}'"))?;
-    let mut team = SearchTeam::new(cfg, hash).map_err(|e| anyhow!("{e}"))?;
+    Ok(search_config(&options)
+        .with_context(|| format!("rule '{rule}'"))?
+        .0)
+}
+
+/// One search from a fresh state with the rule's configuration `cfg`.
+fn measure(
+    pos: &Position,
+    rule: &str,
+    cfg: &SearchConfig,
+    depth: i32,
+    hash: usize,
+) -> Result<Measured> {
+    let mut team = SearchTeam::new(cfg.clone(), hash).map_err(|e| anyhow!("{e}"))?;
     let limits = Limits {
         depth: Some(depth),
         ..Default::default()
@@ -261,10 +274,10 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
     if rules.is_empty() {
         bail!("--rules names no rule");
     }
-    for rule in &rules {
-        let options = [("SfpcDepthRule".to_string(), rule.clone())];
-        search_config(&options).with_context(|| format!("--rules: '{rule}'"))?;
-    }
+    let configs: Vec<SearchConfig> = rules
+        .iter()
+        .map(|rule| rule_config(rule).context("--rules"))
+        .collect::<Result<_>>()?;
     let mut positions = load_epd(args.epd.as_deref())?;
     positions.truncate(args.positions);
     if positions.is_empty() {
@@ -293,36 +306,19 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         provenance: provenance.clone(),
         columns: COLUMNS.into(),
     };
-    let mut done: Vec<Option<Vec<Measured>>> = vec![None; positions.len()];
-    let mut log = match &args.out {
-        None => None,
+    let members: Vec<&str> = rules.iter().map(String::as_str).collect();
+    let (mut log, mut done) = match &args.out {
+        None => (None, vec![None; positions.len()]),
         Some(path) => {
-            let resumed = result_log::open(path, &header)?;
-            let name = path.display();
-            let parsed: Vec<(usize, Measured)> = resumed
-                .records
-                .iter()
-                .enumerate()
-                .map(|(i, l)| {
-                    Measured::parse(l).with_context(|| format!("{name}: record {}", i + 1))
-                })
-                .collect::<Result<_>>()?;
-            let keys: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, rules.len())).collect();
-            let kept = result_log::complete_blocks(&keys).with_context(|| name.to_string())?;
-            for block in parsed[..kept].chunks(rules.len()) {
-                let index = block[0].0;
-                if block.iter().map(|b| &b.1.rule).ne(rules.iter()) {
-                    bail!("{name}: position {index} does not hold the rules {rules:?}");
-                }
-                let slot = index
-                    .checked_sub(1)
-                    .and_then(|i| done.get_mut(i))
-                    .ok_or_else(|| anyhow!("{name}: position {index} is not one of this run's"))?;
-                *slot = Some(block.iter().map(|b| b.1.clone()).collect());
-            }
-            let mut log = resumed.log;
-            log.keep(kept)?;
-            Some(log)
+            let blocks = result_log::open_blocks(
+                path,
+                &header,
+                positions.len(),
+                &members,
+                Measured::parse,
+                |m: &Measured| m.rule.as_str(),
+            )?;
+            (Some(blocks.log), blocks.done)
         }
     };
     let initial = done.iter().filter(|d| d.is_some()).count();
@@ -337,7 +333,8 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         }
         let block: Vec<Measured> = rules
             .iter()
-            .map(|rule| measure(pos, rule, args.depth, args.hash))
+            .zip(&configs)
+            .map(|(rule, cfg)| measure(pos, rule, cfg, args.depth, args.hash))
             .collect::<Result<_>>()?;
         if let Some(log) = log.as_mut() {
             let rows: Vec<String> = block
@@ -382,7 +379,7 @@ mod tests {
         let rules: Vec<String> = DEFAULT_RULES.split(',').map(String::from).collect();
         let block: Vec<Measured> = rules
             .iter()
-            .map(|r| measure(&pos, r, 9, 4).unwrap())
+            .map(|r| measure(&pos, r, &rule_config(r).unwrap(), 9, 4).unwrap())
             .collect();
         let total = |m: &Measured, f: fn(&SfpcGap) -> u64| m.gaps.iter().map(f).sum::<u64>();
         for m in &block {

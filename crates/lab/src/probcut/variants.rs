@@ -262,43 +262,24 @@ pub fn open_grid_log(
     lines: &[usize],
     variants: &[Variant],
 ) -> Result<GridLog> {
-    let resumed = result_log::open(path, header)?;
-    let name = path.display();
-    let parsed: Vec<(usize, String, Measurement)> = resumed
-        .records
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            Measurement::parse(l).with_context(|| format!("{name}: record {}: '{l}'", i + 1))
-        })
-        .collect::<Result<_>>()?;
-    let blocks: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, variants.len())).collect();
-    let kept = result_log::complete_blocks(&blocks).with_context(|| name.to_string())?;
-    let mut log = resumed.log;
-    log.keep(kept)?;
-    let mut done: Vec<Option<Vec<Measurement>>> = vec![None; lines.len()];
-    for block in parsed[..kept].chunks(variants.len()) {
-        let index = block[0].0;
-        let Some(slot) = index.checked_sub(1).and_then(|i| done.get_mut(i)) else {
-            bail!(
-                "{name}: position {index} is not one of this run's {}",
-                lines.len()
-            );
-        };
-        if slot.is_some() {
-            bail!("{name}: position {index} is in the file twice");
-        }
-        for ((_, v, _), want) in block.iter().zip(variants) {
-            if *v != want.name {
-                bail!(
-                    "{name}: position {index} has variant '{v}' where '{}' was expected",
-                    want.name
-                );
-            }
-        }
-        *slot = Some(block.iter().map(|(_, _, m)| m.clone()).collect());
-    }
-    Ok(GridLog { log, done })
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let blocks = result_log::open_blocks(
+        path,
+        header,
+        lines.len(),
+        &names,
+        |l| Measurement::parse(l).map(|(index, variant, m)| (index, (variant, m))),
+        |(variant, _): &(String, Measurement)| variant.as_str(),
+    )?;
+    let done = blocks
+        .done
+        .into_iter()
+        .map(|b| b.map(|row| row.into_iter().map(|(_, m)| m).collect()))
+        .collect();
+    Ok(GridLog {
+        log: blocks.log,
+        done,
+    })
 }
 
 /// The settings shared by `depth` and `solve`: the engine (the SHA-256 of its binary, so the

@@ -40,6 +40,12 @@ pub struct ReproduceArgs {
     /// Test suite for `solve` (the step is skipped when the file is missing).
     #[arg(long, default_value = "../shared/data/suites/wac.epd")]
     pub suite: PathBuf,
+    /// Glaurung 2.2, an opponent of the Table 4 matches (`--full`; skipped when missing).
+    #[arg(long, default_value = "/usr/games/glaurung")]
+    pub glaurung: PathBuf,
+    /// Toga II 3.0, the other opponent of the Table 4 matches.
+    #[arg(long, default_value = "/usr/games/toga2")]
+    pub toga: PathBuf,
 }
 
 /// One experiment of the run.
@@ -441,6 +447,7 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
             "6000",
         ),
     ];
+    steps.extend(table4_steps(args, &engine, &matches));
     if args.suite.exists() {
         steps.push(Step {
             name: "solve",
@@ -458,6 +465,77 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
                 ],
             ),
         });
+    }
+    steps
+}
+
+/// The Table 4 opponents: step name stem, UCI spec without the path, path.
+fn table4_opponents(args: &ReproduceArgs) -> [(&'static str, String, &Path); 2] {
+    [
+        (
+            "glaurung",
+            "option.Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16".into(),
+            &args.glaurung,
+        ),
+        (
+            "toga",
+            "option.Number of Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16"
+                .into(),
+            &args.toga,
+        ),
+    ]
+}
+
+/// [mpc] Jiang & Buro's Table 4: does MPC's self-play result carry over to another program?
+/// Baseline and MPC Augur each play a Debian engine at two time controls four times apart (the
+/// paper's 2 and 8 minutes); timed games, one at a time, so these steps need the machine.
+fn table4_steps(args: &ReproduceArgs, engine: &str, matches: &Path) -> Vec<Step> {
+    const TCS: [&str; 2] = ["2+0.02", "8+0.08"];
+    const NAMES: [[&str; 2]; 2] = [
+        ["table4-glaurung-stc", "table4-glaurung-ltc"],
+        ["table4-toga-stc", "table4-toga-ltc"],
+    ];
+    let mut steps = Vec::new();
+    for ((stem, options, path), names) in table4_opponents(args).into_iter().zip(NAMES) {
+        if !path.exists() {
+            continue;
+        }
+        for (tc, name) in TCS.into_iter().zip(names) {
+            steps.push(Step {
+                name,
+                what: "Jiang & Buro, Table 4: baseline and MPC Augur (`Mpc=true`, its tuned \
+                       defaults) each against an older program, 200 games a pairing, \
+                       one game at a time (needs the machine to itself)",
+                args: vec![
+                    "match".into(),
+                    "--engine".into(),
+                    format!("name={stem},cmd={},{options}", shown(path)),
+                    "--engine".into(),
+                    format!("name=base,cmd={engine},option.Threads=1,option.Hash=16"),
+                    "--engine".into(),
+                    format!(
+                        "name=mpc,cmd={engine},option.Threads=1,option.Hash=16,option.Mpc=true"
+                    ),
+                    "--openings".into(),
+                    "../shared/data/openings/8moves_v3.epd".into(),
+                    "--tc".into(),
+                    tc.into(),
+                    "--concurrency".into(),
+                    "1".into(),
+                    "--games".into(),
+                    "200".into(),
+                    "--seed".into(),
+                    "4".into(),
+                    "--format".into(),
+                    "gauntlet".into(),
+                    "--anchor".into(),
+                    stem.into(),
+                    "--quiet".into(),
+                    "--pgn".into(),
+                    shown(&matches.join(format!("{name}.pgn"))),
+                ],
+            });
+        }
     }
     steps
 }
@@ -603,5 +681,68 @@ fn index_text(
             args.suite.display()
         );
     }
+    if args.full {
+        for (stem, _, path) in table4_opponents(args) {
+            if !path.exists() {
+                let _ = writeln!(
+                    s,
+                    "\nThe Table 4 matches against {stem} were skipped: {} is not there \
+                     (`apt-get install glaurung toga2`).",
+                    path.display()
+                );
+            }
+        }
+    }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full_args(glaurung: &Path, toga: &Path) -> ReproduceArgs {
+        ReproduceArgs {
+            quick: false,
+            full: true,
+            out: Some(PathBuf::from("unused")),
+            steps: vec![],
+            threads: None,
+            suite: PathBuf::from("no/such/suite.epd"),
+            glaurung: glaurung.to_path_buf(),
+            toga: toga.to_path_buf(),
+        }
+    }
+
+    #[test]
+    fn table4_matches_only_for_installed_opponents() {
+        // Cargo.toml stands in for an installed engine: only its existence is checked here.
+        let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+        let args = full_args(Path::new("no/such/glaurung"), &here);
+        let steps = full_steps(&args);
+        let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
+        assert!(names.contains(&"table4-toga-stc") && names.contains(&"table4-toga-ltc"));
+        assert!(!names.iter().any(|n| n.contains("glaurung")), "{names:?}");
+        let ltc = steps.iter().find(|s| s.name == "table4-toga-ltc").unwrap();
+        let line = ltc.args.join(" ");
+        assert!(
+            line.contains("8+0.08") && line.contains("option.Mpc=true"),
+            "{line}"
+        );
+        assert!(
+            line.contains("--concurrency 1"),
+            "timed games one at a time: {line}"
+        );
+
+        let refs: Vec<&Step> = steps.iter().collect();
+        let outcomes: Vec<Outcome> = refs.iter().map(|_| Outcome::Earlier).collect();
+        let index = index_text(
+            &args,
+            &refs,
+            &outcomes,
+            &Provenance::capture(&args, None),
+            0.0,
+        );
+        assert!(index.contains("against glaurung were skipped"), "{index}");
+        assert!(!index.contains("against toga were skipped"), "{index}");
+    }
 }

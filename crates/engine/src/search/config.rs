@@ -380,6 +380,13 @@ search_config! {
             noisy_margin: i32 = 20 => "SeePruneNoisy" [0, 200] step 2;
                 "a capture may lose this much per ply of depth squared by exchange before it is pruned (cp)"
         }
+        [histprune] HistPrune => "HistPrune" = false;
+            "History pruning: at low depth a quiet move whose history (butterfly plus continuation) is far below zero is skipped; it has failed in this context again and again" {
+            max_depth: i32 = 3 => "HistPruneMaxDepth" [1, 20] step 1;
+                "deepest node pruned"
+            margin: i32 = 500 => "HistPruneMargin" [0, 49152] step 50;
+                "a quiet move is pruned when its history is below −margin · depth"
+        }
         [lmp] Lmp => "Lmp" = true;
             "Late move pruning: at low depth, quiet moves this late in a well-ordered list almost never matter" {
             max_depth: i32 = 8 => "LmpMaxDepth" [1, 20] step 1;

@@ -305,6 +305,41 @@ pub(crate) mod tests {
         }
     }
 
+    /// [histprune] Off, the search is node-for-node the default whatever the margin; on, it
+    /// prunes at low depth and shrinks the tree; with a margin no history can reach it is tried
+    /// and never cuts, and the tree is the default's again.
+    #[test]
+    fn history_pruning_prunes_only_what_the_histories_condemn() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let run = |cfg: SearchConfig| team(cfg).search(&pos, &depth(9)).stats;
+        let t = Technique::HistPrune as usize;
+        let base = run(SearchConfig::default());
+        let mut off = SearchConfig::default();
+        off.histprune.margin = 1;
+        let stats = run(off);
+        assert_eq!(stats.nodes, base.nodes);
+        assert_eq!((stats.tried[t], stats.cut[t]), (0, 0));
+
+        // A small tree has learned little, so a low margin shows the cut.
+        let mut on = SearchConfig::default();
+        on.histprune.enabled = true;
+        on.histprune.margin = 100;
+        let stats = run(on.clone());
+        assert!(stats.tried[t] > 0 && stats.cut[t] > 0, "{stats}");
+        assert!(
+            stats.nodes < base.nodes,
+            "{} vs {}: {stats}",
+            stats.nodes,
+            base.nodes
+        );
+
+        on.histprune.margin = 49152;
+        let stats = run(on);
+        assert!(stats.tried[t] > 0, "{stats}");
+        assert_eq!(stats.cut[t], 0, "{stats}");
+        assert_eq!(stats.nodes, base.nodes);
+    }
+
     /// Textbook mode runs on the team's table (sized by `Hash`) with the team's
     /// `AspirationWindow`, not on a table and window of its own.
     #[test]

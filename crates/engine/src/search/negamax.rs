@@ -294,6 +294,18 @@ impl Searcher<'_> {
             {
                 continue;
             }
+            // [histprune] History pruning: a quiet move whose histories say it failed in this
+            // context again and again is skipped at low depth; LMR would still spend a reduced
+            // search on each such move, and they are many at the frontier.
+            if ply > 0
+                && searched > 0
+                && !in_check
+                && !noisy
+                && best_score > -MATE_BOUND
+                && self.history_prunes(&board, mv, depth, prev_moves)
+            {
+                continue;
+            }
             // [seeprune] SEE pruning: a move whose static exchange loses more than a margin
             // growing with depth is skipped; at low depth the search would only confirm the
             // loss. Never the first move, so a node keeps at least its best-ordered one.
@@ -746,6 +758,40 @@ impl Searcher<'_> {
             return false;
         }
         self.td.stats.cut(t);
+        true
+    }
+
+    /// [histprune] Whether the quiet move `mv` has a history (butterfly plus the continuation
+    /// histories in use) below −HistPruneMargin · depth at a node no deeper than
+    /// HistPruneMaxDepth. A move that gives check is kept: its history says little about it.
+    fn history_prunes(
+        &mut self,
+        board: &cozy_chess::Board,
+        mv: Move,
+        depth: i32,
+        prev_moves: [Option<PieceTo>; 2],
+    ) -> bool {
+        let hp = &self.cfg.histprune;
+        if !hp.enabled || depth > hp.max_depth {
+            return false;
+        }
+        self.td.stats.tried(Technique::HistPrune);
+        let limit = -hp.margin * depth;
+        let score = QuietScore {
+            main: self.cfg.history.enabled.then_some(&self.td.history),
+            cont: &self.td.cont_history,
+            prev: prev_moves,
+            capture: None,
+        };
+        if score.total(board, mv, PieceTo::of(board, mv)) >= limit {
+            return false;
+        }
+        let mut after = board.clone();
+        after.play_unchecked(mv);
+        if !after.checkers().is_empty() {
+            return false;
+        }
+        self.td.stats.cut(Technique::HistPrune);
         true
     }
 

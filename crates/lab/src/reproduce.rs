@@ -503,9 +503,10 @@ fn table4_steps(args: &ReproduceArgs, engine: &str, matches: &Path) -> Vec<Step>
         for (tc, name) in TCS.into_iter().zip(names) {
             steps.push(Step {
                 name,
-                what: "Jiang & Buro, Table 4: baseline and MPC Augur (`Mpc=true`, its tuned \
-                       defaults) each against an older program, 200 games a pairing, \
-                       one game at a time (needs the machine to itself)",
+                what: "Jiang & Buro, Table 4: baseline and MPC Augur (`Mpc=true` with its \
+                       defaults, which lost less in self-play than the SPSA-tuned values) each \
+                       against an older program, 200 games a pairing, one game at a time \
+                       (needs the machine to itself)",
                 args: vec![
                     "match".into(),
                     "--engine".into(),

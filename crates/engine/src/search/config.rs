@@ -380,7 +380,7 @@ search_config! {
             noisy_margin: i32 = 20 => "SeePruneNoisy" [0, 200] step 2;
                 "a capture may lose this much per ply of depth squared by exchange before it is pruned (cp)"
         }
-        [histprune] HistPrune => "HistPrune" = false;
+        [histprune] HistPrune => "HistPrune" = true;
             "History pruning: at low depth a quiet move whose history (butterfly plus continuation) is far below zero is skipped; it has failed in this context again and again" {
             max_depth: i32 = 3 => "HistPruneMaxDepth" [1, 20] step 1;
                 "deepest node pruned"

@@ -305,7 +305,7 @@ pub(crate) mod tests {
         }
     }
 
-    /// [histprune] Off, the search is node-for-node the default whatever the margin; on, it
+    /// [histprune] Off, the search is node-for-node the same whatever the margin; on, it
     /// prunes at low depth and shrinks the tree; with a margin no history can reach it is tried
     /// and never cuts, and the tree is the default's again.
     #[test]
@@ -313,15 +313,17 @@ pub(crate) mod tests {
         let pos = Position::from_fen(FENS[2], false).unwrap();
         let run = |cfg: SearchConfig| team(cfg).search(&pos, &depth(9)).stats;
         let t = Technique::HistPrune as usize;
-        let base = run(SearchConfig::default());
-        let mut off = SearchConfig::default();
+        let mut plain = SearchConfig::default();
+        plain.histprune.enabled = false;
+        let base = run(plain.clone());
+        let mut off = plain.clone();
         off.histprune.margin = 1;
         let stats = run(off);
         assert_eq!(stats.nodes, base.nodes);
         assert_eq!((stats.tried[t], stats.cut[t]), (0, 0));
 
-        // A small tree has learned little, so a low margin shows the cut.
-        let mut on = SearchConfig::default();
+        // A small tree has learned little, so a lower margin than the default shows the cut.
+        let mut on = plain;
         on.histprune.enabled = true;
         on.histprune.margin = 100;
         let stats = run(on.clone());

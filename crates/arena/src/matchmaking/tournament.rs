@@ -447,45 +447,65 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         let llr = t.llr(&state.table.sample(0, 1));
         (llr, t.state(llr))
     });
-    let already_decided = matches!(sprt_state, Some((_, s)) if s != SprtState::Continue);
     let date = pgn::pgn_date_today();
     let tc_tag = args.tc.pgn_tag();
     let started = Instant::now();
 
-    if !already_decided && !pending.is_empty() {
+    let decided = |state: &Option<(f64, SprtState)>| matches!(state, Some((_, s)) if *s != SprtState::Continue);
+    if !decided(&sprt_state) && !pending.is_empty() {
         let fens: Vec<String> = openings.iter().map(|o| o.fen.clone()).collect();
-        let pool = Pool::start(&specs, &slots, pending, &fens, &settings, concurrency);
+        let mut pending = pending;
+        let mut played = vec![false; slots.len()];
         progress.update(finished, &status_line(&state.table, sprt.as_ref(), 0));
-        for msg in pool.results() {
-            let rec = match msg {
-                Ok(r) => r,
-                Err(e) => {
-                    pool.stop();
-                    progress.finish();
-                    return Err(e);
+        // An SPRT that crosses a bound stops the pool, but the games in flight still finish
+        // and count, and they can take the LLR back inside the bounds. The match then goes on
+        // with the games left, so that its verdict is always the one of every game it played.
+        loop {
+            let before = finished;
+            let pool = Pool::start(
+                &specs,
+                &slots,
+                pending.clone(),
+                &fens,
+                &settings,
+                concurrency,
+            );
+            for msg in pool.results() {
+                let rec = match msg {
+                    Ok(r) => r,
+                    Err(e) => {
+                        pool.stop();
+                        progress.finish();
+                        return Err(e);
+                    }
+                };
+                pgn::append_record(
+                    &mut out,
+                    &pgn::format_game(&rec, &args.event, &date, &tc_tag),
+                )
+                .with_context(|| format!("cannot write {}", args.pgn.display()))?;
+                played[rec.round - 1] = true;
+                let slot = slots[rec.round - 1];
+                record_game(&mut state, &slot, &rec);
+                finished += 1;
+                if let Some(t) = &sprt {
+                    let llr = t.llr(&state.table.sample(0, 1));
+                    let s = t.state(llr);
+                    sprt_state = Some((llr, s));
+                    if s != SprtState::Continue {
+                        // Games in flight still finish and are recorded.
+                        pool.stop();
+                    }
                 }
-            };
-            pgn::append_record(
-                &mut out,
-                &pgn::format_game(&rec, &args.event, &date, &tc_tag),
-            )
-            .with_context(|| format!("cannot write {}", args.pgn.display()))?;
-            let slot = slots[rec.round - 1];
-            record_game(&mut state, &slot, &rec);
-            finished += 1;
-            if let Some(t) = &sprt {
-                let llr = t.llr(&state.table.sample(0, 1));
-                let s = t.state(llr);
-                sprt_state = Some((llr, s));
-                if s != SprtState::Continue {
-                    // Games in flight still finish and are recorded.
-                    pool.stop();
-                }
+                let faults = state.table.total_faults();
+                progress.update(finished, &status_line(&state.table, sprt.as_ref(), faults));
             }
-            let faults = state.table.total_faults();
-            progress.update(finished, &status_line(&state.table, sprt.as_ref(), faults));
+            pool.join();
+            pending.retain(|&i| !played[i]);
+            if decided(&sprt_state) || pending.is_empty() || finished == before {
+                break;
+            }
         }
-        pool.join();
         progress.finish();
     }
 

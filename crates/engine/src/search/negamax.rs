@@ -752,9 +752,7 @@ impl Searcher<'_> {
             }
         }
         let Some(t) = prune else { return false };
-        let mut after = board.clone();
-        after.play_unchecked(mv);
-        if !after.checkers().is_empty() {
+        if gives_check(board, mv) {
             return false;
         }
         self.td.stats.cut(t);
@@ -786,9 +784,7 @@ impl Searcher<'_> {
         if score.total(board, mv, PieceTo::of(board, mv)) >= limit {
             return false;
         }
-        let mut after = board.clone();
-        after.play_unchecked(mv);
-        if !after.checkers().is_empty() {
+        if gives_check(board, mv) {
             return false;
         }
         self.td.stats.cut(Technique::HistPrune);
@@ -853,9 +849,7 @@ impl Searcher<'_> {
         if alpha < 0 && !pawn_move && board.halfmove_clock() + 1 >= 4 {
             return None;
         }
-        let mut after = board.clone();
-        after.play_unchecked(mv);
-        if !after.checkers().is_empty() {
+        if gives_check(board, mv) {
             return None;
         }
         self.td.stats.cut(Technique::Sppf);
@@ -949,4 +943,12 @@ impl Searcher<'_> {
         let pawns_and_king = b.pieces(Piece::Pawn) | b.pieces(Piece::King);
         !(side & !pawns_and_king).is_empty()
     }
+}
+
+/// Whether the legal move `mv` checks the opponent: the pruning rules keep such moves, whose
+/// value their estimates (eval margins, histories, sibling scores) do not see.
+fn gives_check(board: &cozy_chess::Board, mv: Move) -> bool {
+    let mut after = board.clone();
+    after.play_unchecked(mv);
+    !after.checkers().is_empty()
 }

@@ -470,17 +470,16 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
 }
 
 /// The Table 4 opponents: step name stem, UCI spec without the path, path.
-fn table4_opponents(args: &ReproduceArgs) -> [(&'static str, String, &Path); 2] {
+fn table4_opponents(args: &ReproduceArgs) -> [(&'static str, &'static str, &Path); 2] {
     [
         (
             "glaurung",
-            "option.Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16".into(),
+            "option.Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16",
             &args.glaurung,
         ),
         (
             "toga",
-            "option.Number of Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16"
-                .into(),
+            "option.Number of Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16",
             &args.toga,
         ),
     ]

@@ -355,12 +355,15 @@ pub fn complete_blocks<K: PartialEq + std::fmt::Debug>(blocks: &[(K, usize)]) ->
     Ok(kept)
 }
 
+/// Per position of a run (1-based index − 1), the block an earlier run finished.
+pub type Done<T> = Vec<Option<Vec<T>>>;
+
 /// A result file of per-position blocks, opened for a run that may resume an earlier one.
 pub struct Blocks<T> {
     /// Cut back to the complete blocks, positioned at its end.
     pub log: ResultLog,
     /// Per position of the run (1-based index − 1), the block an earlier run finished.
-    pub done: Vec<Option<Vec<T>>>,
+    pub done: Done<T>,
 }
 
 /// Opens `path` for a run over `positions` positions whose block for each position is one
@@ -388,7 +391,7 @@ pub fn open_blocks<T: Clone>(
     let kept = complete_blocks(&keys).with_context(|| name.to_string())?;
     let mut log = resumed.log;
     log.keep(kept)?;
-    let mut done: Vec<Option<Vec<T>>> = vec![None; positions];
+    let mut done: Done<T> = vec![None; positions];
     for block in parsed[..kept].chunks(members.len()) {
         let index = block[0].0;
         let Some(slot) = index.checked_sub(1).and_then(|i| done.get_mut(i)) else {
@@ -408,6 +411,25 @@ pub fn open_blocks<T: Clone>(
         *slot = Some(block.iter().map(|(_, v)| v.clone()).collect());
     }
     Ok(Blocks { log, done })
+}
+
+/// [`open_blocks`] for a run whose result file is optional: without one, nothing is done yet
+/// and there is no log to write.
+pub fn open_optional_blocks<T: Clone>(
+    path: Option<&Path>,
+    header: &Header,
+    positions: usize,
+    members: &[&str],
+    parse: impl Fn(&str) -> Result<(usize, T)>,
+    member: impl Fn(&T) -> &str,
+) -> Result<(Option<ResultLog>, Done<T>)> {
+    match path {
+        None => Ok((None, vec![None; positions])),
+        Some(path) => {
+            let blocks = open_blocks(path, header, positions, members, parse, member)?;
+            Ok((Some(blocks.log), blocks.done))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -307,20 +307,14 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         columns: COLUMNS.into(),
     };
     let members: Vec<&str> = rules.iter().map(String::as_str).collect();
-    let (mut log, mut done) = match &args.out {
-        None => (None, vec![None; positions.len()]),
-        Some(path) => {
-            let blocks = result_log::open_blocks(
-                path,
-                &header,
-                positions.len(),
-                &members,
-                Measured::parse,
-                |m: &Measured| m.rule.as_str(),
-            )?;
-            (Some(blocks.log), blocks.done)
-        }
-    };
+    let (mut log, mut done) = result_log::open_optional_blocks(
+        args.out.as_deref(),
+        &header,
+        positions.len(),
+        &members,
+        Measured::parse,
+        |m: &Measured| m.rule.as_str(),
+    )?;
     let initial = done.iter().filter(|d| d.is_some()).count();
     if initial > 0 && !args.quiet {
         eprintln!("resuming: {initial} positions already done");

@@ -82,15 +82,62 @@ pub struct DatagenArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ConvertArgs {
-    /// A file of bullet ChessBoard records (datagen output).
+    /// A file of bullet ChessBoard records (datagen output), written out as text; or a match
+    /// PGN (`.pgn`, the games of `augur-lab match`), whose scored quiet positions are written
+    /// out as records.
     pub input: PathBuf,
-    /// Text output, one `FEN | score | result` line per record, score and result from white's
-    /// view as bullet's text format has them (default: standard output).
+    /// Output. For records: one `FEN | score | result` line per record, score and result from
+    /// white's view as bullet's text format has them (default: standard output). For a PGN:
+    /// the record file to write (required; it is replaced).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Convert only the first N records.
+    /// Convert only the first N records (positions).
     #[arg(long)]
     pub limit: Option<u64>,
+}
+
+// [pgn-data] Every SPRT the lab plays at a fixed node count is self-play with a search score
+// on each move, so its PGN is training data for free; as records the network's trainer and
+// bullet read it like datagen's. The positions kept are the tuner's (`tune::pgn`): quiet moves
+// with a centipawn score, not in check, of games that ended normally.
+fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
+    let samples = crate::tune::pgn::read(input)?;
+    let file =
+        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut writer = format::RecordWriter::new(BufWriter::new(file));
+    let mut n = 0;
+    for s in samples
+        .into_iter()
+        .take(limit.map_or(usize::MAX, |l| l as usize))
+    {
+        let stm = s.board.side_to_move();
+        let pos = Position::from_board(s.board, false);
+        let white = s.score.unwrap_or(0);
+        let stm_score = if stm == cozy_chess::Color::White {
+            white
+        } else {
+            -white
+        };
+        let white_result = match s.result {
+            r if r > 0.75 => format::Outcome::Win,
+            r if r < 0.25 => format::Outcome::Loss,
+            _ => format::Outcome::Draw,
+        };
+        let result = if stm == cozy_chess::Color::White {
+            white_result
+        } else {
+            white_result.flip()
+        };
+        let score = stm_score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        writer
+            .write(&format::Record::from_position(&pos, score, result))
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        n += 1;
+    }
+    writer
+        .flush()
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(n)
 }
 
 /// The settings line of the journal: everything that decides the games.
@@ -338,6 +385,15 @@ impl Meter {
 
 /// `augur-lab convert`: records to `FEN | score | result` text.
 pub fn convert(args: &ConvertArgs) -> Result<()> {
+    if args.input.extension().is_some_and(|e| e == "pgn") {
+        let out = args
+            .out
+            .as_deref()
+            .context("converting a PGN to records needs --out FILE")?;
+        let n = pgn_to_records(&args.input, out, args.limit)?;
+        eprintln!("{n} positions written to {}", out.display());
+        return Ok(());
+    }
     let reader = RecordReader::open(&args.input)?;
     let mut out: Box<dyn Write> = match &args.out {
         Some(p) => Box::new(BufWriter::new(
@@ -355,4 +411,57 @@ pub fn convert(args: &ConvertArgs) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [pgn-data] A match PGN becomes one record per scored quiet position, with the score
+    /// and the result turned to the side to move's view.
+    #[test]
+    fn a_match_pgn_becomes_records_from_the_movers_view() {
+        let dir = std::env::temp_dir().join(format!("augur-convert-pgn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn = dir.join("m.pgn");
+        std::fs::write(
+            &pgn,
+            "[Result \"0-1\"]\n[Termination \"normal\"]\n\n\
+             1. e4 {+0.30/9 0.008s} e5 {-0.20/8 0.007s} 2. Nf3 {+M3/9} Nc6 {+0.15/8} 0-1\n",
+        )
+        .unwrap();
+        let out = dir.join("m.bin");
+        let args = ConvertArgs {
+            input: pgn,
+            out: Some(out.clone()),
+            limit: None,
+        };
+        convert(&args).unwrap();
+        let records: Vec<_> = RecordReader::open(&out)
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        // e4 (white +30), e5 (black −20), Nc6 (black +15); Nf3 has a mate score.
+        let seen: Vec<_> = records
+            .iter()
+            .map(|r| (r.side_to_move(), r.score(), r.result()))
+            .collect();
+        use cozy_chess::Color::{Black, White};
+        use format::Outcome::{Loss, Win};
+        assert_eq!(
+            seen,
+            vec![(White, 30, Loss), (Black, -20, Win), (Black, 15, Win)]
+        );
+        assert_eq!(
+            records[1].to_fen().split(' ').next(),
+            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR")
+        );
+        let no_out = ConvertArgs {
+            input: dir.join("m.pgn"),
+            out: None,
+            limit: None,
+        };
+        assert!(format!("{:#}", convert(&no_out).unwrap_err()).contains("--out"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

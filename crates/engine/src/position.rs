@@ -266,10 +266,9 @@ impl Position {
     /// The attached network's evaluation (side to move), from the incremental accumulators.
     #[inline]
     pub fn nnue_eval(&self) -> Option<i32> {
-        self.nnue.as_ref().map(|link| {
-            link.state
-                .evaluate_current(&link.net, self.board.side_to_move())
-        })
+        self.nnue
+            .as_ref()
+            .map(|link| link.state.evaluate_current(&link.net, &self.board))
     }
 
     /// The attached network, if any.

@@ -390,7 +390,7 @@ fn eval_file_loads_a_network_and_a_bad_file_keeps_the_previous_one() {
         vec![0; INPUTS * 16],
         vec![0; 16],
         vec![0; 32],
-        4080,
+        vec![4080],
     )
     .unwrap();
     let good = dir.join("flat.nnue");

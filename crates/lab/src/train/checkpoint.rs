@@ -1,7 +1,8 @@
 //! Training checkpoints: the float parameters, the optimiser's moments and the loss history,
 //! written after every epoch so that `augur-lab train --resume` continues where a run stopped.
 //!
-//! Little-endian: magic `AUGURCKP`, version u32, hidden u32, activation u8, epochs done u32,
+//! Little-endian: magic `AUGURCKP`, version u32, hidden u32, (version 2: output buckets u32),
+//! activation u8, epochs done u32,
 //! optimiser steps u64, parameter count u64, then params, m, v (f32 each), then the history
 //! count u32 and (train loss, validation loss) f64 pairs, then FNV-1a 64 of everything before.
 
@@ -13,7 +14,8 @@ use augur::eval::nnue::Activation;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"AUGURCKP";
-const VERSION: u32 = 1;
+/// 2 added the output buckets; version 1 checkpoints (one bucket) still load.
+const VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
@@ -30,6 +32,7 @@ impl Checkpoint {
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.extend_from_slice(&(self.model.hidden() as u32).to_le_bytes());
+        b.extend_from_slice(&(self.model.buckets() as u32).to_le_bytes());
         b.push(self.model.activation.code());
         b.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         b.extend_from_slice(&self.opt.steps.to_le_bytes());
@@ -60,18 +63,22 @@ impl Checkpoint {
         }
         let mut r = Reader { b: body, at: 8 };
         let version = r.u32()?;
-        if version != VERSION {
-            bail!("checkpoint version {version}, this trainer reads {VERSION}");
+        if !(1..=VERSION).contains(&version) {
+            bail!("checkpoint version {version}, this trainer reads 1 to {VERSION}");
         }
         let hidden = r.u32()? as usize;
+        let buckets = if version >= 2 { r.u32()? as usize } else { 1 };
+        if !(1..=augur::eval::nnue::network::MAX_BUCKETS).contains(&buckets) {
+            bail!("checkpoint has {buckets} output buckets");
+        }
         let activation = Activation::from_code(r.take(1)?[0])?;
         let epochs_done = r.u32()? as usize;
         let steps = r.u64()?;
         let n = r.u64()? as usize;
-        let layout = Layout { hidden };
+        let layout = Layout { hidden, buckets };
         if n != layout.len() {
             bail!(
-                "checkpoint has {n} parameters, H={hidden} needs {}",
+                "checkpoint has {n} parameters, H={hidden} with {buckets} bucket(s) needs {}",
                 layout.len()
             );
         }
@@ -166,7 +173,7 @@ mod tests {
 
     #[test]
     fn checkpoints_round_trip_and_detect_damage() {
-        let model = Model::new(16, Activation::SCReLU, 1);
+        let model = Model::new(16, 1, Activation::SCReLU, 1);
         let mut opt = AdamW::new(model.params.len(), 0.01);
         opt.steps = 42;
         opt.m[3] = 0.5;

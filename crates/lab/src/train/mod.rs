@@ -48,6 +48,9 @@ pub struct TrainArgs {
     pub hidden: usize,
     #[arg(long, value_enum, default_value = "screlu")]
     pub activation: ActivationArg,
+    /// Output buckets by the number of pieces (1 to 8; more than 1 writes a version 2 file).
+    #[arg(long, default_value_t = 1)]
+    pub output_buckets: usize,
     #[arg(long, default_value_t = 12)]
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -136,6 +139,13 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if args.batch == 0 || args.epochs == 0 {
         bail!("--batch and --epochs must be positive");
     }
+    if !(1..=augur::eval::nnue::network::MAX_BUCKETS).contains(&args.output_buckets) {
+        bail!(
+            "--output-buckets {} must be from 1 to {}",
+            args.output_buckets,
+            augur::eval::nnue::network::MAX_BUCKETS
+        );
+    }
     if !(0.0..=1.0).contains(&args.wdl)
         || !(0.0..=1.0).contains(&args.validation_wdl.unwrap_or(args.wdl))
         || args.k <= 0.0
@@ -166,6 +176,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     }
     let opts = TrainOptions {
         hidden: args.hidden,
+        buckets: args.output_buckets,
         activation: args.activation.into(),
         epochs: args.epochs,
         batch: args.batch,
@@ -218,6 +229,8 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 #[derive(Clone, Debug)]
 pub struct TrainOptions {
     pub hidden: usize,
+    /// Output buckets ([nnue-buckets]).
+    pub buckets: usize,
     pub activation: Activation,
     pub epochs: usize,
     pub batch: usize,
@@ -297,14 +310,19 @@ pub fn train(
     let ck_path = out.join("checkpoint.ckpt");
     let mut ck = if opts.resume && ck_path.exists() {
         let ck = Checkpoint::load(&ck_path, opts.weight_decay)?;
-        if ck.model.hidden() != opts.hidden || ck.model.activation != opts.activation {
+        if ck.model.hidden() != opts.hidden
+            || ck.model.buckets() != opts.buckets
+            || ck.model.activation != opts.activation
+        {
             bail!(
-                "{} holds a H={} {} network, this run asks for H={} {}",
+                "{} holds a H={} {} network with {} output bucket(s), this run asks for H={} {} with {}",
                 ck_path.display(),
                 ck.model.hidden(),
                 ck.model.activation.name(),
+                ck.model.buckets(),
                 opts.hidden,
-                opts.activation.name()
+                opts.activation.name(),
+                opts.buckets
             );
         }
         eprintln!(
@@ -314,7 +332,7 @@ pub fn train(
         );
         ck
     } else {
-        let model = Model::new(opts.hidden, opts.activation, opts.seed);
+        let model = Model::new(opts.hidden, opts.buckets, opts.activation, opts.seed);
         let opt = AdamW::new(model.params.len(), opts.weight_decay);
         Checkpoint {
             model,
@@ -513,6 +531,7 @@ mod tests {
     fn options(hidden: usize, epochs: usize) -> TrainOptions {
         TrainOptions {
             hidden,
+            buckets: 1,
             activation: Activation::SCReLU,
             epochs,
             batch: 256,
@@ -628,9 +647,15 @@ mod tests {
         let out = temp_dir("quant");
         let text = include_str!("../../data/games-sample300.epd");
         let lines = crate::epd::parse_epd(text, "games-sample300.epd").unwrap();
-        for activation in [Activation::SCReLU, Activation::CReLU] {
+        // [nnue-buckets] and a bucketed network: the engine picks the bucket the trainer did.
+        for (activation, buckets) in [
+            (Activation::SCReLU, 1),
+            (Activation::CReLU, 1),
+            (Activation::SCReLU, 8),
+        ] {
             let mut opts = options(64, 3);
             opts.activation = activation;
+            opts.buckets = buckets;
             let r = train(&data, &val, &opts, &out).unwrap();
             let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
             let rounded = rounded_model(&r.model, Quantisation::STANDARD);

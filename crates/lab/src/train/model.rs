@@ -6,6 +6,7 @@
 //! the accumulator's gradient). Nothing ever multiplies the 768-wide input vector.
 
 use super::sample::Sample;
+use augur::eval::nnue::network::bucket_of;
 use augur::eval::nnue::{flip_feature, Activation, Network, Quantisation, INPUTS};
 use rand::{Rng, SeedableRng};
 
@@ -43,6 +44,8 @@ fn sigmoid(x: f32) -> f32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub hidden: usize,
+    /// Output buckets ([nnue-buckets]): one output layer per range of piece counts.
+    pub buckets: usize,
 }
 
 impl Layout {
@@ -53,10 +56,19 @@ impl Layout {
         self.ft_bias() + self.hidden
     }
     pub fn out_bias(self) -> usize {
-        self.out_weights() + 2 * self.hidden
+        self.out_weights() + self.buckets * 2 * self.hidden
     }
     pub fn len(self) -> usize {
-        self.out_bias() + 1
+        self.out_bias() + self.buckets
+    }
+    /// Bucket `b`'s output weights (side to move's H, then the other side's).
+    pub fn bucket_weights(self, b: usize) -> std::ops::Range<usize> {
+        let start = self.out_weights() + b * 2 * self.hidden;
+        start..start + 2 * self.hidden
+    }
+    /// The output bucket of a sample.
+    pub fn bucket(self, s: &Sample) -> usize {
+        bucket_of(u32::from(s.count), self.buckets)
     }
     pub fn is_empty(self) -> bool {
         false
@@ -72,8 +84,8 @@ impl Layout {
     }
 }
 
-/// (768 → H) × 2 → 1 in f32: feature weights (row per input), feature bias, output weights
-/// (side to move's H, then the other side's H), output bias, all in one vector.
+/// (768 → H) × 2 → B in f32: feature weights (row per input), feature bias, output weights
+/// (per bucket: side to move's H, then the other side's H), output biases, all in one vector.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     pub layout: Layout,
@@ -103,8 +115,8 @@ impl Scratch {
 impl Model {
     /// Uniform initialisation scaled to the fan-in that is really summed: ~32 active inputs
     /// for the first layer, 2H for the output.
-    pub fn new(hidden: usize, activation: Activation, seed: u64) -> Model {
-        let layout = Layout { hidden };
+    pub fn new(hidden: usize, buckets: usize, activation: Activation, seed: u64) -> Model {
+        let layout = Layout { hidden, buckets };
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut params = vec![0.0f32; layout.len()];
         let a = 1.0 / (32.0f32).sqrt();
@@ -128,6 +140,10 @@ impl Model {
 
     pub fn hidden(&self) -> usize {
         self.layout.hidden
+    }
+
+    pub fn buckets(&self) -> usize {
+        self.layout.buckets
     }
 
     fn act(&self, x: f32) -> f32 {
@@ -161,14 +177,14 @@ impl Model {
     /// The raw output (multiply by the scale for centipawns, side to move).
     pub fn forward(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
         self.accumulate(s, scratch);
-        self.output(scratch)
+        self.output(scratch, self.layout.bucket(s))
     }
 
-    fn output(&self, scratch: &Scratch) -> f32 {
+    fn output(&self, scratch: &Scratch, bucket: usize) -> f32 {
         let h = self.hidden();
-        let ow = &self.params[self.layout.out_weights()..self.layout.out_bias()];
+        let ow = &self.params[self.layout.bucket_weights(bucket)];
         let (w_us, w_them) = ow.split_at(h);
-        let mut sum = self.params[self.layout.out_bias()];
+        let mut sum = self.params[self.layout.out_bias() + bucket];
         for (x, w) in scratch.us.iter().zip(w_us) {
             sum += self.act(*x) * w;
         }
@@ -262,7 +278,8 @@ impl Model {
         let mut total = 0.0f64;
         for s in batch {
             self.accumulate(s, scratch);
-            let ow = &self.params[l.out_weights()..l.out_bias()];
+            let bucket = l.bucket(s);
+            let ow = &self.params[l.bucket_weights(bucket)];
             let (w_us, w_them) = ow.split_at(h);
             // Eight partial sums (H is a multiple of 16), so that the sum vectorises.
             let mut lanes = [0.0f32; 8];
@@ -272,11 +289,11 @@ impl Model {
                     *lane += act(scratch.us[i]) * w_us[i] + act(scratch.them[i]) * w_them[i];
                 }
             }
-            let out = self.params[l.out_bias()] + lanes.iter().sum::<f32>();
+            let out = self.params[l.out_bias() + bucket] + lanes.iter().sum::<f32>();
             let (loss, g) = Self::loss(out, s, cfg);
             total += loss as f64;
 
-            let (gw_us, gw_them) = grad[l.out_weights()..l.out_bias()].split_at_mut(h);
+            let (gw_us, gw_them) = grad[l.bucket_weights(bucket)].split_at_mut(h);
             for j in 0..h {
                 let (x, y) = (scratch.us[j], scratch.them[j]);
                 gw_us[j] += g * act(x);
@@ -284,7 +301,7 @@ impl Model {
                 scratch.d_us[j] = g * w_us[j] * act_grad(x);
                 scratch.d_them[j] = g * w_them[j] * act_grad(y);
             }
-            grad[l.out_bias()] += g;
+            grad[l.out_bias() + bucket] += g;
             for (b, (du, dt)) in grad[l.ft_bias()..l.out_weights()]
                 .iter_mut()
                 .zip(scratch.d_us.iter().zip(&scratch.d_them))
@@ -305,7 +322,7 @@ impl Model {
         total
     }
 
-    /// Keeps every parameter quantisable (see [`CLIP`]); the output bias is int32 and free.
+    /// Keeps every parameter quantisable (see [`CLIP`]); the output biases are int32 and free.
     pub fn clip(&mut self) {
         let end = self.layout.out_bias();
         for p in &mut self.params[..end] {
@@ -338,7 +355,10 @@ impl Model {
                 .iter()
                 .map(|&w| q16(w, qb).clamp(-out_max as i16, out_max as i16))
                 .collect(),
-            (self.params[l.out_bias()] * qa * qb).round() as i32,
+            self.params[l.out_bias()..l.len()]
+                .iter()
+                .map(|&b| (b * qa * qb).round() as i32)
+                .collect(),
         )
     }
 }
@@ -351,8 +371,12 @@ mod tests {
     /// The analytic gradient against central differences on a few parameters of each group.
     #[test]
     fn gradient_matches_finite_differences() {
-        for activation in [Activation::SCReLU, Activation::CReLU] {
-            let mut model = Model::new(16, activation, 9);
+        for (activation, buckets) in [
+            (Activation::SCReLU, 1),
+            (Activation::CReLU, 1),
+            (Activation::SCReLU, 8),
+        ] {
+            let mut model = Model::new(16, buckets, activation, 9);
             let batch = material_samples(8, 4);
             let cfg = LossConfig::default();
             let mut grad = vec![0.0; model.layout.len()];
@@ -360,12 +384,15 @@ mod tests {
             model.backward(&batch, &cfg, &mut grad, &mut scratch);
             let l = model.layout;
             let f0 = batch[0].features[0] as usize;
+            // The output layer of the first sample's bucket ([nnue-buckets]).
+            let b0 = l.bucket(&batch[0]);
+            let ow = l.bucket_weights(b0).start;
             let probes = [
                 f0 * 16 + 3,
                 l.ft_bias() + 5,
-                l.out_weights() + 2,
-                l.out_weights() + 16 + 7,
-                l.out_bias(),
+                ow + 2,
+                ow + 16 + 7,
+                l.out_bias() + b0,
             ];
             for &i in &probes {
                 let eps = 1e-3;
@@ -385,7 +412,7 @@ mod tests {
                 let analytic = grad[i] as f64;
                 assert!(
                     (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
-                    "{activation:?} param {i}: numeric {numeric} analytic {analytic}"
+                    "{activation:?} {buckets} bucket(s), param {i}: numeric {numeric} analytic {analytic}"
                 );
             }
         }

@@ -179,21 +179,22 @@ impl NnueState {
 
     /// The network's evaluation of the top position, centipawns for `side_to_move`.
     #[inline]
-    pub fn evaluate(&mut self, net: &Network, side_to_move: Color) -> i32 {
+    pub fn evaluate(&mut self, net: &Network, board: &Board) -> i32 {
         self.apply(net);
-        self.evaluate_current(net, side_to_move)
+        self.evaluate_current(net, board)
     }
 
     /// The evaluation of the top position, which must be up to date ([`NnueState::apply`]).
     #[inline]
-    pub fn evaluate_current(&self, net: &Network, side_to_move: Color) -> i32 {
+    pub fn evaluate_current(&self, net: &Network, board: &Board) -> i32 {
         debug_assert!(self.computed[self.top], "evaluate_current before apply");
         let h = self.hidden;
         let top = &self.accs[self.top * 2 * h..(self.top + 1) * 2 * h];
         let (white, black) = top.split_at(h);
-        match side_to_move {
-            Color::White => net.output(white, black),
-            Color::Black => net.output(black, white),
+        let pieces = board.occupied().len();
+        match board.side_to_move() {
+            Color::White => net.output(white, black, pieces),
+            Color::Black => net.output(black, white, pieces),
         }
     }
 
@@ -229,13 +230,13 @@ pub fn evaluate_board(net: &Network, board: &Board) -> i32 {
     let stm = board.side_to_move();
     refresh(net, board, stm, us);
     refresh(net, board, !stm, them);
-    net.output(us, them)
+    net.output(us, them, board.occupied().len())
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::simd::Kernel;
-    use super::super::test_support::{random_network, Rng};
+    use super::super::test_support::{random_bucketed_network, Rng};
     use super::*;
     use crate::position::Position;
 
@@ -262,11 +263,13 @@ mod tests {
             ("1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1", true),
         ];
         let mut rng = Rng(2024);
-        for activation in [
-            super::super::Activation::SCReLU,
-            super::super::Activation::CReLU,
+        // Eight output buckets with SCReLU: captures move the evaluation between them.
+        for (activation, buckets) in [
+            (super::super::Activation::SCReLU, 1),
+            (super::super::Activation::CReLU, 1),
+            (super::super::Activation::SCReLU, 8),
         ] {
-            let net = random_network(&mut rng, 32, activation);
+            let net = random_bucketed_network(&mut rng, 32, activation, buckets);
             for kernel in [Kernel::Scalar, Kernel::detect()] {
                 let net = net.clone().with_kernel(kernel);
                 for &(fen, frc) in &fens {
@@ -314,7 +317,7 @@ mod tests {
                 pos.fen()
             );
             assert_eq!(
-                state.evaluate(net, pos.side()),
+                state.evaluate(net, pos.board()),
                 evaluate_board(net, pos.board()),
                 "{}",
                 pos.fen()

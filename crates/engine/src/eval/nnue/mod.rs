@@ -92,22 +92,26 @@ pub(crate) mod test_support {
 
     /// A network with weights of the sizes a trained one has.
     pub fn random_network(rng: &mut Rng, hidden: usize, activation: Activation) -> Network {
+        random_bucketed_network(rng, hidden, activation, 1)
+    }
+
+    /// The same with `buckets` output buckets.
+    pub fn random_bucketed_network(
+        rng: &mut Rng,
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+    ) -> Network {
         let ft: Vec<i16> = (0..INPUTS * hidden)
             .map(|_| rng.range(-200, 200) as i16)
             .collect();
         let bias: Vec<i16> = (0..hidden).map(|_| rng.range(-100, 300) as i16).collect();
-        let out: Vec<i16> = (0..2 * hidden)
+        let out: Vec<i16> = (0..buckets * 2 * hidden)
             .map(|_| rng.range(-127, 127) as i16)
             .collect();
-        Network::from_parts(
-            activation,
-            Quantisation::STANDARD,
-            ft,
-            bias,
-            out,
-            rng.range(-5000, 5000),
-        )
-        .expect("valid random network")
+        let out_bias = (0..buckets).map(|_| rng.range(-5000, 5000)).collect();
+        Network::from_parts(activation, Quantisation::STANDARD, ft, bias, out, out_bias)
+            .expect("valid random network")
     }
 }
 
@@ -212,12 +216,82 @@ mod tests {
             vec![0; INPUTS * 16],
             vec![0; 16],
             out,
-            0,
+            vec![0],
         );
         assert!(matches!(
             r,
             Err(NetworkError::OutputWeight { index: 3, .. })
         ));
+    }
+
+    /// [nnue-buckets] A bucketed network is a version 2 file with B in byte 11 and reads back
+    /// the same; a one-bucket network is still written as version 1; a version 2 file with
+    /// fewer than 2 or more than 8 buckets, or the wrong length for its B, is refused.
+    #[test]
+    fn bucketed_files_round_trip_and_bad_bucket_counts_are_refused() {
+        let mut rng = Rng(11);
+        let net = test_support::random_bucketed_network(&mut rng, 16, Activation::SCReLU, 8);
+        let bytes = net.to_bytes();
+        assert_eq!((bytes[8], bytes[11]), (2, 8));
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!((back.buckets(), back.to_bytes()), (8, bytes.clone()));
+        let one = random_network(&mut rng, 16, Activation::SCReLU).to_bytes();
+        assert_eq!((one[8], one[11]), (1, 0));
+        for bad in [0u8, 1, 9] {
+            let mut b = bytes.clone();
+            b[11] = bad;
+            assert!(matches!(
+                Network::from_bytes(&b),
+                Err(NetworkError::Buckets(n)) if n == bad as usize
+            ));
+        }
+        let mut b = bytes.clone();
+        b[11] = 4;
+        assert!(matches!(
+            Network::from_bytes(&b),
+            Err(NetworkError::Length { buckets: 4, .. })
+        ));
+        let mut b = one.clone();
+        b[11] = 8;
+        assert!(matches!(
+            Network::from_bytes(&b),
+            Err(NetworkError::Reserved)
+        ));
+    }
+
+    /// [nnue-buckets] The bucket follows the number of pieces: 2..=32 pieces cover every
+    /// bucket in order, and the evaluation uses that bucket's output layer.
+    #[test]
+    fn the_output_bucket_follows_the_piece_count() {
+        for buckets in 1..=network::MAX_BUCKETS {
+            let seen: Vec<usize> = (2..=32).map(|n| network::bucket_of(n, buckets)).collect();
+            assert_eq!(seen[0], 0);
+            assert_eq!(seen[30], buckets - 1);
+            assert!(seen.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        }
+        assert_eq!(network::bucket_of(0, 8), 0);
+        assert_eq!(network::bucket_of(40, 8), 7);
+        // Zero weights: the output is bucket i's bias alone, 1000·(i + 1) · 400 / (255 · 64).
+        let q = Quantisation::STANDARD;
+        let net = Network::from_parts(
+            Activation::SCReLU,
+            q,
+            vec![0; INPUTS * 16],
+            vec![0; 16],
+            vec![0; 8 * 32],
+            (0..8).map(|i| 1000 * (i + 1)).collect(),
+        )
+        .unwrap();
+        for (fen, pieces) in [
+            (crate::position::STARTPOS_FEN, 32),
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 3),
+            ("r3k3/pppp4/8/8/8/8/PPPP4/R3K3 b - - 0 1", 12),
+        ] {
+            let b: cozy_chess::Board = fen.parse().unwrap();
+            let bias = 1000 * (network::bucket_of(pieces, 8) as i32 + 1);
+            let want = bias * q.scale as i32 / (q.qa as i32 * q.qb as i32);
+            assert_eq!(evaluate_board(&net, &b), want, "{fen}");
+        }
     }
 
     /// Found by the `network` fuzz target: a file any reader accepts (CReLU, H=32, standard
@@ -244,7 +318,7 @@ mod tests {
                     vec![i16::MAX / 32; INPUTS * 16],
                     vec![0; 16],
                     vec![weight; 32],
-                    bias,
+                    vec![bias],
                 )
                 .unwrap();
                 let v = evaluate_board(&net, &cozy_chess::Board::default());

@@ -5,9 +5,9 @@
 //! | offset | size | field |
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `AUGURNNU` |
-//! | 8 | 2 | format version, 1 |
+//! | 8 | 2 | format version, 1 or 2 |
 //! | 10 | 1 | activation: 0 CReLU, 1 SCReLU |
-//! | 11 | 1 | reserved, 0 |
+//! | 11 | 1 | version 1: reserved, 0; version 2: output buckets B (2..=8) |
 //! | 12 | 4 | H, hidden neurons per perspective (a multiple of 16, 16..=4096) |
 //! | 16 | 2 | QA, accumulator scale (1..=255) |
 //! | 18 | 2 | QB, output weight scale (1..=1024) |
@@ -16,9 +16,10 @@
 //! | 24 | 8 | checksum: FNV-1a 64 of the payload |
 //! | 32 | 768·H·2 | feature weights, int16, feature-major (row f holds H weights) |
 //! | … | H·2 | feature biases, int16 |
-//! | … | 2·H·2 | output weights, int16: H for the side to move, then H for the other side |
-//! | … | 4 | output bias, int32 (scale QA·QB) |
+//! | … | B·2·H·2 | output weights, int16, per bucket: H for the side to move, then H for the other side |
+//! | … | B·4 | output biases, int32 (scale QA·QB), one per bucket |
 //!
+//! A version 1 file has one output (B = 1); a network with B = 1 is always written as version 1.
 //! The file is exactly that long; anything else is an error.
 
 use super::simd::Kernel;
@@ -27,7 +28,10 @@ use std::path::Path;
 use thiserror::Error;
 
 pub const MAGIC: &[u8; 8] = b"AUGURNNU";
-pub const VERSION: u16 = 1;
+/// The newest format version (2: output buckets); version 1 files still load.
+pub const VERSION: u16 = 2;
+/// Most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 8;
 pub const HEADER_LEN: usize = 32;
 pub const MAX_HIDDEN: usize = 4096;
 /// The largest evaluation a network gives, centipawns. A file's weights and scales can put
@@ -47,19 +51,24 @@ pub enum NetworkError {
     TooShort(usize),
     #[error("not an Augur network: bad magic (expected AUGURNNU)")]
     BadMagic,
-    #[error("network format version {0} is not supported (this engine reads version {VERSION})")]
+    #[error(
+        "network format version {0} is not supported (this engine reads versions 1 and {VERSION})"
+    )]
     Version(u16),
     #[error("unknown activation code {0} (0 CReLU, 1 SCReLU)")]
     Activation(u8),
     #[error("reserved header bytes are not zero")]
     Reserved,
+    #[error("{0} output buckets: a version 2 file has 2 to {MAX_BUCKETS}")]
+    Buckets(usize),
     #[error("hidden size {0} is not a multiple of 16 from 16 to {MAX_HIDDEN}")]
     Hidden(u32),
     #[error("bad quantisation: QA {qa} (1..=255), QB {qb} (1..=1024), scale {scale} (1..=10000)")]
     Quantisation { qa: u16, qb: u16, scale: u16 },
-    #[error("network file is {actual} bytes, but a network with H={hidden} needs {expected} (truncated or padded)")]
+    #[error("network file is {actual} bytes, but a network with H={hidden} and {buckets} output bucket(s) needs {expected} (truncated or padded)")]
     Length {
         hidden: usize,
+        buckets: usize,
         expected: usize,
         actual: usize,
     },
@@ -126,18 +135,21 @@ impl Quantisation {
     };
 }
 
-/// A perspective network (768 → H) × 2 → 1, quantised to int16 (int32 output bias).
+/// A perspective network (768 → H) × 2 → B output buckets (one chosen by the number of
+/// pieces), quantised to int16 (int32 output biases).
 #[derive(Clone)]
 pub struct Network {
     hidden: usize,
+    buckets: usize,
     activation: Activation,
     quant: Quantisation,
     /// INPUTS rows of `hidden` weights.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
-    /// Side to move's `hidden` weights, then the other side's.
+    /// Per bucket: side to move's `hidden` weights, then the other side's.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// One per bucket.
+    out_bias: Vec<i32>,
     checksum: u64,
     pub(super) kernel: Kernel,
 }
@@ -156,22 +168,36 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     })
 }
 
-fn payload_len(hidden: usize) -> usize {
-    (INPUTS * hidden + hidden + 2 * hidden) * 2 + 4
+fn payload_len(hidden: usize, buckets: usize) -> usize {
+    (INPUTS * hidden + hidden + buckets * 2 * hidden) * 2 + buckets * 4
+}
+
+/// [nnue-buckets] The output bucket of a position with `pieces` pieces (kings included):
+/// 2..=32 pieces spread evenly over the buckets. How much material is left changes what the
+/// hidden features are worth (a passed pawn, king safety), and a separate output layer per
+/// stage of the game learns that for a few hundred extra weights.
+#[inline]
+pub fn bucket_of(pieces: u32, buckets: usize) -> usize {
+    ((pieces.clamp(2, 32) as usize - 2) * buckets / 31).min(buckets - 1)
 }
 
 impl Network {
-    /// Builds a network from its quantised parts, with the same checks as a file.
+    /// Builds a network from its quantised parts, with the same checks as a file; the number
+    /// of output biases is the number of buckets.
     pub fn from_parts(
         activation: Activation,
         quant: Quantisation,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
     ) -> Result<Network, NetworkError> {
         let hidden = ft_bias.len();
+        let buckets = out_bias.len();
         check_hidden(hidden as u32)?;
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(NetworkError::Buckets(buckets));
+        }
         check_quant(quant)?;
         let shape = |what, expected, actual| {
             if expected == actual {
@@ -185,7 +211,7 @@ impl Network {
             }
         };
         shape("feature weights", INPUTS * hidden, ft_weights.len())?;
-        shape("output weights", 2 * hidden, out_weights.len())?;
+        shape("output weights", buckets * 2 * hidden, out_weights.len())?;
         if activation == Activation::SCReLU {
             for (index, &weight) in out_weights.iter().enumerate() {
                 if (weight as i32 * quant.qa as i32).abs() > i16::MAX as i32 {
@@ -199,6 +225,7 @@ impl Network {
         }
         let mut net = Network {
             hidden,
+            buckets,
             activation,
             quant,
             ft_weights,
@@ -230,11 +257,17 @@ impl Network {
             return Err(NetworkError::BadMagic);
         }
         let version = u16_at(8);
-        if version != VERSION {
-            return Err(NetworkError::Version(version));
-        }
         let activation = Activation::from_code(bytes[10])?;
-        if bytes[11] != 0 || u16_at(22) != 0 {
+        let buckets = match version {
+            1 if bytes[11] != 0 => return Err(NetworkError::Reserved),
+            1 => 1,
+            2 if !(2..=MAX_BUCKETS).contains(&(bytes[11] as usize)) => {
+                return Err(NetworkError::Buckets(bytes[11] as usize))
+            }
+            2 => bytes[11] as usize,
+            v => return Err(NetworkError::Version(v)),
+        };
+        if u16_at(22) != 0 {
             return Err(NetworkError::Reserved);
         }
         let hidden = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
@@ -246,10 +279,11 @@ impl Network {
             scale: u16_at(20),
         };
         check_quant(quant)?;
-        let expected = HEADER_LEN + payload_len(hidden);
+        let expected = HEADER_LEN + payload_len(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 hidden,
+                buckets,
                 expected,
                 actual: bytes.len(),
             });
@@ -268,9 +302,11 @@ impl Network {
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let ft_weights: Vec<i16> = words.by_ref().take(INPUTS * hidden).collect();
         let ft_bias: Vec<i16> = words.by_ref().take(hidden).collect();
-        let out_weights: Vec<i16> = words.by_ref().take(2 * hidden).collect();
-        let tail = &payload[payload.len() - 4..];
-        let out_bias = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
+        let out_weights: Vec<i16> = words.by_ref().take(buckets * 2 * hidden).collect();
+        let out_bias = payload[payload.len() - 4 * buckets..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
         Network::from_parts(
             activation,
             quant,
@@ -282,7 +318,7 @@ impl Network {
     }
 
     fn payload(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(payload_len(self.hidden));
+        let mut out = Vec::with_capacity(payload_len(self.hidden, self.buckets));
         for w in self
             .ft_weights
             .iter()
@@ -291,17 +327,24 @@ impl Network {
         {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
     /// The file image: header and payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + payload_len(self.hidden));
+        let mut out = Vec::with_capacity(HEADER_LEN + payload_len(self.hidden, self.buckets));
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        // One bucket stays version 1, so that such files read in engines of before version 2.
+        let (version, bucket_byte) = match self.buckets {
+            1 => (1u16, 0u8),
+            b => (VERSION, b as u8),
+        };
+        out.extend_from_slice(&version.to_le_bytes());
         out.push(self.activation.code());
-        out.push(0);
+        out.push(bucket_byte);
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.extend_from_slice(&self.quant.qa.to_le_bytes());
         out.extend_from_slice(&self.quant.qb.to_le_bytes());
@@ -314,6 +357,10 @@ impl Network {
 
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     pub fn activation(&self) -> Activation {
@@ -331,8 +378,9 @@ impl Network {
     /// One line for `info string`: size, activation, checksum.
     pub fn describe(&self) -> String {
         format!(
-            "768x{}x2->1 {} QA={} QB={} scale={} checksum {:016x}",
+            "768x{}x2->{} {} QA={} QB={} scale={} checksum {:016x}",
             self.hidden,
+            self.buckets,
             self.activation.name(),
             self.quant.qa,
             self.quant.qb,
@@ -357,12 +405,14 @@ impl Network {
         &self.ft_bias
     }
 
-    /// The output from the two perspectives' accumulators, in centipawns for the side to move.
+    /// The output from the two perspectives' accumulators for a position with `pieces`
+    /// pieces, in centipawns for the side to move.
     #[inline]
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+    pub fn output(&self, us: &[i16], them: &[i16], pieces: u32) -> i32 {
         let h = self.hidden;
         let qa = self.quant.qa as i16;
-        let (w_us, w_them) = self.out_weights.split_at(h);
+        let b = bucket_of(pieces, self.buckets);
+        let (w_us, w_them) = self.out_weights[b * 2 * h..(b + 1) * 2 * h].split_at(h);
         let k = self.kernel;
         let sum = match self.activation {
             Activation::CReLU => k
@@ -377,7 +427,7 @@ impl Network {
             }
         };
         let qab = self.quant.qa as i64 * self.quant.qb as i64;
-        let v = (sum as i64 + self.out_bias as i64) * self.quant.scale as i64 / qab;
+        let v = (sum as i64 + self.out_bias[b] as i64) * self.quant.scale as i64 / qab;
         v.clamp(-MAX_OUTPUT as i64, MAX_OUTPUT as i64) as i32
     }
 }

@@ -407,6 +407,11 @@ search_config! {
             history_divisor: i32 = 6000 => "LmrHistoryDivisor" [100, 100000] step 250;
                 "a quiet move's history changes its reduction by one ply per this much"
         }
+        [lmrnoisy] LmrNoisy => "LmrNoisy" = false;
+            "LMR for bad captures: a late capture or promotion that loses material by exchange is searched shallower first, like a late quiet move" {
+            offset: i32 = 0 => "LmrNoisyOffset" [-3, 3] step 1;
+                "plies added to the quiet move's base reduction for such a capture"
+        }
         [probcut] ProbCut => "ProbCut" = false;
             "ProbCut (Buro; Figure 2 of Jiang & Buro): a shallow search predicts the deep one through the fitted model v = a·v' + b + e" {
             height: i32 = 8 => "ProbCutHeight" [2, 64];

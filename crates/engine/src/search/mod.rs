@@ -342,6 +342,36 @@ pub(crate) mod tests {
         assert_eq!(stats.nodes, base.nodes);
     }
 
+    /// [lmrnoisy] Off, the search is node-for-node the default whatever the offset; on, late
+    /// captures are examined and those that lose by exchange reduced, which changes the tree;
+    /// with LMR itself off nothing is reduced and the tree is the default-without-LMR's.
+    #[test]
+    fn noisy_lmr_reduces_only_late_losing_captures() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let run = |cfg: SearchConfig| team(cfg).search(&pos, &depth(9)).stats;
+        let t = Technique::LmrNoisy as usize;
+        let base = run(SearchConfig::default());
+        let mut off = SearchConfig::default();
+        off.lmrnoisy.offset = 3;
+        let stats = run(off);
+        assert_eq!(stats.nodes, base.nodes);
+        assert_eq!((stats.tried[t], stats.cut[t]), (0, 0));
+
+        let mut on = SearchConfig::default();
+        on.lmrnoisy.enabled = true;
+        let stats = run(on.clone());
+        assert!(stats.tried[t] > 0 && stats.cut[t] > 0, "{stats}");
+        assert!(stats.cut[t] < stats.tried[t], "{stats}");
+        assert_ne!(stats.nodes, base.nodes);
+
+        let mut no_lmr = SearchConfig::default();
+        no_lmr.lmr.enabled = false;
+        let plain = run(no_lmr.clone());
+        no_lmr.lmrnoisy.enabled = true;
+        let stats = run(no_lmr);
+        assert_eq!((stats.tried[t], stats.nodes), (0, plain.nodes));
+    }
+
     /// Textbook mode runs on the team's table (sized by `Hash`) with the team's
     /// `AspirationWindow`, not on a table and window of its own.
     #[test]

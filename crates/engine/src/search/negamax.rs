@@ -363,6 +363,27 @@ impl Searcher<'_> {
             // Step 16. [lmr] Late move reductions: quiet moves late in the ordering are searched
             // shallower first and at full depth only if they beat alpha.
             let mut r = 0;
+            // [lmrnoisy] A late capture that loses material by exchange is ordered with the
+            // bad captures after the quiets and rarely the best move, yet SEE pruning keeps
+            // those that lose little or sit deep; reduce them as a late quiet move is reduced.
+            if self.cfg.lmr.enabled
+                && self.cfg.lmrnoisy.enabled
+                && noisy
+                && searched > 0
+                && depth >= self.cfg.lmr.min_depth
+                && searched >= self.cfg.lmr.min_moves + PV as i32
+                && !in_check
+            {
+                self.td.stats.tried(Technique::LmrNoisy);
+                if !see_ge(&board, mv, 0) {
+                    self.td.stats.cut(Technique::LmrNoisy);
+                    r = self.lmr.get(depth, searched) - PV as i32 - gives_check as i32
+                        + cut_node as i32
+                        + !improving as i32
+                        + self.cfg.lmrnoisy.offset;
+                    r = r.clamp(0, new_depth - 1).max(0);
+                }
+            }
             if self.cfg.lmr.enabled
                 && searched > 0
                 && depth >= self.cfg.lmr.min_depth

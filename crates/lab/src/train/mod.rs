@@ -106,6 +106,11 @@ pub struct TrainArgs {
     /// Continue from OUT/checkpoint.ckpt (same data, seed and settings).
     #[arg(long)]
     pub resume: bool,
+    /// Start from this network file instead of random weights (same --hidden,
+    /// --output-buckets and --activation; scale 400): fine-tunes it on the data, and the
+    /// initial validation loss printed is that network's own.
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
     /// No progress bar (epoch lines are still printed).
     #[arg(long)]
     pub quiet: bool,
@@ -204,6 +209,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed: args.seed,
         resume: args.resume,
+        init: args.init.clone(),
         progress: !args.quiet,
         net: args.net.clone(),
         keep_best: args.keep_best,
@@ -243,6 +249,8 @@ pub struct TrainOptions {
     pub seed: u64,
     /// Continue from `OUT/checkpoint.ckpt` if it exists.
     pub resume: bool,
+    /// Start from this network file ([train-init]).
+    pub init: Option<PathBuf>,
     pub progress: bool,
     /// Where the final network goes (default `OUT/augur.nnue`).
     pub net: Option<PathBuf>,
@@ -261,6 +269,37 @@ pub struct TrainReport {
     pub seconds: f64,
     pub net_path: PathBuf,
     pub model: Model,
+}
+
+// [train-init] A network of an earlier generation as the starting point: its validation loss
+// on this run's data is the yardstick the new network must beat, and fine-tuning it keeps
+// what it learnt from data that may no longer exist.
+fn initial_model(path: &Path, opts: &TrainOptions) -> Result<Model> {
+    let net = augur::eval::nnue::Network::load(path)
+        .with_context(|| format!("--init {}", path.display()))?;
+    let want = (opts.hidden, opts.buckets, opts.activation);
+    let have = (net.hidden(), net.buckets(), net.activation());
+    if have != want {
+        bail!(
+            "--init {} is H={} {} with {} output bucket(s); this run asks for H={} {} with {}",
+            path.display(),
+            have.0,
+            have.2.name(),
+            have.1,
+            want.0,
+            want.2.name(),
+            want.1
+        );
+    }
+    if f32::from(net.quantisation().scale) != opts.loss.scale {
+        bail!(
+            "--init {}: output scale {} differs from the trainer's {}",
+            path.display(),
+            net.quantisation().scale,
+            opts.loss.scale
+        );
+    }
+    Ok(Model::from_network(&net))
 }
 
 /// Mean loss of `model` over `data`, on `threads` threads.
@@ -332,7 +371,10 @@ pub fn train(
         );
         ck
     } else {
-        let model = Model::new(opts.hidden, opts.buckets, opts.activation, opts.seed);
+        let model = match &opts.init {
+            Some(path) => initial_model(path, opts)?,
+            None => Model::new(opts.hidden, opts.buckets, opts.activation, opts.seed),
+        };
         let opt = AdamW::new(model.params.len(), opts.weight_decay);
         Checkpoint {
             model,
@@ -555,6 +597,7 @@ mod tests {
             threads: 2,
             seed: 1,
             resume: false,
+            init: None,
             progress: false,
             net: None,
             keep_best: false,
@@ -683,6 +726,38 @@ mod tests {
                 "{activation:?}: mean {mean:.2} cp, worst {worst:.2} cp"
             );
             std::fs::remove_dir_all(&out).unwrap();
+        }
+    }
+
+    /// [train-init] A network file read back as a float model is the trained model with its
+    /// weights rounded to the file's steps; a run started from it (`init`) reports that
+    /// network's validation loss as its initial loss; a network of another size is refused.
+    #[test]
+    fn init_starts_from_a_network_file() {
+        let mut data = material_samples(3000, 5);
+        let val = split_validation(&mut data, 0.1);
+        let out = temp_dir("init");
+        let r = train(&data, &val, &options(32, 2), &out).unwrap();
+        let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
+        let back = Model::from_network(&net);
+        let rounded = rounded_model(&r.model, Quantisation::STANDARD);
+        assert_eq!(back.params.len(), rounded.params.len());
+        for (i, (a, b)) in back.params.iter().zip(&rounded.params).enumerate() {
+            assert!((a - b).abs() < 1e-5, "param {i}: {a} vs {b}");
+        }
+        let mut again = options(32, 1);
+        again.init = Some(r.net_path.clone());
+        let out2 = temp_dir("init2");
+        let r2 = train(&data, &val, &again, &out2).unwrap();
+        let expect = mean_loss(&back, &val, &again.val_loss, 1);
+        assert!((r2.initial_val_loss - expect).abs() < 1e-9);
+        let mut wrong = options(64, 1);
+        wrong.init = Some(r.net_path.clone());
+        let out3 = temp_dir("init3");
+        let e = train(&data, &val, &wrong, &out3).unwrap_err();
+        assert!(format!("{e:#}").contains("H=32"), "{e:#}");
+        for d in [out, out2, out3] {
+            let _ = std::fs::remove_dir_all(d);
         }
     }
 

@@ -138,6 +138,29 @@ impl Model {
         }
     }
 
+    /// [train-init] The float network a quantised one came from, up to rounding: feature
+    /// layer / QA, output weights / QB, output biases / (QA · QB). Its output is in units of
+    /// the file's scale, so the trainer's scale must be the same.
+    pub fn from_network(net: &Network) -> Model {
+        let q = net.quantisation();
+        let (qa, qb) = (q.qa as f32, q.qb as f32);
+        let (ft, ft_bias, out, out_bias) = net.parts();
+        let layout = Layout {
+            hidden: net.hidden(),
+            buckets: net.buckets(),
+        };
+        let mut params = Vec::with_capacity(layout.len());
+        params.extend(ft.iter().chain(ft_bias).map(|&w| w as f32 / qa));
+        params.extend(out.iter().map(|&w| w as f32 / qb));
+        params.extend(out_bias.iter().map(|&b| b as f32 / (qa * qb)));
+        debug_assert_eq!(params.len(), layout.len());
+        Model {
+            layout,
+            activation: net.activation(),
+            params,
+        }
+    }
+
     pub fn hidden(&self) -> usize {
         self.layout.hidden
     }

@@ -389,6 +389,17 @@ impl Network {
         )
     }
 
+    /// The quantised parameters: feature weights (row per input), feature biases, output
+    /// weights (per bucket), output biases (per bucket). A trainer starts from them.
+    pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (
+            &self.ft_weights,
+            &self.ft_bias,
+            &self.out_weights,
+            &self.out_bias,
+        )
+    }
+
     /// Uses the scalar kernels whatever the CPU (tests compare both paths).
     pub fn with_kernel(mut self, kernel: Kernel) -> Network {
         self.kernel = kernel;

@@ -51,6 +51,11 @@ pub struct TrainArgs {
     /// Output buckets by the number of pieces (1 to 8; more than 1 writes a version 2 file).
     #[arg(long, default_value_t = 1)]
     pub output_buckets: usize,
+    /// QB, the output weights' quantisation scale (1 to 1024): a weight w is stored as
+    /// round(w · QB), and the SCReLU kernel caps it at 32767 / QA (128 with QA = 255), so QB
+    /// 128 keeps weights up to ±1.0 at twice the resolution of the standard 64.
+    #[arg(long, default_value_t = Quantisation::STANDARD.qb)]
+    pub qb: u16,
     #[arg(long, default_value_t = 12)]
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -179,7 +184,14 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         let mirrored: Vec<Sample> = samples.iter().map(Sample::mirrored).collect();
         samples.extend(mirrored);
     }
+    if !(1..=1024).contains(&args.qb) {
+        bail!("--qb {} must be from 1 to 1024", args.qb);
+    }
     let opts = TrainOptions {
+        quant: Quantisation {
+            qb: args.qb,
+            ..Quantisation::STANDARD
+        },
         hidden: args.hidden,
         buckets: args.output_buckets,
         activation: args.activation.into(),
@@ -234,6 +246,8 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 /// Everything a training run needs besides the data.
 #[derive(Clone, Debug)]
 pub struct TrainOptions {
+    /// The network file's quantisation ([train-qb]: QB may differ from the standard).
+    pub quant: Quantisation,
     pub hidden: usize,
     /// Output buckets ([nnue-buckets]).
     pub buckets: usize,
@@ -478,7 +492,7 @@ pub fn train(
         ck.history.push((train_loss, last_val));
         ck.epochs_done = epoch + 1;
         ck.save(&ck_path)?;
-        let net = ck.model.quantise(Quantisation::STANDARD)?;
+        let net = ck.model.quantise(opts.quant)?;
         let epoch_net = out.join(format!("epoch-{}.nnue", epoch + 1));
         std::fs::write(&epoch_net, net.to_bytes())
             .with_context(|| format!("writing {}", epoch_net.display()))?;
@@ -506,7 +520,7 @@ pub fn train(
             eprintln!("keeping epoch {e} (lowest validation loss)");
             std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?
         }
-        None => ck.model.quantise(Quantisation::STANDARD)?.to_bytes(),
+        None => ck.model.quantise(opts.quant)?.to_bytes(),
     };
     std::fs::write(&net_path, bytes).with_context(|| format!("writing {}", net_path.display()))?;
     if !ck.history.is_empty() {
@@ -572,6 +586,7 @@ mod tests {
 
     fn options(hidden: usize, epochs: usize) -> TrainOptions {
         TrainOptions {
+            quant: Quantisation::STANDARD,
             hidden,
             buckets: 1,
             activation: Activation::SCReLU,
@@ -691,17 +706,21 @@ mod tests {
         let text = include_str!("../../data/games-sample300.epd");
         let lines = crate::epd::parse_epd(text, "games-sample300.epd").unwrap();
         // [nnue-buckets] and a bucketed network: the engine picks the bucket the trainer did.
-        for (activation, buckets) in [
-            (Activation::SCReLU, 1),
-            (Activation::CReLU, 1),
-            (Activation::SCReLU, 8),
+        // [train-qb] and a finer output quantisation, QB 128.
+        for (activation, buckets, qb) in [
+            (Activation::SCReLU, 1, 64),
+            (Activation::CReLU, 1, 64),
+            (Activation::SCReLU, 8, 64),
+            (Activation::SCReLU, 1, 128),
         ] {
             let mut opts = options(64, 3);
             opts.activation = activation;
             opts.buckets = buckets;
+            opts.quant.qb = qb;
             let r = train(&data, &val, &opts, &out).unwrap();
             let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
-            let rounded = rounded_model(&r.model, Quantisation::STANDARD);
+            assert_eq!(net.quantisation().qb, qb);
+            let rounded = rounded_model(&r.model, opts.quant);
             let mut scratch = Scratch::new(64);
             let (mut worst, mut total, mut worst_rounded) = (0.0f64, 0.0f64, 0.0f64);
             for l in &lines {

@@ -320,7 +320,7 @@ search_config! {
             reduction: i32 = 1 => "TtPvReduction" [0, 4] step 1;
                 "plies less late-move reduction in a non-PV node with the flag"
         }
-        [tteval] TtEval => "TtEval" = false;
+        [tteval] TtEval => "TtEval" = true;
             "TT score as eval: a stored bound on the right side of the static eval is a better guess of the node's value, for stand pat and the pruning margins" {}
         [rfp] Rfp => "Rfp" = true;
             "Reverse futility pruning: at shallow depth a static eval far above beta will almost surely hold" {

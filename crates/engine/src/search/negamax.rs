@@ -4,7 +4,7 @@
 
 use super::config::{Lmr, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
-use super::ordering::{is_noisy, see_ge, MovePicker, PickerOptions};
+use super::ordering::{gives_check, is_noisy, see_ge, MovePicker, PickerOptions};
 use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;
@@ -363,65 +363,64 @@ impl Searcher<'_> {
             // Step 16. [lmr] Late move reductions: quiet moves late in the ordering are searched
             // shallower first and at full depth only if they beat alpha.
             let mut r = 0;
-            // [lmrnoisy] A late capture that loses material by exchange is ordered with the
-            // bad captures after the quiets and rarely the best move, yet SEE pruning keeps
-            // those that lose little or sit deep; reduce them as a late quiet move is reduced.
             if self.cfg.lmr.enabled
-                && self.cfg.lmrnoisy.enabled
-                && noisy
                 && searched > 0
                 && depth >= self.cfg.lmr.min_depth
                 && searched >= self.cfg.lmr.min_moves + PV as i32
                 && !in_check
             {
-                self.td.stats.tried(Technique::LmrNoisy);
-                if !see_ge(&board, mv, 0) {
-                    self.td.stats.cut(Technique::LmrNoisy);
+                // [lmrnoisy] A late capture that loses material by exchange is ordered with
+                // the bad captures after the quiets and rarely the best move, yet SEE pruning
+                // keeps those that lose little or sit deep; reduce them as a late quiet move.
+                let reduce = if noisy {
+                    self.cfg.lmrnoisy.enabled && {
+                        self.td.stats.tried(Technique::LmrNoisy);
+                        let losing = !see_ge(&board, mv, 0);
+                        if losing {
+                            self.td.stats.cut(Technique::LmrNoisy);
+                        }
+                        losing
+                    }
+                } else {
+                    self.td.stats.tried(Technique::Lmr);
+                    true
+                };
+                if reduce {
                     r = self.lmr.get(depth, searched) - PV as i32 - gives_check as i32
-                        + cut_node as i32
                         + !improving as i32
-                        + self.cfg.lmrnoisy.offset;
+                        + cut_node as i32;
+                    if noisy {
+                        r += self.cfg.lmrnoisy.offset;
+                    } else {
+                        // [ttpv] Off the PV but once on it: the line may return, reduce it less.
+                        if tt_pv && !PV && self.cfg.ttpv.reduction > 0 {
+                            self.td.stats.cut(Technique::TtPv);
+                            r -= self.cfg.ttpv.reduction;
+                        }
+                        r -= killers.contains(&Some(mv)) as i32;
+                        if self.cfg.history.enabled || self.cfg.conthist.enabled {
+                            let mut h = 0;
+                            if self.cfg.history.enabled {
+                                h += self.td.history.get(board.side_to_move(), mv);
+                            }
+                            // [conthist] The follow-up scores join the butterfly score, scaled.
+                            if self.cfg.conthist.enabled {
+                                let cont = QuietScore {
+                                    main: None,
+                                    cont: &self.td.cont_history,
+                                    prev: prev_moves,
+                                    capture: None,
+                                };
+                                let piece_to = self.td.stack[ply + 1].piece_to;
+                                h += cont.total(&board, mv, piece_to)
+                                    * self.cfg.conthist.lmr_weight
+                                    / 100;
+                            }
+                            r -= h / self.cfg.lmr.history_divisor.max(1);
+                        }
+                    }
                     r = r.clamp(0, new_depth - 1).max(0);
                 }
-            }
-            if self.cfg.lmr.enabled
-                && searched > 0
-                && depth >= self.cfg.lmr.min_depth
-                && searched >= self.cfg.lmr.min_moves + PV as i32
-                && !noisy
-                && !in_check
-            {
-                self.td.stats.tried(Technique::Lmr);
-                r = self.lmr.get(depth, searched);
-                r -= PV as i32;
-                // [ttpv] Off the PV but once on it: the line may return, reduce it less.
-                if tt_pv && !PV && self.cfg.ttpv.reduction > 0 {
-                    self.td.stats.cut(Technique::TtPv);
-                    r -= self.cfg.ttpv.reduction;
-                }
-                r -= gives_check as i32;
-                r -= killers.contains(&Some(mv)) as i32;
-                r += !improving as i32;
-                r += cut_node as i32;
-                if self.cfg.history.enabled || self.cfg.conthist.enabled {
-                    let mut h = 0;
-                    if self.cfg.history.enabled {
-                        h += self.td.history.get(board.side_to_move(), mv);
-                    }
-                    // [conthist] The follow-up scores join the butterfly score, scaled.
-                    if self.cfg.conthist.enabled {
-                        let cont = QuietScore {
-                            main: None,
-                            cont: &self.td.cont_history,
-                            prev: prev_moves,
-                            capture: None,
-                        };
-                        let piece_to = self.td.stack[ply + 1].piece_to;
-                        h += cont.total(&board, mv, piece_to) * self.cfg.conthist.lmr_weight / 100;
-                    }
-                    r -= h / self.cfg.lmr.history_divisor.max(1);
-                }
-                r = r.clamp(0, new_depth - 1).max(0);
             }
 
             // Step 17. [pvs] Null-window search (reduced by r): after the first move, prove
@@ -964,12 +963,4 @@ impl Searcher<'_> {
         let pawns_and_king = b.pieces(Piece::Pawn) | b.pieces(Piece::King);
         !(side & !pawns_and_king).is_empty()
     }
-}
-
-/// Whether the legal move `mv` checks the opponent: the pruning rules keep such moves, whose
-/// value their estimates (eval margins, histories, sibling scores) do not see.
-fn gives_check(board: &cozy_chess::Board, mv: Move) -> bool {
-    let mut after = board.clone();
-    after.play_unchecked(mv);
-    !after.checkers().is_empty()
 }

@@ -43,6 +43,15 @@ fn attackers_to(board: &Board, sq: Square, occ: BitBoard) -> BitBoard {
         | (cozy_chess::get_bishop_moves(sq, occ) & bishops)
 }
 
+/// Whether the legal move `mv` checks the opponent: the pruning rules keep such moves, whose
+/// value their estimates (eval margins, histories, sibling scores) do not see, and the
+/// textbook algorithms extend them at the last ply.
+pub fn gives_check(board: &Board, mv: Move) -> bool {
+    let mut after = board.clone();
+    after.play_unchecked(mv);
+    !after.checkers().is_empty()
+}
+
 /// Static exchange evaluation: does the exchange sequence started by `mv` on its target
 /// square gain at least `threshold` for the mover, both sides always recapturing with their
 /// least valuable piece and either side free to stop?

@@ -383,7 +383,7 @@ impl Tree<'_> {
         for mv in moves {
             if let Some(r) = noisy_rank(&self.pos, mv) {
                 noisy.push((mv, r));
-            } else if last_ply && self.gives_check(mv) {
+            } else if last_ply && super::ordering::gives_check(self.pos.board(), mv) {
                 checks.push(mv);
             } else {
                 quiet.push(mv);
@@ -402,12 +402,6 @@ impl Tree<'_> {
             }
         }
         out
-    }
-
-    fn gives_check(&self, mv: Move) -> bool {
-        let mut b = self.pos.board().clone();
-        b.play_unchecked(mv);
-        !b.checkers().is_empty()
     }
 
     fn ply(&self) -> usize {

@@ -184,14 +184,13 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         let mirrored: Vec<Sample> = samples.iter().map(Sample::mirrored).collect();
         samples.extend(mirrored);
     }
-    if !(1..=1024).contains(&args.qb) {
-        bail!("--qb {} must be from 1 to 1024", args.qb);
-    }
+    let quant = Quantisation {
+        qb: args.qb,
+        ..Quantisation::STANDARD
+    };
+    quant.validate().context("--qb")?;
     let opts = TrainOptions {
-        quant: Quantisation {
-            qb: args.qb,
-            ..Quantisation::STANDARD
-        },
+        quant,
         hidden: args.hidden,
         buckets: args.output_buckets,
         activation: args.activation.into(),
@@ -291,20 +290,8 @@ pub struct TrainReport {
 fn initial_model(path: &Path, opts: &TrainOptions) -> Result<Model> {
     let net = augur::eval::nnue::Network::load(path)
         .with_context(|| format!("--init {}", path.display()))?;
-    let want = (opts.hidden, opts.buckets, opts.activation);
-    let have = (net.hidden(), net.buckets(), net.activation());
-    if have != want {
-        bail!(
-            "--init {} is H={} {} with {} output bucket(s); this run asks for H={} {} with {}",
-            path.display(),
-            have.0,
-            have.2.name(),
-            have.1,
-            want.0,
-            want.2.name(),
-            want.1
-        );
-    }
+    let model = Model::from_network(&net);
+    check_shape(&model, opts, path)?;
     if f32::from(net.quantisation().scale) != opts.loss.scale {
         bail!(
             "--init {}: output scale {} differs from the trainer's {}",
@@ -313,7 +300,26 @@ fn initial_model(path: &Path, opts: &TrainOptions) -> Result<Model> {
             opts.loss.scale
         );
     }
-    Ok(Model::from_network(&net))
+    Ok(model)
+}
+
+/// A network this run did not create (a checkpoint to resume, an `--init` file) must have
+/// the shape the run trains.
+fn check_shape(model: &Model, opts: &TrainOptions, source: &Path) -> Result<()> {
+    let have = (model.hidden(), model.buckets(), model.activation);
+    if have != (opts.hidden, opts.buckets, opts.activation) {
+        bail!(
+            "{} holds a H={} {} network with {} output bucket(s), this run asks for H={} {} with {}",
+            source.display(),
+            have.0,
+            have.2.name(),
+            have.1,
+            opts.hidden,
+            opts.activation.name(),
+            opts.buckets
+        );
+    }
+    Ok(())
 }
 
 /// Mean loss of `model` over `data`, on `threads` threads.
@@ -363,21 +369,7 @@ pub fn train(
     let ck_path = out.join("checkpoint.ckpt");
     let mut ck = if opts.resume && ck_path.exists() {
         let ck = Checkpoint::load(&ck_path, opts.weight_decay)?;
-        if ck.model.hidden() != opts.hidden
-            || ck.model.buckets() != opts.buckets
-            || ck.model.activation != opts.activation
-        {
-            bail!(
-                "{} holds a H={} {} network with {} output bucket(s), this run asks for H={} {} with {}",
-                ck_path.display(),
-                ck.model.hidden(),
-                ck.model.activation.name(),
-                ck.model.buckets(),
-                opts.hidden,
-                opts.activation.name(),
-                opts.buckets
-            );
-        }
+        check_shape(&ck.model, opts, &ck_path)?;
         eprintln!(
             "resuming from {} after epoch {}",
             ck_path.display(),

@@ -133,6 +133,21 @@ impl Quantisation {
         qb: 64,
         scale: 400,
     };
+
+    /// The ranges a file may declare: QA 1..=255, QB 1..=1024, scale 1..=10000.
+    pub fn validate(self) -> Result<(), NetworkError> {
+        if !(1..=255).contains(&self.qa)
+            || !(1..=1024).contains(&self.qb)
+            || !(1..=10000).contains(&self.scale)
+        {
+            return Err(NetworkError::Quantisation {
+                qa: self.qa,
+                qb: self.qb,
+                scale: self.scale,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// A perspective network (768 → H) × 2 → B output buckets (one chosen by the number of
@@ -140,7 +155,6 @@ impl Quantisation {
 #[derive(Clone)]
 pub struct Network {
     hidden: usize,
-    buckets: usize,
     activation: Activation,
     quant: Quantisation,
     /// INPUTS rows of `hidden` weights.
@@ -148,7 +162,7 @@ pub struct Network {
     ft_bias: Vec<i16>,
     /// Per bucket: side to move's `hidden` weights, then the other side's.
     out_weights: Vec<i16>,
-    /// One per bucket.
+    /// One per bucket: their number is the number of buckets.
     out_bias: Vec<i32>,
     checksum: u64,
     pub(super) kernel: Kernel,
@@ -198,7 +212,7 @@ impl Network {
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(NetworkError::Buckets(buckets));
         }
-        check_quant(quant)?;
+        quant.validate()?;
         let shape = |what, expected, actual| {
             if expected == actual {
                 Ok(())
@@ -225,7 +239,6 @@ impl Network {
         }
         let mut net = Network {
             hidden,
-            buckets,
             activation,
             quant,
             ft_weights,
@@ -278,7 +291,7 @@ impl Network {
             qb: u16_at(18),
             scale: u16_at(20),
         };
-        check_quant(quant)?;
+        quant.validate()?;
         let expected = HEADER_LEN + payload_len(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
@@ -318,7 +331,7 @@ impl Network {
     }
 
     fn payload(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(payload_len(self.hidden, self.buckets));
+        let mut out = Vec::with_capacity(payload_len(self.hidden, self.buckets()));
         for w in self
             .ft_weights
             .iter()
@@ -335,10 +348,10 @@ impl Network {
 
     /// The file image: header and payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + payload_len(self.hidden, self.buckets));
+        let mut out = Vec::with_capacity(HEADER_LEN + payload_len(self.hidden, self.buckets()));
         out.extend_from_slice(MAGIC);
         // One bucket stays version 1, so that such files read in engines of before version 2.
-        let (version, bucket_byte) = match self.buckets {
+        let (version, bucket_byte) = match self.buckets() {
             1 => (1u16, 0u8),
             b => (VERSION, b as u8),
         };
@@ -360,7 +373,7 @@ impl Network {
     }
 
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.out_bias.len()
     }
 
     pub fn activation(&self) -> Activation {
@@ -380,7 +393,7 @@ impl Network {
         format!(
             "768x{}x2->{} {} QA={} QB={} scale={} checksum {:016x}",
             self.hidden,
-            self.buckets,
+            self.buckets(),
             self.activation.name(),
             self.quant.qa,
             self.quant.qb,
@@ -422,7 +435,7 @@ impl Network {
     pub fn output(&self, us: &[i16], them: &[i16], pieces: u32) -> i32 {
         let h = self.hidden;
         let qa = self.quant.qa as i16;
-        let b = bucket_of(pieces, self.buckets);
+        let b = bucket_of(pieces, self.out_bias.len());
         let (w_us, w_them) = self.out_weights[b * 2 * h..(b + 1) * 2 * h].split_at(h);
         let k = self.kernel;
         let sum = match self.activation {
@@ -446,18 +459,6 @@ impl Network {
 fn check_hidden(hidden: u32) -> Result<(), NetworkError> {
     if hidden == 0 || !hidden.is_multiple_of(16) || hidden as usize > MAX_HIDDEN {
         return Err(NetworkError::Hidden(hidden));
-    }
-    Ok(())
-}
-
-fn check_quant(q: Quantisation) -> Result<(), NetworkError> {
-    if !(1..=255).contains(&q.qa) || !(1..=1024).contains(&q.qb) || !(1..=10000).contains(&q.scale)
-    {
-        return Err(NetworkError::Quantisation {
-            qa: q.qa,
-            qb: q.qb,
-            scale: q.scale,
-        });
     }
     Ok(())
 }

@@ -50,6 +50,26 @@ impl Outcome {
         }
     }
 
+    /// The result as a score: 1 win, 0.5 draw, 0 loss.
+    pub fn value(self) -> f32 {
+        match self {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        }
+    }
+
+    /// The nearest result to a score in 0..=1.
+    pub fn from_value(v: f32) -> Outcome {
+        if v > 0.75 {
+            Outcome::Win
+        } else if v < 0.25 {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        }
+    }
+
     pub fn from_code(code: u8) -> Option<Outcome> {
         match code {
             0 => Some(Outcome::Loss),

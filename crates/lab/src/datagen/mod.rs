@@ -112,17 +112,9 @@ fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
     {
         let stm = s.board.side_to_move();
         let pos = Position::from_board(s.board, false);
-        let white = s.score.unwrap_or(0);
-        let stm_score = if stm == cozy_chess::Color::White {
-            white
-        } else {
-            -white
-        };
-        let white_result = match s.result {
-            r if r > 0.75 => format::Outcome::Win,
-            r if r < 0.25 => format::Outcome::Loss,
-            _ => format::Outcome::Draw,
-        };
+        // `white_view` is its own inverse: it turns white's score into the mover's too.
+        let stm_score = crate::tune::data::white_view(s.score.unwrap_or(0), stm);
+        let white_result = format::Outcome::from_value(s.result);
         let result = if stm == cozy_chess::Color::White {
             white_result
         } else {

@@ -13,7 +13,7 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 use cozy_chess::{Board, Color};
 
-use crate::datagen::format::{Outcome, RecordReader};
+use crate::datagen::format::RecordReader;
 use crate::epd::parse_epd;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -36,7 +36,7 @@ pub fn open(path: &Path) -> Result<Box<dyn Iterator<Item = Result<Sample>>>> {
                 let pos = r.to_position().with_context(|| name.clone())?;
                 Ok(Sample {
                     board: pos.board().clone(),
-                    result: outcome_value(r.white_result()),
+                    result: r.white_result().value(),
                     score: Some(i32::from(r.white_score())),
                 })
             })))
@@ -148,15 +148,9 @@ pub fn parse_result(text: &str) -> Result<f32> {
     }
 }
 
-fn outcome_value(o: Outcome) -> f32 {
-    match o {
-        Outcome::Win => 1.0,
-        Outcome::Draw => 0.5,
-        Outcome::Loss => 0.0,
-    }
-}
-
-fn white_view(stm_score: i32, stm: Color) -> i32 {
+/// A side-to-move score from white's view; the same negation turns a white score back into
+/// the side to move's.
+pub(crate) fn white_view(stm_score: i32, stm: Color) -> i32 {
     if stm == Color::White {
         stm_score
     } else {
@@ -167,7 +161,7 @@ fn white_view(stm_score: i32, stm: Color) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::{Record, RecordWriter};
+    use crate::datagen::format::{Outcome, Record, RecordWriter};
     use augur::position::Position;
 
     fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {

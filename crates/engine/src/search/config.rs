@@ -412,6 +412,13 @@ search_config! {
             offset: i32 = 0 => "LmrNoisyOffset" [-3, 3] step 1;
                 "plies added to the quiet move's base reduction for such a capture"
         }
+        [lmrttcapture] LmrTtCapture => "LmrTtCapture" = false;
+            "LMR after a capturing TT move: when the node's best known move is a capture, its quiet moves are less likely to matter and are reduced more" {
+            reduction: i32 = 1 => "LmrTtCaptureReduction" [0, 3] step 1;
+                "plies added to a late quiet move's reduction when the TT move is a capture or promotion"
+        }
+        [allchild] AllChild => "AllChild" = false;
+            "Node types of unreduced children: a later move of an expected cut node that is searched with a null window but not reduced is expected to fail low (an all node), as in Stockfish; off, every null-window child is treated as a cut node" {}
         [probcut] ProbCut => "ProbCut" = false;
             "ProbCut (Buro; Figure 2 of Jiang & Buro): a shallow search predicts the deep one through the fitted model v = a·v' + b + e" {
             height: i32 = 8 => "ProbCutHeight" [2, 64];

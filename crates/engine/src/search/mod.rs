@@ -345,6 +345,68 @@ pub(crate) mod tests {
         assert_eq!(stats.nodes, base.nodes);
     }
 
+    /// [lmrttcapture] Off, the tree is the default's whatever the reduction; on, nodes with a
+    /// TT move are examined and quiet moves below a capturing one reduced more, which changes
+    /// the tree; with a reduction of 0 it counts the same moves and changes nothing.
+    #[test]
+    fn tt_capture_lmr_reduces_quiets_below_a_capturing_tt_move() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let run = |cfg: SearchConfig| team(cfg).search(&pos, &depth(9)).stats;
+        let t = Technique::LmrTtCapture as usize;
+        let base = run(SearchConfig::default());
+        let mut off = SearchConfig::default();
+        off.lmrttcapture.reduction = 3;
+        let stats = run(off);
+        assert_eq!(
+            (stats.nodes, stats.tried[t], stats.cut[t]),
+            (base.nodes, 0, 0)
+        );
+
+        let mut on = SearchConfig::default();
+        on.lmrttcapture.enabled = true;
+        let stats = run(on.clone());
+        assert!(stats.tried[t] > 0 && stats.cut[t] > 0, "{stats}");
+        assert_ne!(stats.nodes, base.nodes);
+
+        on.lmrttcapture.reduction = 0;
+        let stats = run(on);
+        assert!(stats.cut[t] > 0, "{stats}");
+        assert_eq!(stats.nodes, base.nodes);
+    }
+
+    /// [allchild] Off, no null-window child is counted and the tree is the default's; on,
+    /// some (not all) are searched as all nodes, which changes the tree. Without the
+    /// techniques that read the node type nothing changes but the counter.
+    #[test]
+    fn unreduced_children_of_cut_nodes_become_all_nodes() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let run = |cfg: SearchConfig| team(cfg).search(&pos, &depth(9)).stats;
+        let t = Technique::AllChild as usize;
+        let base = run(SearchConfig::default());
+        assert_eq!((base.tried[t], base.cut[t]), (0, 0));
+
+        let mut on = SearchConfig::default();
+        on.allchild.enabled = true;
+        let stats = run(on);
+        assert!(stats.cut[t] > 0 && stats.cut[t] < stats.tried[t], "{stats}");
+        assert_ne!(stats.nodes, base.nodes);
+
+        let mut blind = SearchConfig::default();
+        for c in [
+            &mut blind.lmr.enabled,
+            &mut blind.iir.enabled,
+            &mut blind.nmp.enabled,
+        ] {
+            *c = false;
+        }
+        blind.sfpc.enabled = false;
+        let plain = run(blind.clone());
+        blind.allchild.enabled = true;
+        let stats = run(blind);
+        assert!(stats.cut[t] > 0, "{stats}");
+        assert_eq!(stats.nodes, plain.nodes);
+    }
+
     /// [lmrnoisy] Off, the search is node-for-node the default whatever the offset; on, late
     /// captures are examined and those that lose by exchange reduced, which changes the tree;
     /// with LMR itself off nothing is reduced and the tree is the default-without-LMR's.

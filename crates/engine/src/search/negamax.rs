@@ -259,6 +259,12 @@ impl Searcher<'_> {
         let mut sppf_pruned = -INF;
         let board = self.td.pos.board().clone();
         let prev_moves = self.cont_prev(ply);
+        // [lmrttcapture] The table's best move here is a capture: the quiets rarely beat it.
+        let tt_capture = self.cfg.lmrttcapture.enabled
+            && tt_move.is_some_and(|m| {
+                self.td.stats.tried(Technique::LmrTtCapture);
+                is_noisy(&board, m)
+            });
 
         while let Some(mv) = picker.next(
             &board,
@@ -363,6 +369,7 @@ impl Searcher<'_> {
             // Step 16. [lmr] Late move reductions: quiet moves late in the ordering are searched
             // shallower first and at full depth only if they beat alpha.
             let mut r = 0;
+            let mut reduced = false;
             if self.cfg.lmr.enabled
                 && searched > 0
                 && depth >= self.cfg.lmr.min_depth
@@ -386,6 +393,7 @@ impl Searcher<'_> {
                     true
                 };
                 if reduce {
+                    reduced = true;
                     r = self.lmr.get(depth, searched) - PV as i32 - gives_check as i32
                         + !improving as i32
                         + cut_node as i32;
@@ -398,6 +406,11 @@ impl Searcher<'_> {
                             r -= self.cfg.ttpv.reduction;
                         }
                         r -= killers.contains(&Some(mv)) as i32;
+                        // [lmrttcapture] A quiet move after a capturing TT move: one ply more.
+                        if tt_capture {
+                            self.td.stats.cut(Technique::LmrTtCapture);
+                            r += self.cfg.lmrttcapture.reduction;
+                        }
                         if self.cfg.history.enabled || self.cfg.conthist.enabled {
                             let mut h = 0;
                             if self.cfg.history.enabled {
@@ -428,7 +441,19 @@ impl Searcher<'_> {
             let pvs = self.cfg.pvs.enabled;
             let mut score = alpha + 1; // not refuted yet: the full search below decides
             if searched > 0 && (pvs || r > 0) {
-                score = -self.negamax::<false>(new_depth - r, ply + 1, -alpha - 1, -alpha, true);
+                // [allchild] Only a move LMR considered is expected to fail high below a cut
+                // node whose first move did not cut; the others there are all nodes.
+                let child_cut = if self.cfg.allchild.enabled && cut_node && !reduced {
+                    self.td.stats.cut(Technique::AllChild);
+                    false
+                } else {
+                    true
+                };
+                if self.cfg.allchild.enabled {
+                    self.td.stats.tried(Technique::AllChild);
+                }
+                score =
+                    -self.negamax::<false>(new_depth - r, ply + 1, -alpha - 1, -alpha, child_cut);
                 // Step 18. Re-searches. [lmr] A reduced move that beats alpha is searched
                 // again at full depth (with PVS still with a null window)...
                 if r > 0 && score > alpha && (!pvs || !self.stopped) {

@@ -2,7 +2,7 @@
 //! first move) with the selective techniques of `SearchConfig`. `negamax` reads as a table of
 //! contents, one numbered step per block; each technique's block carries its `[tag]`.
 
-use super::config::{Lmr, SppfMode};
+use super::config::{History as HistoryConfig, Lmr, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
 use super::ordering::{gives_check, is_noisy, see_ge, MovePicker, PickerOptions};
 use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
@@ -926,7 +926,7 @@ impl Searcher<'_> {
                 self.td.stats.cut(Technique::History);
             }
             let side = self.td.pos.side();
-            let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
+            let bonus = self.history_bonus(depth);
             self.td.history.update(side, mv, bonus);
             for q in tried.iter().flatten() {
                 self.td.history.update(side, *q, -bonus);
@@ -935,8 +935,7 @@ impl Searcher<'_> {
         // [conthist] The same reward and penalties in the rows of the previous moves.
         let prev = self.cont_prev(ply);
         if prev.iter().any(Option::is_some) {
-            let h = &self.cfg.history;
-            let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
+            let bonus = self.history_bonus(depth);
             let board = self.td.pos.board();
             let Some(pt) = PieceTo::of(board, mv) else {
                 return;
@@ -967,8 +966,7 @@ impl Searcher<'_> {
         if !self.cfg.capthist.enabled {
             return;
         }
-        let h = &self.cfg.history;
-        let bonus = (depth * depth * h.bonus_scale).min(h.bonus_max);
+        let bonus = self.history_bonus(depth);
         let board = self.td.pos.board();
         if noisy {
             self.td.stats.tried(Technique::CaptHist);
@@ -980,6 +978,20 @@ impl Searcher<'_> {
         for q in tried.iter().flatten() {
             self.td.capture_history.update(board, *q, -bonus);
         }
+    }
+
+    /// [history] The reward of a cutoff at `depth`, shared by the butterfly, continuation and
+    /// capture histories. With `History` off its parameters are inert, as every technique's
+    /// are when it is off; the other two histories then reward by the built-in defaults.
+    fn history_bonus(&self, depth: i32) -> i32 {
+        let defaults;
+        let h = if self.cfg.history.enabled {
+            &self.cfg.history
+        } else {
+            defaults = HistoryConfig::default();
+            &defaults
+        };
+        (depth * depth * h.bonus_scale).min(h.bonus_max)
     }
 
     fn has_non_pawn_material(&self) -> bool {

@@ -69,7 +69,12 @@ pub const PASSED_KING_THEIR: usize = PASSED_KING_OWN + 8;
 pub const KING_OPEN_FILES: usize = PASSED_KING_THEIR + 8;
 pub const ROOK_SEVENTH: usize = KING_OPEN_FILES + 4;
 pub const OUTPOST: usize = ROOK_SEVENTH + 1;
-pub const TEMPO: usize = OUTPOST + 2;
+pub const SAFE_CHECK: usize = OUTPOST + 2;
+pub const BACKWARD: usize = SAFE_CHECK + 4;
+pub const PAWN_STORM: usize = BACKWARD + 1;
+pub const BISHOP_PAWNS: usize = PAWN_STORM + 8;
+pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
+pub const TEMPO: usize = MINOR_BEHIND_PAWN + 1;
 /// Number of weights.
 pub const COUNT: usize = TEMPO + 1;
 
@@ -81,7 +86,7 @@ pub const MOBILITY: [usize; 4] = [
     MOBILITY_QUEEN,
 ];
 
-pub const SECTIONS: [Section; 26] = [
+pub const SECTIONS: [Section; 31] = [
     Section {
         name: "MATERIAL",
         doc: "Piece values: pawn, knight, bishop, rook, queen, king.",
@@ -239,6 +244,39 @@ pub const SECTIONS: [Section; 26] = [
         shape: Shape::List(2),
     },
     Section {
+        name: "SAFE_CHECK",
+        doc: "Squares from which a knight, bishop, rook, queen can check the enemy king, that \
+              one of ours of that kind reaches and that no enemy piece or pawn defends.",
+        start: SAFE_CHECK,
+        shape: Shape::List(4),
+    },
+    Section {
+        name: "BACKWARD",
+        doc: "Pawn whose stop square an enemy pawn attacks and that no own pawn on an adjacent \
+              file can support (none level with it or behind; isolated pawns excluded).",
+        start: BACKWARD,
+        shape: Shape::One,
+    },
+    Section {
+        name: "PAWN_STORM",
+        doc: "Per file of the king and its neighbours, the enemy pawn nearest the king's side \
+              by its rank seen from the king's side (0: no enemy pawn on the file).",
+        start: PAWN_STORM,
+        shape: Shape::List(8),
+    },
+    Section {
+        name: "BISHOP_PAWNS",
+        doc: "Per bishop, each own pawn on squares of the bishop's colour.",
+        start: BISHOP_PAWNS,
+        shape: Shape::One,
+    },
+    Section {
+        name: "MINOR_BEHIND_PAWN",
+        doc: "Knight or bishop right behind a pawn (of either side) on its file.",
+        start: MINOR_BEHIND_PAWN,
+        shape: Shape::One,
+    },
+    Section {
         name: "TEMPO",
         doc: "Side to move; blended by phase on its own, after the other terms.",
         start: TEMPO,
@@ -280,6 +318,11 @@ const fn flatten() -> [Score; COUNT] {
     w = put(w, KING_OPEN_FILES, &weights::KING_OPEN_FILES);
     w = put(w, ROOK_SEVENTH, &[weights::ROOK_SEVENTH]);
     w = put(w, OUTPOST, &weights::OUTPOST);
+    w = put(w, SAFE_CHECK, &weights::SAFE_CHECK);
+    w = put(w, BACKWARD, &[weights::BACKWARD]);
+    w = put(w, PAWN_STORM, &weights::PAWN_STORM);
+    w = put(w, BISHOP_PAWNS, &[weights::BISHOP_PAWNS]);
+    w = put(w, MINOR_BEHIND_PAWN, &[weights::MINOR_BEHIND_PAWN]);
     w = put(w, TEMPO, &[weights::TEMPO]);
     w
 }

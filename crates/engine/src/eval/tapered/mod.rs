@@ -234,6 +234,8 @@ struct AttackMaps {
     minors: BitBoard,
     rooks: BitBoard,
     all: BitBoard,
+    /// Knight, bishop, rook, queen reaches, for the safe checks.
+    by_piece: [BitBoard; 4],
 }
 
 /// Threats: what a quiet position's static score misses most, a piece that must move next
@@ -268,6 +270,26 @@ fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut
     let hanging = (pieces & ours.all & !theirs.all).len() as i32;
     if hanging > 0 {
         sink.add(us, HANGING, hanging);
+    }
+
+    // Safe checks: a square from which a piece of ours can check the king, that it reaches
+    // and nothing of theirs defends. The king-zone count sees pressure; this sees the blow.
+    let king = board.king(them);
+    let occ = board.occupied();
+    let safe = !theirs.all & !board.colors(us);
+    let diagonal = cozy_chess::get_bishop_moves(king, occ);
+    let straight = cozy_chess::get_rook_moves(king, occ);
+    let from = [
+        cozy_chess::get_knight_moves(king),
+        diagonal,
+        straight,
+        diagonal | straight,
+    ];
+    for (i, f) in from.into_iter().enumerate() {
+        let n = (f & ours.by_piece[i] & safe).len() as i32;
+        if n > 0 {
+            sink.add(us, SAFE_CHECK + i, n);
+        }
     }
 }
 
@@ -309,6 +331,7 @@ fn side<S: Sink>(
         minors: BitBoard::EMPTY,
         rooks: BitBoard::EMPTY,
         all: pawn_att[us as usize] | cozy_chess::get_king_moves(board.king(us)),
+        by_piece: [BitBoard::EMPTY; 4],
     };
 
     for p in Piece::ALL {
@@ -329,6 +352,7 @@ fn side<S: Sink>(
                 _ => {}
             }
             maps.all |= reach;
+            maps.by_piece[p as usize - 1] |= reach;
             sink.add(
                 us,
                 MOBILITY[p as usize - 1] + (reach & safe).len() as usize,
@@ -362,6 +386,27 @@ fn side<S: Sink>(
 
     if board.colored_pieces(us, Piece::Bishop).len() >= 2 {
         sink.add(us, BISHOP_PAIR, 1);
+    }
+    // A bishop hemmed in by its own pawns on its colour; a minor shielded by a pawn in front.
+    for sq in board.colored_pieces(us, Piece::Bishop) {
+        let colour = if BitBoard::LIGHT_SQUARES.has(sq) {
+            BitBoard::LIGHT_SQUARES
+        } else {
+            BitBoard::DARK_SQUARES
+        };
+        let n = (pawns & colour).len() as i32;
+        if n > 0 {
+            sink.add(us, BISHOP_PAWNS, n);
+        }
+    }
+    let minors = board.colored_pieces(us, Piece::Knight) | board.colored_pieces(us, Piece::Bishop);
+    let pawns_ahead = match us {
+        Color::White => BitBoard(board.pieces(Piece::Pawn).0 >> 8),
+        Color::Black => BitBoard(board.pieces(Piece::Pawn).0 << 8),
+    };
+    let behind = (minors & pawns_ahead).len() as i32;
+    if behind > 0 {
+        sink.add(us, MINOR_BEHIND_PAWN, behind);
     }
     for (i, p) in [Piece::Knight, Piece::Bishop].into_iter().enumerate() {
         for sq in board.colored_pieces(us, p) {
@@ -423,6 +468,18 @@ fn pawn_king_side<S: Sink>(
         if pawn_att[us as usize].has(sq) || !(pawns & beside).is_empty() {
             sink.add(us, CONNECTED + r, 1);
         }
+        // Backward: its stop square is held by an enemy pawn, and no neighbour level with it
+        // or behind can ever come up to support it.
+        let neighbours = pawns & sq.file().adjacent();
+        if !neighbours.is_empty() && (neighbours & !passed_span(sq, us)).is_empty() {
+            let stop = match us {
+                Color::White => cozy_chess::Square::index(sq as usize + 8),
+                Color::Black => cozy_chess::Square::index(sq as usize - 8),
+            };
+            if pawn_att[them as usize].has(stop) {
+                sink.add(us, BACKWARD, 1);
+            }
+        }
         if (passed_span(sq, us) & their_pawns).is_empty() {
             passers |= sq.bitboard();
             sink.add(us, PASSED + r, 1);
@@ -447,6 +504,18 @@ fn pawn_king_side<S: Sink>(
         })
         .count();
     sink.add(us, KING_OPEN_FILES + open, 1);
+    // Pawn storm: on each file of the king and its neighbours, how far the nearest enemy pawn
+    // has come towards the king's side (0 when the file has none).
+    for f in File::ALL {
+        if !(f.bitboard() & near).is_empty() {
+            let stormers = their_pawns & f.bitboard();
+            let nearest = match us {
+                Color::White => stormers.iter().map(|p| p.rank() as usize).min(),
+                Color::Black => stormers.iter().map(|p| 7 - p.rank() as usize).min(),
+            };
+            sink.add(us, PAWN_STORM + nearest.unwrap_or(0), 1);
+        }
+    }
     if king.relative_to(us).rank() as i32 <= 1 {
         let files = king.file().bitboard() | king.file().adjacent();
         let shield = files & passed_span(king, us) & pawns;

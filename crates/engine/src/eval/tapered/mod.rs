@@ -609,6 +609,54 @@ mod tests {
         assert!(evaluate_white(&kbk) < 60);
     }
 
+    /// White's count minus black's of the weight at flat index `index` in `fen`.
+    fn net_count(fen: &str, index: usize) -> i32 {
+        let board: Board = fen.parse().unwrap();
+        Trace::of(&board)
+            .coeffs
+            .iter()
+            .find(|&&(i, _)| i as usize == index)
+            .map_or(0, |&(_, c)| c as i32)
+    }
+
+    /// The session-14 terms count what their `weights.rs` comments name, on positions built
+    /// so that only white has the feature (or black cancels a known part).
+    #[test]
+    fn new_terms_count_what_they_name() {
+        use layout::*;
+        // c3 is backward: b4 is ahead of it, and d5 holds c4. b4 has c3 behind it; d5 is
+        // isolated, which is another term.
+        let backward = "4k3/8/8/3p4/1P6/2P5/8/4K3 w - - 0 1";
+        assert_eq!(net_count(backward, BACKWARD), 1);
+        assert_eq!(net_count("4k3/8/8/3p4/1PP5/8/8/4K3 w - - 0 1", BACKWARD), 0);
+        // The knight on e4 reaches f6, a checking square nothing of black's defends; d6 and
+        // g5 do not check, and the king's own squares (f7, g7, h7) are defended.
+        assert_eq!(net_count("6k1/8/8/8/4N3/8/8/K7 w - - 0 1", SAFE_CHECK), 1);
+        // With a black pawn on g7 defending f6 the check is no longer safe.
+        assert_eq!(net_count("6k1/6p1/8/8/4N3/8/8/K7 w - - 0 1", SAFE_CHECK), 0);
+        // A black pawn on g4 storms the white king's g-file from white's fourth rank (index 3).
+        let storm = "4k3/8/8/8/6p1/8/8/6K1 w - - 0 1";
+        assert_eq!(net_count(storm, PAWN_STORM + 3), 1);
+        // The dark-squared bishop on c1 sees two own pawns on dark squares (b2, d2), not e2.
+        assert_eq!(
+            net_count("4k3/8/8/8/8/8/1P1PP3/2B1K3 w - - 0 1", BISHOP_PAWNS),
+            2
+        );
+        // A knight right behind a pawn, own or enemy.
+        assert_eq!(
+            net_count("4k3/8/8/8/3P4/3N4/8/4K3 w - - 0 1", MINOR_BEHIND_PAWN),
+            1
+        );
+        assert_eq!(
+            net_count("4k3/8/8/8/3p4/3N4/8/4K3 w - - 0 1", MINOR_BEHIND_PAWN),
+            1
+        );
+        assert_eq!(
+            net_count("4k3/8/8/8/3N4/3P4/8/4K3 w - - 0 1", MINOR_BEHIND_PAWN),
+            0
+        );
+    }
+
     /// [pawncache] Along random games, the cached evaluation equals the direct one, on a
     /// first visit (a miss or an evicted slot) and on a second (a hit); and hits happen.
     #[test]

@@ -74,7 +74,12 @@ pub const BACKWARD: usize = SAFE_CHECK + 4;
 pub const PAWN_STORM: usize = BACKWARD + 1;
 pub const BISHOP_PAWNS: usize = PAWN_STORM + 8;
 pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
-pub const TEMPO: usize = MINOR_BEHIND_PAWN + 1;
+pub const KING_WEAK: usize = MINOR_BEHIND_PAWN + 1;
+pub const PUSH_THREAT: usize = KING_WEAK + 1;
+pub const THREAT_BY_KING: usize = PUSH_THREAT + 1;
+pub const KING_PAWN_DISTANCE: usize = THREAT_BY_KING + 1;
+pub const SPACE: usize = KING_PAWN_DISTANCE + 8;
+pub const TEMPO: usize = SPACE + 1;
 /// Number of weights.
 pub const COUNT: usize = TEMPO + 1;
 
@@ -86,7 +91,7 @@ pub const MOBILITY: [usize; 4] = [
     MOBILITY_QUEEN,
 ];
 
-pub const SECTIONS: [Section; 31] = [
+pub const SECTIONS: [Section; 36] = [
     Section {
         name: "MATERIAL",
         doc: "Piece values: pawn, knight, bishop, rook, queen, king.",
@@ -277,6 +282,40 @@ pub const SECTIONS: [Section; 31] = [
         shape: Shape::One,
     },
     Section {
+        name: "KING_WEAK",
+        doc: "Squares of the enemy king zone that we attack and that no enemy pawn, minor or \
+              rook defends (only the king or queen, or nothing).",
+        start: KING_WEAK,
+        shape: Shape::One,
+    },
+    Section {
+        name: "PUSH_THREAT",
+        doc: "Enemy pieces (not pawns) that one of our pawns would attack after a single push to \
+              an empty square no enemy pawn attacks.",
+        start: PUSH_THREAT,
+        shape: Shape::One,
+    },
+    Section {
+        name: "THREAT_BY_KING",
+        doc: "Enemy pieces and pawns our king attacks.",
+        start: THREAT_BY_KING,
+        shape: Shape::One,
+    },
+    Section {
+        name: "KING_PAWN_DISTANCE",
+        doc: "Distance (king moves, 0..7) from our king to the nearest pawn of either side; 0 \
+              when there are no pawns.",
+        start: KING_PAWN_DISTANCE,
+        shape: Shape::List(8),
+    },
+    Section {
+        name: "SPACE",
+        doc: "Squares on files c to f, ranks 2 to 4 from our side, not held by our pawns nor \
+              attacked by enemy pawns, that lie behind one of our pawns.",
+        start: SPACE,
+        shape: Shape::One,
+    },
+    Section {
         name: "TEMPO",
         doc: "Side to move; blended by phase on its own, after the other terms.",
         start: TEMPO,
@@ -323,6 +362,11 @@ const fn flatten() -> [Score; COUNT] {
     w = put(w, PAWN_STORM, &weights::PAWN_STORM);
     w = put(w, BISHOP_PAWNS, &[weights::BISHOP_PAWNS]);
     w = put(w, MINOR_BEHIND_PAWN, &[weights::MINOR_BEHIND_PAWN]);
+    w = put(w, KING_WEAK, &[weights::KING_WEAK]);
+    w = put(w, PUSH_THREAT, &[weights::PUSH_THREAT]);
+    w = put(w, THREAT_BY_KING, &[weights::THREAT_BY_KING]);
+    w = put(w, KING_PAWN_DISTANCE, &weights::KING_PAWN_DISTANCE);
+    w = put(w, SPACE, &[weights::SPACE]);
     w = put(w, TEMPO, &[weights::TEMPO]);
     w
 }

@@ -291,6 +291,43 @@ fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut
             sink.add(us, SAFE_CHECK + i, n);
         }
     }
+
+    // Weak squares next to their king: ours to use, and only the king or queen to defend.
+    let zone = cozy_chess::get_king_moves(king) | king.bitboard();
+    let weak = (zone & ours.all & !(theirs.pawns | theirs.minors | theirs.rooks)).len() as i32;
+    if weak > 0 {
+        sink.add(us, KING_WEAK, weak);
+    }
+
+    // A pawn push that will attack a piece: a threat one quiet move away.
+    let pawns = board.colored_pieces(us, Piece::Pawn);
+    let pushed = match us {
+        Color::White => BitBoard(pawns.0 << 8),
+        Color::Black => BitBoard(pawns.0 >> 8),
+    } & !occ
+        & !theirs.pawns;
+    let targets = board.colors(them) & !board.pieces(Piece::Pawn) & !board.pieces(Piece::King);
+    let n = (pawn_attacks_of(pushed, us) & targets).len() as i32;
+    if n > 0 {
+        sink.add(us, PUSH_THREAT, n);
+    }
+
+    // What our king attacks: in the endgame, pawns it is about to eat.
+    let n = (cozy_chess::get_king_moves(board.king(us)) & board.colors(them)).len() as i32;
+    if n > 0 {
+        sink.add(us, THREAT_BY_KING, n);
+    }
+}
+
+/// The squares the pawns of `c` on `pawns` attack, all at once.
+#[inline(always)]
+fn pawn_attacks_of(pawns: BitBoard, c: Color) -> BitBoard {
+    let west = (pawns & !File::A.bitboard()).0;
+    let east = (pawns & !File::H.bitboard()).0;
+    match c {
+        Color::White => BitBoard((west << 7) | (east << 9)),
+        Color::Black => BitBoard((west >> 9) | (east >> 7)),
+    }
 }
 
 /// Chebyshev distance: king moves from `a` to `b`.
@@ -504,6 +541,31 @@ fn pawn_king_side<S: Sink>(
         })
         .count();
     sink.add(us, KING_OPEN_FILES + open, 1);
+    // The king's way to the pawns, for the endgame: the nearest pawn of either side.
+    let nearest = (pawns | their_pawns)
+        .iter()
+        .map(|p| distance(king, p))
+        .min()
+        .unwrap_or(0);
+    sink.add(us, KING_PAWN_DISTANCE + nearest, 1);
+    // Space: safe central squares behind our pawns, where pieces can manoeuvre.
+    let mut behind = pawns.0;
+    for shift in [8, 16, 32] {
+        behind |= match us {
+            Color::White => behind >> shift,
+            Color::Black => behind << shift,
+        };
+    }
+    let centre = File::C.bitboard() | File::D.bitboard() | File::E.bitboard() | File::F.bitboard();
+    let ranks = match us {
+        Color::White => BitBoard(0x0000_0000_FFFF_FF00),
+        Color::Black => BitBoard(0x00FF_FFFF_0000_0000),
+    };
+    let space =
+        (BitBoard(behind) & centre & ranks & !pawns & !pawn_att[them as usize]).len() as i32;
+    if space > 0 {
+        sink.add(us, SPACE, space);
+    }
     // Pawn storm: on each file of the king and its neighbours, how far the nearest enemy pawn
     // has come towards the king's side (0 when the file has none).
     for f in File::ALL {

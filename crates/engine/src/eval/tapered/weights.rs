@@ -223,5 +223,22 @@ pub const BISHOP_PAWNS: S = S(   0,   -3);
 /// Knight or bishop right behind a pawn (of either side) on its file.
 pub const MINOR_BEHIND_PAWN: S = S(   2,    6);
 
+/// Squares of the enemy king zone that we attack and that no enemy pawn, minor or rook defends (only the king or queen, or nothing).
+pub const KING_WEAK: S = S(   0,    0);
+
+/// Enemy pieces (not pawns) that one of our pawns would attack after a single push to an empty square no enemy pawn attacks.
+pub const PUSH_THREAT: S = S(   0,    0);
+
+/// Enemy pieces and pawns our king attacks.
+pub const THREAT_BY_KING: S = S(   0,    0);
+
+/// Distance (king moves, 0..7) from our king to the nearest pawn of either side; 0 when there are no pawns.
+pub const KING_PAWN_DISTANCE: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Squares on files c to f, ranks 2 to 4 from our side, not held by our pawns nor attacked by enemy pawns, that lie behind one of our pawns.
+pub const SPACE: S = S(   0,    0);
+
 /// Side to move; blended by phase on its own, after the other terms.
 pub const TEMPO: S = S(  10,    7);

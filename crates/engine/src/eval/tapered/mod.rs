@@ -717,6 +717,32 @@ mod tests {
             net_count("4k3/8/8/8/3N4/3P4/8/4K3 w - - 0 1", MINOR_BEHIND_PAWN),
             0
         );
+
+        // The rook on a7 takes f7, g7 and h7 from the black king, who alone defends them.
+        assert_eq!(net_count("6k1/R7/8/8/8/8/8/K7 w - - 0 1", KING_WEAK), 3);
+        // A pawn on f7 stops the rook there: f7 itself is attacked, g7 and h7 no longer.
+        assert_eq!(net_count("6k1/R4p2/8/8/8/8/8/K7 w - - 0 1", KING_WEAK), 1);
+        // d4-d5 would attack the knight on c6; with a black pawn on e6 guarding d5 it is no
+        // threat.
+        assert_eq!(
+            net_count("4k3/8/2n5/8/3P4/8/8/4K3 w - - 0 1", PUSH_THREAT),
+            1
+        );
+        assert_eq!(
+            net_count("4k3/8/2n1p3/8/3P4/8/8/4K3 w - - 0 1", PUSH_THREAT),
+            0
+        );
+        // The white king attacks the pawn on e5.
+        assert_eq!(
+            net_count("4k3/8/8/4p3/4K3/8/8/8 w - - 0 1", THREAT_BY_KING),
+            1
+        );
+        // The only pawn, h2, is 7 king moves from a1 and 6 from e8.
+        let far = "4k3/8/8/8/8/8/7P/K7 w - - 0 1";
+        assert_eq!(net_count(far, KING_PAWN_DISTANCE + 7), 1);
+        assert_eq!(net_count(far, KING_PAWN_DISTANCE + 6), -1);
+        // Behind d4 and e4: d2, d3, e2, e3.
+        assert_eq!(net_count("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1", SPACE), 4);
     }
 
     /// [pawncache] Along random games, the cached evaluation equals the direct one, on a

@@ -443,14 +443,13 @@ impl Searcher<'_> {
             if searched > 0 && (pvs || r > 0) {
                 // [allchild] Only a move LMR considered is expected to fail high below a cut
                 // node whose first move did not cut; the others there are all nodes.
-                let child_cut = if self.cfg.allchild.enabled && cut_node && !reduced {
-                    self.td.stats.cut(Technique::AllChild);
-                    false
-                } else {
-                    true
-                };
+                let mut child_cut = true;
                 if self.cfg.allchild.enabled {
                     self.td.stats.tried(Technique::AllChild);
+                    if cut_node && !reduced {
+                        self.td.stats.cut(Technique::AllChild);
+                        child_cut = false;
+                    }
                 }
                 score =
                     -self.negamax::<false>(new_depth - r, ply + 1, -alpha - 1, -alpha, child_cut);

@@ -24,6 +24,14 @@ pub fn captured_piece(board: &Board, mv: Move) -> Option<Piece> {
     None
 }
 
+/// A pawn moving diagonally to an empty square: it takes the pawn beside it.
+#[inline]
+pub fn is_en_passant(board: &Board, mv: Move) -> bool {
+    mv.from.file() != mv.to.file()
+        && !board.occupied().has(mv.to)
+        && board.pieces(Piece::Pawn).has(mv.from)
+}
+
 /// Captures and promotions are "noisy"; everything else is quiet.
 #[inline]
 pub fn is_noisy(board: &Board, mv: Move) -> bool {
@@ -55,12 +63,8 @@ pub fn gives_check(board: &Board, mv: Move) -> bool {
     let Some(piece) = board.piece_on(mv.from) else {
         return false;
     };
-    let en_passant =
-        piece == Piece::Pawn && mv.from.file() != mv.to.file() && !board.occupied().has(mv.to);
-    if is_castle(board, mv) || en_passant {
-        let mut after = board.clone();
-        after.play_unchecked(mv);
-        return !after.checkers().is_empty();
+    if is_castle(board, mv) || is_en_passant(board, mv) {
+        return checks_when_played(board, mv);
     }
     let king = board.king(!us);
     let occ = (board.occupied() ^ mv.from.bitboard()) | mv.to.bitboard();
@@ -82,6 +86,13 @@ pub fn gives_check(board: &Board, mv: Move) -> bool {
     direct
         || !(cozy_chess::get_bishop_moves(king, occ) & diagonal).is_empty()
         || !(cozy_chess::get_rook_moves(king, occ) & straight).is_empty()
+}
+
+/// `gives_check` the slow and obvious way: play the move on a copy and look.
+fn checks_when_played(board: &Board, mv: Move) -> bool {
+    let mut after = board.clone();
+    after.play_unchecked(mv);
+    !after.checkers().is_empty()
 }
 
 /// Static exchange evaluation: does the exchange sequence started by `mv` on its target
@@ -110,7 +121,7 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
     }
 
     let mut occ = board.occupied() ^ mv.from.bitboard() ^ mv.to.bitboard();
-    if mover == Piece::Pawn && mv.from.file() != mv.to.file() && !board.occupied().has(mv.to) {
+    if is_en_passant(board, mv) {
         occ ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
     }
     let rooks = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
@@ -416,9 +427,7 @@ mod tests {
                     break;
                 }
                 for &mv in &moves {
-                    let mut after = board.clone();
-                    after.play_unchecked(mv);
-                    let played = !after.checkers().is_empty();
+                    let played = checks_when_played(&board, mv);
                     assert_eq!(gives_check(&board, mv), played, "{board} {mv}");
                     checked += 1;
                 }

@@ -203,10 +203,8 @@ pub struct PawnInfo {
 /// The terms that depend on nothing but the pawns and the kings, for both sides.
 #[inline(always)]
 fn pawn_king_terms<S: Sink>(board: &Board, sink: &mut S) -> PawnInfo {
-    let attacks = [
-        attacks_by_pawns(board, Color::White),
-        attacks_by_pawns(board, Color::Black),
-    ];
+    let attacks = [Color::White, Color::Black]
+        .map(|c| pawn_attacks_of(board.colored_pieces(c, Piece::Pawn), c));
     let passers = [
         pawn_king_side(board, Color::White, &attacks, sink),
         pawn_king_side(board, Color::Black, &attacks, sink),
@@ -301,11 +299,7 @@ fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut
 
     // A pawn push that will attack a piece: a threat one quiet move away.
     let pawns = board.colored_pieces(us, Piece::Pawn);
-    let pushed = match us {
-        Color::White => BitBoard(pawns.0 << 8),
-        Color::Black => BitBoard(pawns.0 >> 8),
-    } & !occ
-        & !theirs.pawns;
+    let pushed = forward(pawns, us) & !occ & !theirs.pawns;
     let targets = board.colors(them) & !board.pieces(Piece::Pawn) & !board.pieces(Piece::King);
     let n = (pawn_attacks_of(pushed, us) & targets).len() as i32;
     if n > 0 {
@@ -317,6 +311,23 @@ fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut
     if n > 0 {
         sink.add(us, THREAT_BY_KING, n);
     }
+}
+
+/// The squares one rank further towards `c`'s promotion rank than those of `b`.
+#[inline(always)]
+fn forward(b: BitBoard, c: Color) -> BitBoard {
+    match c {
+        Color::White => BitBoard(b.0 << 8),
+        Color::Black => BitBoard(b.0 >> 8),
+    }
+}
+
+/// The square in front of `c`'s pawn on `sq` (never off the board: pawns stand on ranks 2–7).
+#[inline(always)]
+fn stop_square(sq: cozy_chess::Square, c: Color) -> cozy_chess::Square {
+    forward(sq.bitboard(), c)
+        .next_square()
+        .expect("a pawn's square has one in front")
 }
 
 /// The squares the pawns of `c` on `pawns` attack, all at once.
@@ -336,14 +347,6 @@ fn distance(a: cozy_chess::Square, b: cozy_chess::Square) -> usize {
     let df = (a.file() as i32 - b.file() as i32).abs();
     let dr = (a.rank() as i32 - b.rank() as i32).abs();
     df.max(dr) as usize
-}
-
-fn attacks_by_pawns(board: &Board, c: Color) -> BitBoard {
-    let mut a = BitBoard::EMPTY;
-    for sq in board.colored_pieces(c, Piece::Pawn) {
-        a |= cozy_chess::get_pawn_attacks(sq, c);
-    }
-    a
 }
 
 #[inline(always)]
@@ -437,10 +440,7 @@ fn side<S: Sink>(
         }
     }
     let minors = board.colored_pieces(us, Piece::Knight) | board.colored_pieces(us, Piece::Bishop);
-    let pawns_ahead = match us {
-        Color::White => BitBoard(board.pieces(Piece::Pawn).0 >> 8),
-        Color::Black => BitBoard(board.pieces(Piece::Pawn).0 << 8),
-    };
+    let pawns_ahead = forward(board.pieces(Piece::Pawn), !us);
     let behind = (minors & pawns_ahead).len() as i32;
     if behind > 0 {
         sink.add(us, MINOR_BEHIND_PAWN, behind);
@@ -508,23 +508,17 @@ fn pawn_king_side<S: Sink>(
         // Backward: its stop square is held by an enemy pawn, and no neighbour level with it
         // or behind can ever come up to support it.
         let neighbours = pawns & sq.file().adjacent();
-        if !neighbours.is_empty() && (neighbours & !passed_span(sq, us)).is_empty() {
-            let stop = match us {
-                Color::White => cozy_chess::Square::index(sq as usize + 8),
-                Color::Black => cozy_chess::Square::index(sq as usize - 8),
-            };
-            if pawn_att[them as usize].has(stop) {
-                sink.add(us, BACKWARD, 1);
-            }
+        if !neighbours.is_empty()
+            && (neighbours & !passed_span(sq, us)).is_empty()
+            && pawn_att[them as usize].has(stop_square(sq, us))
+        {
+            sink.add(us, BACKWARD, 1);
         }
         if (passed_span(sq, us) & their_pawns).is_empty() {
             passers |= sq.bitboard();
             sink.add(us, PASSED + r, 1);
             // The passer's race: the king that escorts it, the king that stops it.
-            let stop = match us {
-                Color::White => cozy_chess::Square::index(sq as usize + 8),
-                Color::Black => cozy_chess::Square::index(sq as usize - 8),
-            };
+            let stop = stop_square(sq, us);
             sink.add(us, PASSED_KING_OWN + distance(board.king(us), stop), 1);
             sink.add(us, PASSED_KING_THEIR + distance(board.king(them), stop), 1);
         }

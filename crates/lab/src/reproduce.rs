@@ -543,8 +543,24 @@ fn table4_steps(args: &ReproduceArgs, engine: &str, matches: &Path) -> Vec<Step>
 /// How a step ended in this run.
 enum Outcome {
     Ran(f64),
-    Earlier,
+    /// Done by an earlier run, with the wall time that run recorded for it (`None` for a
+    /// report written before step times were kept).
+    Earlier(Option<f64>),
     Failed(f64, i32),
+}
+
+/// The file beside a step's report that keeps the step's wall time, so that a `--full` run
+/// finished over several restarts (or sessions) can still state what the whole took.
+fn secs_path(out: &Path, step: &str) -> PathBuf {
+    out.join(format!("{step}.secs"))
+}
+
+fn read_secs(path: &Path) -> Option<f64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t >= 0.0)
 }
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
@@ -579,7 +595,7 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
                 step.name,
                 report.display()
             );
-            outcomes.push(Outcome::Earlier);
+            outcomes.push(Outcome::Earlier(read_secs(&secs_path(&out, step.name))));
             continue;
         }
         eprintln!("reproduce: {} ...", step.name);
@@ -594,6 +610,11 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
             .with_context(|| format!("cannot start {}", exe.display()))?;
         let secs = t.elapsed().as_secs_f64();
         if status.success() {
+            // The time first: a kill between the two writes leaves the step to run again,
+            // never a report without its time.
+            let secs_file = secs_path(&out, step.name);
+            std::fs::write(&secs_file, format!("{secs:.1}\n"))
+                .with_context(|| format!("cannot write {}", secs_file.display()))?;
             std::fs::rename(&tmp, &report)
                 .with_context(|| format!("cannot write {}", report.display()))?;
             eprintln!("reproduce: {} done in {secs:.1} s", step.name);
@@ -656,12 +677,14 @@ fn index_text(
         "This run: {wall:.1} s of wall time for the steps it ran (steps done earlier are \
          skipped; run the command again after an interruption to finish).\n"
     );
+    let _ = writeln!(s, "{}\n", total_text(outcomes));
     let _ = writeln!(s, "| step | reproduces | report | status | command |");
     let _ = writeln!(s, "|---|---|---|---|---|");
     for (step, outcome) in steps.iter().zip(outcomes) {
         let status = match outcome {
             Outcome::Ran(t) => format!("done, {t:.1} s"),
-            Outcome::Earlier => "done in an earlier run".into(),
+            Outcome::Earlier(Some(t)) => format!("done in an earlier run, {t:.1} s"),
+            Outcome::Earlier(None) => "done in an earlier run (time not recorded)".into(),
             Outcome::Failed(t, code) => format!("**failed** (exit {code}) after {t:.1} s"),
         };
         let _ = writeln!(
@@ -694,6 +717,32 @@ fn index_text(
         }
     }
     s
+}
+
+/// The wall time of every step listed, this run's and earlier runs' together: the figure the
+/// issue asks for, which one run of a resumed `--full` cannot see by itself.
+fn total_text(outcomes: &[Outcome]) -> String {
+    let mut total = 0.0;
+    let mut unknown = 0;
+    for o in outcomes {
+        match o {
+            Outcome::Ran(t) | Outcome::Failed(t, _) | Outcome::Earlier(Some(t)) => total += t,
+            Outcome::Earlier(None) => unknown += 1,
+        }
+    }
+    let hours = total / 3600.0;
+    if unknown == 0 {
+        format!(
+            "All {} steps listed: {total:.1} s ({hours:.2} h) of wall time in total.",
+            outcomes.len()
+        )
+    } else {
+        format!(
+            "All {} steps listed: at least {total:.1} s ({hours:.2} h) of wall time; {unknown} \
+             done before step times were recorded.",
+            outcomes.len()
+        )
+    }
 }
 
 #[cfg(test)]
@@ -734,7 +783,7 @@ mod tests {
         );
 
         let refs: Vec<&Step> = steps.iter().collect();
-        let outcomes: Vec<Outcome> = refs.iter().map(|_| Outcome::Earlier).collect();
+        let outcomes: Vec<Outcome> = refs.iter().map(|_| Outcome::Earlier(None)).collect();
         let index = index_text(
             &args,
             &refs,
@@ -744,5 +793,38 @@ mod tests {
         );
         assert!(index.contains("against glaurung were skipped"), "{index}");
         assert!(!index.contains("against toga were skipped"), "{index}");
+    }
+
+    #[test]
+    fn total_wall_time_counts_earlier_runs() {
+        let all_known = [
+            Outcome::Earlier(Some(3600.0)),
+            Outcome::Ran(1800.0),
+            Outcome::Failed(0.5, 1),
+        ];
+        let text = total_text(&all_known);
+        assert!(
+            text.contains("5400.5 s (1.50 h) of wall time in total"),
+            "{text}"
+        );
+        let one_unknown = [Outcome::Earlier(None), Outcome::Ran(60.0)];
+        let text = total_text(&one_unknown);
+        assert!(
+            text.contains("at least 60.0 s") && text.contains("1 done before"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_step_time_file_is_read_back_and_garbage_is_not() {
+        let dir = std::env::temp_dir().join(format!("augur-secs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = secs_path(&dir, "compare");
+        std::fs::write(&p, "942.3\n").unwrap();
+        assert_eq!(read_secs(&p), Some(942.3));
+        std::fs::write(&p, "soon").unwrap();
+        assert_eq!(read_secs(&p), None);
+        assert_eq!(read_secs(&dir.join("missing.secs")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -322,6 +322,8 @@ search_config! {
         }
         [tteval] TtEval => "TtEval" = true;
             "TT score as eval: a stored bound on the right side of the static eval is a better guess of the node's value, for stand pat and the pruning margins" {}
+        [improving] Improving => "Improving" = true;
+            "Improving flag: a static eval above the one two plies back (same side to move) says the position is getting better, so reverse futility prunes sooner, late move pruning waits longer, LMR reduces less and Stockfish-style ProbCut's margin shrinks; off, no node counts as improving" {}
         [rfp] Rfp => "Rfp" = true;
             "Reverse futility pruning: at shallow depth a static eval far above beta will almost surely hold" {
             max_depth: i32 = 7 => "RfpMaxDepth" [1, 20] step 1;
@@ -404,7 +406,10 @@ search_config! {
                 "r = (base + ln depth · ln moves · 100 / divisor) / 100"
             divisor: i32 = 225 => "LmrDivisor" [50, 1000] step 10;
                 "larger divisors reduce less (hundredths)"
-            history_divisor: i32 = 6000 => "LmrHistoryDivisor" [100, 100000] step 250;
+        }
+        [lmrhistory] LmrHistory => "LmrHistory" = true;
+            "History-based LMR: a late quiet move with a good butterfly and continuation history is reduced less, one with a bad one more" {
+            divisor: i32 = 6000 => "LmrHistoryDivisor" [100, 100000] step 250;
                 "a quiet move's history changes its reduction by one ply per this much"
         }
         [lmrnoisy] LmrNoisy => "LmrNoisy" = false;

@@ -351,6 +351,64 @@ pub(crate) mod tests {
         assert_eq!(stats.nodes, base.nodes);
     }
 
+    /// [improving] On, some nodes (not all) are judged improving, and the flag changes the
+    /// tree; it acts only through the techniques that read it, so with those off it changes
+    /// nothing but its counter.
+    #[test]
+    fn improving_acts_only_through_the_techniques_that_read_it() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let run = |cfg: SearchConfig| team(cfg).search(&pos, &depth(9)).stats;
+        let t = Technique::Improving as usize;
+        let on = run(SearchConfig::default());
+        assert!(on.cut[t] > 0 && on.cut[t] < on.tried[t], "{on}");
+        let mut off = SearchConfig::default();
+        off.improving.enabled = false;
+        let stats = run(off);
+        assert_eq!((stats.tried[t], stats.cut[t]), (0, 0));
+        assert_ne!(stats.nodes, on.nodes);
+
+        let mut blind = SearchConfig::default();
+        blind.rfp.enabled = false;
+        blind.lmp.enabled = false;
+        blind.lmr.enabled = false;
+        blind.sfpc.enabled = false;
+        let with = run(blind.clone());
+        blind.improving.enabled = false;
+        let without = run(blind);
+        assert!(with.cut[t] > 0, "{with}");
+        assert_eq!(with.nodes, without.nodes);
+    }
+
+    /// [lmrhistory] On, late quiet moves have their reduction moved by their history (some,
+    /// not all, by a ply or more), which changes the tree; with a divisor too large for any
+    /// history the moves are still examined and the tree is that of the switch off.
+    #[test]
+    fn history_moves_the_reduction_of_late_quiet_moves() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let run = |cfg: SearchConfig| team(cfg).search(&pos, &depth(9)).stats;
+        let t = Technique::LmrHistory as usize;
+        let mut off = SearchConfig::default();
+        off.lmrhistory.enabled = false;
+        let base = run(off);
+        assert_eq!((base.tried[t], base.cut[t]), (0, 0));
+        // A small tree has learned little (its histories stay below the default 6000), so a
+        // smaller divisor shows the shift.
+        let mut on = SearchConfig::default();
+        on.lmrhistory.divisor = 500;
+        let stats = run(on);
+        assert!(stats.cut[t] > 0 && stats.cut[t] < stats.tried[t], "{stats}");
+        assert_ne!(base.nodes, stats.nodes);
+
+        // Each table is bounded by 16384 (butterfly and two continuation plies at
+        // ContHistLmrWeight 100): a sum of at most 49,152 never reaches the divisor 100,000.
+        let mut inert = SearchConfig::default();
+        inert.lmrhistory.divisor = 100_000;
+        let stats = run(inert);
+        assert!(stats.tried[t] > 0, "{stats}");
+        assert_eq!(stats.cut[t], 0, "{stats}");
+        assert_eq!(stats.nodes, base.nodes);
+    }
+
     /// [lmrttcapture] Off, the tree is the default's whatever the reduction; on, nodes with a
     /// TT move are examined and quiet moves below a capturing one reduced more, which changes
     /// the tree; with a reduction of 0 it counts the same moves and changes nothing.

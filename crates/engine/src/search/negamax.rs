@@ -142,7 +142,17 @@ impl Searcher<'_> {
         };
         self.td.stack[ply].raw_eval = raw_eval;
         self.td.stack[ply].static_eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.td.stack[ply - 2].static_eval;
+        // [improving] The side to move is doing better than two plies ago, so its eval is
+        // trusted more (reverse futility cuts sooner) and its moves are cut less (late move
+        // pruning waits, LMR reduces less). Off, no node counts as improving.
+        let improving = self.cfg.improving.enabled && !in_check && ply >= 2 && {
+            self.td.stats.tried(Technique::Improving);
+            let better = static_eval > self.td.stack[ply - 2].static_eval;
+            if better {
+                self.td.stats.cut(Technique::Improving);
+            }
+            better
+        };
         // [tteval] The pruning steps below compare with the TT's bound where it says more.
         let eval = if in_check {
             static_eval
@@ -411,7 +421,13 @@ impl Searcher<'_> {
                             self.td.stats.cut(Technique::LmrTtCapture);
                             r += self.cfg.lmrttcapture.reduction;
                         }
-                        if self.cfg.history.enabled || self.cfg.conthist.enabled {
+                        // [lmrhistory] The move's history, butterfly and continuation, moves
+                        // its reduction: the histories know which quiet moves tend to matter
+                        // here better than their place in the list does.
+                        if self.cfg.lmrhistory.enabled
+                            && (self.cfg.history.enabled || self.cfg.conthist.enabled)
+                        {
+                            self.td.stats.tried(Technique::LmrHistory);
                             let mut h = 0;
                             if self.cfg.history.enabled {
                                 h += self.td.history.get(board.side_to_move(), mv);
@@ -429,7 +445,11 @@ impl Searcher<'_> {
                                     * self.cfg.conthist.lmr_weight
                                     / 100;
                             }
-                            r -= h / self.cfg.lmr.history_divisor.max(1);
+                            let shift = h / self.cfg.lmrhistory.divisor.max(1);
+                            if shift != 0 {
+                                self.td.stats.cut(Technique::LmrHistory);
+                            }
+                            r -= shift;
                         }
                     }
                     r = r.clamp(0, new_depth - 1).max(0);

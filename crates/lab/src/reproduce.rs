@@ -12,7 +12,7 @@ use clap::Args;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::provenance::Provenance;
 
@@ -555,6 +555,36 @@ fn secs_path(out: &Path, step: &str) -> PathBuf {
     out.join(format!("{step}.secs"))
 }
 
+/// The running total of a step not finished yet, rewritten every few seconds: a step cut by
+/// kill -9 and resumed by the next run (every long step resumes) adds its earlier attempts'
+/// time instead of losing it.
+fn partial_secs_path(out: &Path, step: &str) -> PathBuf {
+    out.join(format!("{step}.secs.partial"))
+}
+
+/// Runs a step's command and returns its status and its wall time, counting the time earlier
+/// interrupted attempts left in `partial` and keeping `partial` current while it runs.
+fn run_timed(mut cmd: Command, partial: &Path) -> Result<(std::process::ExitStatus, f64)> {
+    const EVERY: Duration = Duration::from_secs(5);
+    let earlier = read_secs(partial).unwrap_or(0.0);
+    let start = Instant::now();
+    let mut child = cmd.spawn()?;
+    let mut written = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        if written.elapsed() >= EVERY {
+            let so_far = earlier + start.elapsed().as_secs_f64();
+            // Best effort: a failed write costs at most this attempt's time, not the step.
+            let _ = std::fs::write(partial, format!("{so_far:.1}\n"));
+            written = Instant::now();
+        }
+    };
+    Ok((status, earlier + start.elapsed().as_secs_f64()))
+}
+
 fn read_secs(path: &Path) -> Option<f64> {
     let text = std::fs::read_to_string(path).ok()?;
     text.trim()
@@ -602,13 +632,11 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
         let tmp = out.join(format!("{}.md.tmp", step.name));
         let file = std::fs::File::create(&tmp)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
-        let t = Instant::now();
-        let status = Command::new(&exe)
-            .args(&step.args)
-            .stdout(Stdio::from(file))
-            .status()
-            .with_context(|| format!("cannot start {}", exe.display()))?;
-        let secs = t.elapsed().as_secs_f64();
+        let mut cmd = Command::new(&exe);
+        cmd.args(&step.args).stdout(Stdio::from(file));
+        let partial = partial_secs_path(&out, step.name);
+        let (status, secs) =
+            run_timed(cmd, &partial).with_context(|| format!("cannot run {}", exe.display()))?;
         if status.success() {
             // The time first: a kill between the two writes leaves the step to run again,
             // never a report without its time.
@@ -617,6 +645,7 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
                 .with_context(|| format!("cannot write {}", secs_file.display()))?;
             std::fs::rename(&tmp, &report)
                 .with_context(|| format!("cannot write {}", report.display()))?;
+            let _ = std::fs::remove_file(&partial);
             eprintln!("reproduce: {} done in {secs:.1} s", step.name);
             outcomes.push(Outcome::Ran(secs));
         } else {
@@ -825,6 +854,26 @@ mod tests {
         std::fs::write(&p, "soon").unwrap();
         assert_eq!(read_secs(&p), None);
         assert_eq!(read_secs(&dir.join("missing.secs")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_resumed_step_counts_its_earlier_attempts() {
+        let dir = std::env::temp_dir().join(format!("augur-partial-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let partial = partial_secs_path(&dir, "mpc");
+        std::fs::write(&partial, "100.0\n").unwrap();
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "exit 0"]);
+        let (status, secs) = run_timed(cmd, &partial).unwrap();
+        assert!(status.success());
+        assert!((100.0..130.0).contains(&secs), "{secs}");
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "exit 3"]);
+        std::fs::remove_file(&partial).unwrap();
+        let (status, secs) = run_timed(cmd, &partial).unwrap();
+        assert_eq!(status.code(), Some(3));
+        assert!(secs < 30.0, "no earlier attempt: {secs}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -254,6 +254,8 @@ search_config! {
         }
         [qsearch] Qsearch => "Qsearch" = true;
             "Quiescence search: resolve captures and promotions at the horizon so that leaves are quiet" {}
+        [qstt] QsTt => "QsTt" = true;
+            "TT cutoffs in quiescence: a stored bound that settles the window ends a non-PV quiescence node at once (the entry's eval and move are used either way)" {}
         [qsee] Qsee => "Qsee" = true;
             "SEE pruning in quiescence: a capture that loses material by exchange cannot raise a stand-pat score" {
             margin: i32 = 0 => "QseeMargin" [-1000, 1000] step 10;

@@ -379,6 +379,29 @@ pub(crate) mod tests {
         assert_eq!(with.nodes, without.nodes);
     }
 
+    /// [qstt] On, some non-PV quiescence nodes (not all) end on a stored bound, which changes
+    /// the tree; without the table it has nothing to read and changes nothing.
+    #[test]
+    fn stored_bounds_end_quiescence_nodes() {
+        let pos = Position::from_fen(FENS[2], false).unwrap();
+        let run = |cfg: SearchConfig| team(cfg).search(&pos, &depth(9)).stats;
+        let t = Technique::QsTt as usize;
+        let on = run(SearchConfig::default());
+        assert!(on.cut[t] > 0 && on.cut[t] < on.tried[t], "{on}");
+        let mut off = SearchConfig::default();
+        off.qstt.enabled = false;
+        let stats = run(off);
+        assert_eq!((stats.tried[t], stats.cut[t]), (0, 0));
+        assert_ne!(stats.nodes, on.nodes);
+
+        let mut no_tt = SearchConfig::default();
+        no_tt.tt.enabled = false;
+        let with = run(no_tt.clone());
+        no_tt.qstt.enabled = false;
+        let without = run(no_tt);
+        assert_eq!((with.tried[t], with.nodes), (0, without.nodes));
+    }
+
     /// [lmrhistory] On, late quiet moves have their reduction moved by their history (some,
     /// not all, by a ply or more), which changes the tree; with a divisor too large for any
     /// history the moves are still examined and the tree is that of the switch off.

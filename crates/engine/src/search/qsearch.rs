@@ -41,15 +41,22 @@ impl Searcher<'_> {
             return if in_check { 0 } else { self.evaluate() };
         }
 
-        // Step 3. [tt] Probe: a stored bound may settle the node (not in PV nodes).
+        // Step 3. [tt] Probe for the eval and the move to try first.
         let key = self.td.pos.hash();
         let entry = if self.cfg.tt.enabled {
             self.shared.tt.probe(key, ply)
         } else {
             None
         };
-        if let Some(s) = entry.filter(|_| !PV).and_then(|e| e.cutoff(alpha, beta)) {
-            return s;
+        // [qstt] A stored bound that settles the window ends the node (not in PV nodes, whose
+        // exact scores and lines the PV needs): quiescence trees repeat the same exchanges
+        // in many orders, and an earlier search of this position already answered.
+        if let Some(e) = entry.filter(|_| !PV && self.cfg.qstt.enabled) {
+            self.td.stats.tried(Technique::QsTt);
+            if let Some(s) = e.cutoff(alpha, beta) {
+                self.td.stats.cut(Technique::QsTt);
+                return s;
+            }
         }
 
         // Step 4. Stand pat: the side to move may decline every capture (not in check).

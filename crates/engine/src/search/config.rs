@@ -483,6 +483,13 @@ impl SearchConfig {
         self.se.enabled = false;
         self.sppf.enabled = false;
         self.seeprune.enabled = false;
+        // History pruning and the ProbCut family are on by default or in the lab's
+        // variants; at the small depths of the minimax test they rarely fire, which is not
+        // the same as being off.
+        self.histprune.enabled = false;
+        self.sfpc.enabled = false;
+        self.probcut.enabled = false;
+        self.mpc.enabled = false;
         self.razor.enabled = false;
         self.qdelta.enabled = false;
         // Not selective, but it changes the leaves' values away from the evaluation's.

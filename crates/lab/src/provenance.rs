@@ -11,8 +11,8 @@ use std::time::SystemTime;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Provenance {
-    /// `git rev-parse HEAD` of the working directory, `+dirty` with uncommitted changes to
-    /// tracked files; "unknown" outside a repository.
+    /// The commit the program was built from (`git rev-parse HEAD` at build time), `+dirty`
+    /// with uncommitted changes to tracked files; see [`source_commit`].
     pub commit: String,
     /// The program version (the workspace's).
     pub version: String,
@@ -34,8 +34,19 @@ fn git(args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// The source commit of the working directory (see `Provenance::commit`).
+/// The source commit of this binary: the one its build recorded (build.rs), so a run that
+/// outlives later commits in its checkout still names the code that produced it. A build from
+/// outside a checkout falls back to the working directory's HEAD at run time.
 pub fn source_commit() -> String {
+    let built = env!("AUGUR_LAB_BUILD_COMMIT");
+    if !built.is_empty() {
+        return built.to_string();
+    }
+    working_directory_commit()
+}
+
+/// `git rev-parse HEAD` of the working directory at run time, `+dirty` with uncommitted changes.
+fn working_directory_commit() -> String {
     match git(&["rev-parse", "HEAD"]) {
         Some(head) if !head.is_empty() => {
             let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
@@ -65,11 +76,24 @@ pub fn sha256_file(path: &Path) -> Result<String> {
     Ok(sha256_hex(&bytes))
 }
 
-/// The engine's bench signature as the commit log states it: the newest `Bench: <N>` line
-/// up to HEAD, with its commit (`augur bench` itself takes seconds, too long for every run;
-/// with a dirty tree this is the bench of the last commit, not necessarily of the binary).
+/// The engine's bench signature as the commit log states it: the newest `Bench: <N>` line up
+/// to the build's commit (HEAD when that is unknown), with its commit (`augur bench` itself
+/// takes seconds, too long for every run; with a dirty build this is the bench of the last
+/// commit, not necessarily of the binary).
 pub fn logged_bench() -> Option<String> {
-    let log = git(&["log", "-1", "--format=%h%x00%B", "--grep=^Bench: [0-9]"])?;
+    let built = source_commit();
+    let upto = built
+        .split('+')
+        .next()
+        .filter(|c| c.len() == 40 && c.bytes().all(|b| b.is_ascii_hexdigit()))
+        .unwrap_or("HEAD");
+    let log = git(&[
+        "log",
+        "-1",
+        "--format=%h%x00%B",
+        "--grep=^Bench: [0-9]",
+        upto,
+    ])?;
     let (hash, body) = log.split_once('\0')?;
     let n = body
         .lines()
@@ -180,6 +204,16 @@ mod tests {
         assert!(md.contains("depth: 7"), "{md}");
         assert!(md.contains("seed 42"), "{md}");
         assert!(!p.commit.is_empty());
+        // Built inside a checkout, the binary names its build's commit: 40 hex digits, maybe
+        // `+dirty` (a copy of the sources without git names "unknown" instead).
+        if git(&["rev-parse", "HEAD"]).is_some() {
+            let hash = p.commit.split('+').next().unwrap();
+            assert!(
+                hash.len() == 40 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{}",
+                p.commit
+            );
+        }
         // RFC 3339 in UTC: 2026-11-23T04:00:00Z
         assert_eq!(p.date.len(), 20, "{}", p.date);
         assert!(p.date.ends_with('Z'));

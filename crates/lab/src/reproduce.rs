@@ -254,6 +254,10 @@ pub fn quick_steps(args: &ReproduceArgs) -> Vec<Step> {
     steps
 }
 
+/// SPRT bounds (normalized Elo) of a change that must gain, and of one that must not lose.
+const GAINER: &str = "0,10";
+const NON_REGRESSION: &str = "-10,0";
+
 /// The steps of `--full`, in order: the seeds' sizes (the thesis's 16 positions to depth 7 and
 /// its 10 self-play games; the paper's 300 positions to depth 10, 1 s a position, its 3 × 3
 /// threshold grid) and the SPRT matches of issue 12, each resumable by itself.
@@ -272,7 +276,15 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
     let engine = shown(&crate::probcut::variants::default_engine());
     // [probcut] [mpc] [sfpc] The SPRTs of docs/strength.md, at the control they were run at:
     // fixed nodes, so the machine's load does not enter and a resumed match plays the same games.
-    let sprt = |name: &'static str, what: &'static str, dev: &str, base: &str, games: &str| Step {
+    // A gainer test has bounds [0, 10] (normalized Elo); a simplification is judged as Stockfish
+    // judged #6286 and #6607, by a non-regression test [-10, 0] that stops by itself when the
+    // change is neutral.
+    let sprt = |name: &'static str,
+                what: &'static str,
+                dev: &str,
+                base: &str,
+                games: &str,
+                bounds: &str| Step {
         name,
         what,
         args: vec![
@@ -293,8 +305,7 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
             "2".into(),
             "--games".into(),
             games.into(),
-            "--sprt".into(),
-            "0,10".into(),
+            format!("--sprt={bounds}"),
             "--quiet".into(),
             "--pgn".into(),
             shown(&matches.join(format!("{name}.pgn"))),
@@ -414,6 +425,7 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
             ",option.ProbCut=true,option.Nmp=false,option.Sfpc=false",
             ",option.Nmp=false,option.Sfpc=false",
             "1500",
+            GAINER,
         ),
         sprt(
             "nonmp-mpc",
@@ -421,6 +433,7 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
             ",option.Mpc=true,option.Nmp=false,option.Sfpc=false",
             ",option.Nmp=false,option.Sfpc=false",
             "1500",
+            GAINER,
         ),
         sprt(
             "mpc",
@@ -429,22 +442,34 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
             ",option.Mpc=true",
             "",
             "3000",
+            GAINER,
         ),
         sprt(
             "seed004-dynamic",
-            "Seed 004: the dynamic verification depth against the fixed one (Stockfish-style \
-             ProbCut on both); SPRT [0, 10], at most 6,000 games",
+            "Seed 004, Stockfish #6219: the dynamic verification depth against the fixed one \
+             (Stockfish-style ProbCut on both), as a gainer; SPRT [0, 10], at most 6,000 games",
             ",option.SfpcDepthRule=dynamic",
             ",option.SfpcDepthRule=fixed",
             "6000",
+            GAINER,
         ),
         sprt(
-            "seed004-clamped",
-            "Seed 004: the clamped dynamic rule against the fixed one; SPRT [0, 10], at most \
-             6,000 games",
+            "seed004-clamp",
+            "Seed 004, Stockfish #6286: the clamp (the term may only reduce) against the \
+             dynamic rule, as a non-regression test; SPRT [-10, 0], at most 6,000 games",
             ",option.SfpcDepthRule=dynamic-clamped",
-            ",option.SfpcDepthRule=fixed",
+            ",option.SfpcDepthRule=dynamic",
             "6000",
+            NON_REGRESSION,
+        ),
+        sprt(
+            "seed004-removal",
+            "Seed 004, Stockfish #6607: the fixed depth (the term removed) against the clamped \
+             rule, as a non-regression test; SPRT [-10, 0], at most 6,000 games",
+            ",option.SfpcDepthRule=fixed",
+            ",option.SfpcDepthRule=dynamic-clamped",
+            "6000",
+            NON_REGRESSION,
         ),
     ];
     steps.extend(table4_steps(args, &engine, &matches));

@@ -71,7 +71,8 @@ fn reproduce_runs_a_step_once_and_indexes_it() {
     let err = String::from_utf8_lossy(&full.stderr);
     assert!(
         err.contains("no step 'nope'")
-            && err.contains("seed004-clamped")
+            && err.contains("seed004-clamp,")
+            && err.contains("seed004-removal")
             && err.contains("accuracy"),
         "{err}"
     );

@@ -313,54 +313,54 @@ impl MovePicker {
         }
     }
 
+    /// Generates and scores in one pass: the generator knows each move's piece, so scoring
+    /// needs no board lookup for it (that lookup was most of a quiet move's scoring cost).
     fn generate(&mut self, board: &Board, history: Option<&dyn MoveOrder>) {
         let side = board.side_to_move();
         let in_check = !board.checkers().is_empty();
         let enemies = board.colors(!side);
         let tt = self.tt_move;
+        let (killers, counter, use_see) = (self.killers, self.counter, self.use_see);
         let moves = &mut self.moves;
         let noisy_only = self.noisy_only && !in_check;
         board.generate_moves(|pm| {
+            let piece = pm.piece;
             for mv in pm {
                 if Some(mv) == tt {
                     continue;
                 }
                 let noisy = mv.promotion.is_some()
                     || enemies.has(mv.to)
-                    || (pm.piece == Piece::Pawn && mv.from.file() != mv.to.file());
+                    || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
                 if noisy_only && !noisy {
                     continue;
                 }
-                moves.push((mv, if noisy { 1 } else { 0 }));
+                let score = if noisy {
+                    let victim = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
+                    let promo = mv.promotion.map_or(0, |p| SEE_VALUE[p as usize]);
+                    let mvv_lva = 10 * (victim + promo) - piece as i32
+                        + history.map_or(0, |h| h.noisy_of(board, piece, mv));
+                    // Under-promotions are almost never right: order them with the bad captures.
+                    let bad_promo = matches!(mv.promotion, Some(p) if p != Piece::Queen);
+                    if bad_promo || (use_see && !see_ge(board, mv, 0)) {
+                        BAD_NOISY + mvv_lva
+                    } else {
+                        GOOD_NOISY + mvv_lva
+                    }
+                } else if Some(mv) == killers[0] {
+                    KILLER + 1
+                } else if Some(mv) == killers[1] {
+                    KILLER
+                } else if Some(mv) == counter {
+                    // Below the killers, above any history score (bounded far below KILLER).
+                    KILLER - 1
+                } else {
+                    history.map_or(0, |h| h.quiet_of(board, piece, mv))
+                };
+                moves.push((mv, score));
             }
             false
         });
-        for entry in self.moves.iter_mut() {
-            let mv = entry.0;
-            entry.1 = if entry.1 == 1 {
-                let victim = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
-                let attacker = board.piece_on(mv.from).map_or(0, |p| p as i32);
-                let promo = mv.promotion.map_or(0, |p| SEE_VALUE[p as usize]);
-                let mvv_lva =
-                    10 * (victim + promo) - attacker + history.map_or(0, |h| h.noisy(board, mv));
-                // Under-promotions are almost never right: order them with the bad captures.
-                let bad_promo = matches!(mv.promotion, Some(p) if p != Piece::Queen);
-                if bad_promo || (self.use_see && !see_ge(board, mv, 0)) {
-                    BAD_NOISY + mvv_lva
-                } else {
-                    GOOD_NOISY + mvv_lva
-                }
-            } else if Some(mv) == self.killers[0] {
-                KILLER + 1
-            } else if Some(mv) == self.killers[1] {
-                KILLER
-            } else if Some(mv) == self.counter {
-                // Below the killers, above any history score (bounded far below KILLER).
-                KILLER - 1
-            } else {
-                history.map_or(0, |h| h.quiet(board, mv))
-            };
-        }
     }
 }
 

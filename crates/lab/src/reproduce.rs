@@ -834,9 +834,17 @@ mod tests {
             "{line}"
         );
         assert!(
-            line.contains("--concurrency 1"),
-            "timed games one at a time: {line}"
+            line.contains("--concurrency 2"),
+            "timed games two at a time, one a core: {line}"
         );
+        // Seed 004 as Stockfish tested it: a gainer test, then two non-regression tests.
+        let sprt_of = |name: &str| {
+            let step = steps.iter().find(|s| s.name == name).unwrap();
+            step.args.iter().find(|a| a.starts_with("--sprt=")).cloned()
+        };
+        assert_eq!(sprt_of("seed004-dynamic").as_deref(), Some("--sprt=0,10"));
+        assert_eq!(sprt_of("seed004-clamp").as_deref(), Some("--sprt=-10,0"));
+        assert_eq!(sprt_of("seed004-removal").as_deref(), Some("--sprt=-10,0"));
 
         let refs: Vec<&Step> = steps.iter().collect();
         let outcomes: Vec<Outcome> = refs.iter().map(|_| Outcome::Earlier(None)).collect();

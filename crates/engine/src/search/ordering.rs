@@ -262,7 +262,20 @@ impl MovePicker {
         self.moves
     }
 
+    /// The next move, best first. Once the rest is sorted (most calls at all-nodes) a move is
+    /// one read, inlined into the caller; the stages before take the call.
+    #[inline]
     pub fn next(&mut self, board: &Board, history: Option<&dyn MoveOrder>) -> Option<Move> {
+        if self.stage == Stage::Sorted {
+            let mv = self.moves.get(self.next)?.0;
+            self.next += 1;
+            return Some(mv);
+        }
+        self.next_staged(board, history)
+    }
+
+    #[inline(never)]
+    fn next_staged(&mut self, board: &Board, history: Option<&dyn MoveOrder>) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {

@@ -124,7 +124,18 @@ fn collect_survives_kill_9_and_refuses_other_settings() {
         v
     };
     let reference = dir.join("reference.csv");
-    run_ok(&args(&reference, "4"));
+    let first = Command::new(LAB)
+        .args(args(&reference, "4"))
+        .output()
+        .unwrap();
+    assert!(first.status.success());
+    // `--quiet` silences the progress, not the report: a `reproduce` step gets one.
+    let report = String::from_utf8_lossy(&first.stdout);
+    assert!(
+        report.contains("16 positions searched to every depth 1..4 (16 this run)")
+            && report.contains("Provenance: commit"),
+        "{report}"
+    );
     let expected = records(&reference, &[]);
     // Every position is there (one line per depth reached, at most 4).
     let ids: std::collections::BTreeSet<&str> = expected

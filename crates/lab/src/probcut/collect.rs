@@ -388,5 +388,38 @@ pub fn run(args: &CollectArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
+    print!("{}", report(args, &header, &sorted, total - initial));
     Ok(())
+}
+
+/// The run's report on standard output (`--quiet` silences only the progress): what was
+/// collected and where, so that a `reproduce` step has a report beside its data.
+fn report(args: &CollectArgs, header: &Header, records: &[Record], new: usize) -> String {
+    let per_stage = |stage: Stage| {
+        records
+            .iter()
+            .filter(|r| r.stage == stage && r.depth == 1)
+            .count()
+    };
+    let positions = records.iter().filter(|r| r.depth == 1).count();
+    let nodes: u64 = records
+        .iter()
+        .filter(|r| r.depth == args.depth)
+        .map(|r| r.nodes)
+        .sum();
+    format!(
+        "# augur-lab collect\n\n{}{} positions searched to every depth 1..{} ({} this run): \
+         {} records in `{}`, {} middle-game and {} endgame positions, {} nodes at the last \
+         depth. `augur-lab fit {}` fits the regressions.\n",
+        header.provenance.markdown(),
+        positions,
+        args.depth,
+        new,
+        records.len(),
+        args.out.display(),
+        per_stage(Stage::Middlegame),
+        per_stage(Stage::Endgame),
+        nodes,
+        args.out.display()
+    )
 }

@@ -688,7 +688,12 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
         }
     }
     let wall = start.elapsed().as_secs_f64();
-    let index = index_text(args, &steps, &outcomes, &provenance, wall);
+    let mut index = index_text(args, &steps, &outcomes, &provenance, wall);
+    let reports: Vec<Option<String>> = steps
+        .iter()
+        .map(|s| std::fs::read_to_string(out.join(format!("{}.md", s.name))).ok())
+        .collect();
+    index.push_str(&seeds_section(&steps, &reports));
     let path = out.join("README.md");
     std::fs::write(&path, index).with_context(|| format!("cannot write {}", path.display()))?;
     println!("{}", path.display());
@@ -778,6 +783,235 @@ fn index_text(
     s
 }
 
+/// What the seeds reported for the experiment a step repeats, typed in from the texts in
+/// `../shared/seeds/` (and, for seed 004's story, from the Stockfish pull requests it led to).
+fn seed_figure(step: &str) -> &'static str {
+    match step {
+        "compare" => {
+            "SPP thesis (seed 003), section 5: SPP evaluates 60-85 % fewer leaves than \
+             alpha-beta per position (0 % on positions 15 and 16), with identical move-score \
+             pairs"
+        }
+        "mpd" => "SPP thesis, section 4.6: MPD 70 for its evaluation, from self-play games",
+        "collect" | "fit" => {
+            "Jiang & Buro 2003 (seed 000), Table 1: a, b, sigma and r per depth pair and \
+             stage for Crafty 18.15 (printed beside Augur's in fit.md)"
+        }
+        "depth" => {
+            "Jiang & Buro, sections 3-4: 30 s on 300 positions, Crafty 11.5 plies, ProbCut \
+             (threshold 1.0) 11.6, MPC 12.0"
+        }
+        "accuracy" => "Jiang & Buro, section 5: proposed as further research, not measured",
+        "sfpc-depths" => {
+            "Seed 004 and Stockfish issue #6280: the rule extends the verification search \
+             when staticEval is 300 cp or more below beta (no share measured there)"
+        }
+        "grid" => {
+            "Jiang & Buro, Tables 2 and 3: 64-game matches; the pairs (1.2, 1.0) and \
+             (1.0, 1.0) scored 59.4 % against Crafty"
+        }
+        "nonmp-probcut" => {
+            "Jiang & Buro, section 3: ProbCut against Crafty, both without null move, 40-24 \
+             in 64 games (62.5 %, about +89 Elo), significant by their test (> 38 points)"
+        }
+        "nonmp-mpc" => "not run by the paper (it ran the null-move-off match with ProbCut)",
+        "mpc" => {
+            "Jiang & Buro, Table 3: MPC-Crafty (1.0, 1.0) 59.4 % against Crafty with null \
+             move (64 games)"
+        }
+        "seed004-dynamic" => {
+            "Stockfish #6219: passed STC [0, 2] (LLR 2.98, 174,400 games) and LTC \
+             [0.5, 2.5] (56,010 games), about +1 Elo"
+        }
+        "seed004-clamp" => {
+            "Stockfish #6286: passed non-regression STC [-1.75, 0.25] (86,688 games) and LTC \
+             (82,914 games)"
+        }
+        "seed004-removal" => {
+            "Stockfish #6607: passed non-regression STC (139,392 games) and LTC (266,934 \
+             games)"
+        }
+        s if s.starts_with("table4-") => {
+            "Jiang & Buro, Table 4 (64 games against Yace, 2 min + 10 s and 8 min + 20 s): \
+             Crafty 42.0 % and 50.8 %, MPC-Crafty (1.0, 1.0) 57.0 % and 55.5 %"
+        }
+        "solve" => "none (the seeds ran no tactical suite)",
+        _ => "-",
+    }
+}
+
+/// Augur's headline figure from a step's report, where the report has one: a match's games,
+/// logistic Elo with its interval and SPRT verdict, or a grid's pooled cell. Other steps are
+/// tables to read in their report.
+fn augur_figure(report: &str) -> Option<String> {
+    let after = |line: &str, key: &str| line.split_once(key).map(|(_, r)| r.trim().to_string());
+    if let Some(pooled) = report
+        .contains("## Grid:")
+        .then(|| report.lines().find(|l| l.starts_with("| all ")))
+        .flatten()
+    {
+        let last = pooled.trim_end_matches('|').rsplit('|').next()?.trim();
+        return Some(format!("pooled over the grid: {last} Elo"));
+    }
+    // compare: the thesis's headline ratio, pooled over the odd and over the even depths.
+    let spp: Vec<String> = report
+        .lines()
+        .filter(|l| l.starts_with("| SPP/AB | odd") || l.starts_with("| SPP/AB | even"))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            Some(format!("{} depths {} %", cells.get(2)?, cells.get(4)?))
+        })
+        .collect();
+    if !spp.is_empty() {
+        return Some(format!("SPP/AB fewer leaves, pooled: {}", spp.join("; ")));
+    }
+    // mpd: the largest quiet-sibling spread found by self-play, per evaluation.
+    if let Some((_, table)) = report.split_once("| eval | MPD found") {
+        let rows: Vec<String> = table
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .filter_map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                Some(format!("{} {}", cells.get(1)?, cells.get(2)?))
+            })
+            .collect();
+        if !rows.is_empty() {
+            return Some(format!("MPD found by self-play: {}", rows.join(", ")));
+        }
+    }
+    // solve: positions solved per variant.
+    if let Some(table) = report
+        .split_once("\nvariant ")
+        .map(|(_, t)| t)
+        .filter(|t| t.lines().next().is_some_and(|h| h.contains("solved")))
+    {
+        let rows: Vec<String> = table
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty() && !l.starts_with("share:"))
+            .filter_map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                Some(format!(
+                    "{} {}/{}",
+                    cols.first()?,
+                    cols.get(1)?,
+                    cols.get(2)?
+                ))
+            })
+            .collect();
+        if !rows.is_empty() {
+            return Some(format!("solved: {}", rows.join(", ")));
+        }
+    }
+    // sfpc-depths: the share of verification searches each rule extends and reduces.
+    let rules: Vec<String> = report
+        .lines()
+        .filter(|l| l.starts_with("| dynamic"))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let share = |c: &str| c.split_whitespace().next().unwrap_or("").to_string();
+            Some(format!(
+                "{} extends {} and reduces {} of verifications",
+                cells.get(1)?,
+                share(cells.get(6)?),
+                share(cells.get(7)?)
+            ))
+        })
+        .collect();
+    if !rules.is_empty() {
+        return Some(rules.join("; "));
+    }
+    // depth: each variant's average depth and its paired gain over the first.
+    if let Some(table) = report.split_once("\nvariant ").map(|(_, t)| t) {
+        let rows: Vec<String> = table
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty() && !l.starts_with("avg depth"))
+            .filter_map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                let (name, depth) = (cols.first()?, cols.get(2)?);
+                let gain = match (cols.get(5), cols.get(6), cols.get(7)) {
+                    (Some(g), Some(&"±"), Some(w)) => format!(" ({g} ± {w})"),
+                    _ => String::new(),
+                };
+                Some(format!("{name} {depth}{gain}"))
+            })
+            .collect();
+        if !rows.is_empty() {
+            return Some(format!("average depth: {} plies", rows.join(", ")));
+        }
+    }
+    // gauntlet (Table 4): the maximum-likelihood ratings against the anchor, with points.
+    if let Some((_, table)) = report.split_once("Maximum-likelihood ratings (Elo, ") {
+        let anchor = table.split(" = 0").next().unwrap_or("").to_string();
+        let rows: Vec<String> = table
+            .lines()
+            .skip(2)
+            .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+            .filter_map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                let (name, elo, points) = (cols.get(1)?, cols.get(2)?, cols.get(3)?);
+                (*name != anchor).then(|| format!("{name} {elo} ({points})"))
+            })
+            .collect();
+        if !rows.is_empty() {
+            return Some(format!("Elo against {anchor}: {}", rows.join(", ")));
+        }
+    }
+    // match: per pairing, games, logistic Elo and the SPRT verdict.
+    let mut pairings: Vec<(String, String)> = Vec::new();
+    let mut title = String::new();
+    let mut games = String::new();
+    for line in report.lines() {
+        if line.contains(" vs ") && line.contains("(from ") {
+            title = line
+                .split(" (from ")
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+        } else if let Some(r) = after(line, "Games: ") {
+            games = r.split_whitespace().next().unwrap_or("").to_string();
+        } else if let Some(r) = after(line, "Elo (logistic): ") {
+            let elo = r.split("  ").next().unwrap_or("").to_string();
+            pairings.push((title.clone(), format!("{games} games, Elo {elo}")));
+        } else if line.starts_with("SPRT ") {
+            if let (Some(v), Some(last)) = (after(line, "-> "), pairings.last_mut()) {
+                last.1.push_str(&format!(", SPRT: {v}"));
+            }
+        }
+    }
+    match pairings.len() {
+        0 => None,
+        1 => Some(pairings.remove(0).1),
+        _ => Some(
+            pairings
+                .into_iter()
+                .map(|(t, f)| format!("{t}: {f}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    }
+}
+
+/// The seeds' numbers beside Augur's, one row a step that has a report.
+fn seeds_section(steps: &[&Step], reports: &[Option<String>]) -> String {
+    let mut s = String::from(
+        "\n## The seeds' numbers beside Augur's\n\n| step | the seed reported | Augur (this run) |\n\
+         |---|---|---|\n",
+    );
+    for (step, report) in steps.iter().zip(reports) {
+        let ours = match report {
+            None => "not run yet".to_string(),
+            Some(r) => augur_figure(r)
+                .unwrap_or_else(|| format!("the tables of [{0}.md]({0}.md)", step.name)),
+        };
+        let _ = writeln!(s, "| {} | {} | {ours} |", step.name, seed_figure(step.name));
+    }
+    s
+}
+
 /// The wall time of every step listed, this run's and earlier runs' together: the figure the
 /// issue asks for, which one run of a resumed `--full` cannot see by itself.
 fn total_text(outcomes: &[Outcome]) -> String {
@@ -819,6 +1053,100 @@ mod tests {
             glaurung: glaurung.to_path_buf(),
             toga: toga.to_path_buf(),
         }
+    }
+
+    #[test]
+    fn every_full_step_names_what_its_seed_reported() {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+        for step in full_steps(&full_args(&here, &here)) {
+            assert_ne!(seed_figure(step.name), "-", "{}", step.name);
+        }
+    }
+
+    #[test]
+    fn augur_figures_are_read_from_match_and_grid_reports() {
+        let sprt = "dev vs base (from dev's side)\nGames: 1482  W/D/L: 434/550/498  Points: 709.0/1482\n\
+                    Score: 47.84%  Elo (logistic): -15.0 [-28.8, -1.3]  nElo (normalized): -19.3 ± 17.7\n\
+                    SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo): LLR -2.979 [-2.944, 2.944] -> H0 accepted\n";
+        assert_eq!(
+            augur_figure(sprt).as_deref(),
+            Some("1482 games, Elo -15.0 [-28.8, -1.3], SPRT: H0 accepted")
+        );
+        let grid = "## Grid: MpcThresholdEnd × MpcThresholdMid\n\
+                    | MpcThresholdMid=80 | -50.7 ±37.7 (LOS 0%) | -33.7 ±21.7 (LOS 0%) |\n\
+                    | all MpcThresholdMid | -26.7 ±21.6 (LOS 1%) | -26.5 ±12.4 (LOS 0%) |\n";
+        assert_eq!(
+            augur_figure(grid).as_deref(),
+            Some("pooled over the grid: -26.5 ±12.4 (LOS 0%) Elo")
+        );
+        assert_eq!(augur_figure("# augur-lab fit\nTable 1 ...\n"), None);
+        let gauntlet = "Played 240 games\n\
+                        Maximum-likelihood ratings (Elo, toga = 0), points and crosstable (row's points vs column):\n\
+                        \x20 # engine      Elo       points         1        2        3\n\
+                        \x20 1 base      +88.0     75.0/120         -        . 75.0/120\n\
+                        \x20 2 mpc       +46.2     68.0/120         .        - 68.0/120\n\
+                        \x20 3 toga       +0.0     97.0/240  45.0/120 52.0/120        -\n\
+                        Faults: none\n";
+        assert_eq!(
+            augur_figure(gauntlet).as_deref(),
+            Some("Elo against toga: base +88.0 (75.0/120), mpc +46.2 (68.0/120)")
+        );
+        let mpd = "## Self-play\n\n| eval | MPD found (largest quiet-sibling spread) | at |\n\
+                   |---|---:|---|\n| classic | 56 | `fen` |\n| default | 269 | `fen` |\n\n## Next\n";
+        assert_eq!(
+            augur_figure(mpd).as_deref(),
+            Some("MPD found by self-play: classic 56, default 269")
+        );
+        let compare = "| SPP/AB | 7 | 16 | 78.4 | 68.4 |\n\
+                       | SPP/AB | odd (5,7) | 32 | 78.4 | 67.6 ± 8.8 |\n\
+                       | SPP/AB | even (4,6) | 32 | 56.0 | 46.6 ± 9.1 |\n";
+        assert_eq!(
+            augur_figure(compare).as_deref(),
+            Some("SPP/AB fewer leaves, pooled: odd (5,7) depths 78.4 %; even (4,6) depths 56.0 %")
+        );
+        let depth = "20 positions\n\
+                     variant        pos      avg depth    gain (paired)   avg nodes\n\
+                     baseline        20    9.30 ± 0.40                -       15095\n\
+                     mpc             20   10.00 ± 0.70     +0.70 ± 0.48       14522\n\
+                     avg depth and gain with 95% confidence intervals\n";
+        assert_eq!(
+            augur_figure(depth).as_deref(),
+            Some("average depth: baseline 9.30, mpc 10.00 (+0.70 ± 0.48) plies")
+        );
+        let solve = "wac.epd: 30 positions\n\
+                     variant       solved    of    share (95% CI) vs first (paired)\n\
+                     baseline          28    30      93% [79, 98]                 -\n\
+                     mpc               26    30      87% [70, 95]         -7 ± 9 pp\n\
+                     share: solved with its 95% Wilson interval\n";
+        assert_eq!(
+            augur_figure(solve).as_deref(),
+            Some("solved: baseline 28/30, mpc 26/30")
+        );
+        let sfpc = "| rule | positions | mean nodes | vs fixed | verifications | extended | reduced |\n\
+                    | fixed | 30 | 23024 | – | 11211 | 0.0% [0.0, 0.0] | 0.0% [0.0, 0.0] |\n\
+                    | dynamic | 30 | 23003 | -0.13 | 11209 | 1.7% [1.4, 1.9] | 3.2% [2.9, 3.5] |\n\
+                    | dynamic-clamped | 30 | 23000 | -0.14 | 11209 | 0.0% [0.0, 0.0] | 3.2% [2.9, 3.6] |\n";
+        assert_eq!(
+            augur_figure(sfpc).as_deref(),
+            Some(
+                "dynamic extends 1.7% and reduces 3.2% of verifications; dynamic-clamped \
+                 extends 0.0% and reduces 3.2% of verifications"
+            )
+        );
+        let step = Step {
+            name: "nonmp-mpc",
+            what: "",
+            args: vec![],
+        };
+        let text = seeds_section(&[&step, &step], &[Some(sprt.into()), None]);
+        assert!(
+            text.contains("| nonmp-mpc | not run by the paper"),
+            "{text}"
+        );
+        assert!(
+            text.contains("H0 accepted |") && text.contains("not run yet |"),
+            "{text}"
+        );
     }
 
     #[test]

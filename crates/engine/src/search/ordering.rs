@@ -336,8 +336,23 @@ impl MovePicker {
         let (killers, counter, use_see) = (self.killers, self.counter, self.use_see);
         let moves = &mut self.moves;
         let noisy_only = self.noisy_only && !in_check;
-        board.generate_moves(|pm| {
+        // Noisy only (quiescence): keep just the target squares a noisy move can have before
+        // iterating, instead of building every quiet move to throw it away. A pawn's move is
+        // noisy when it changes file (a capture, en passant too) or reaches the last rank.
+        let last_rank = match side {
+            Color::White => cozy_chess::Rank::Eighth,
+            Color::Black => cozy_chess::Rank::First,
+        }
+        .bitboard();
+        board.generate_moves(|mut pm| {
             let piece = pm.piece;
+            if noisy_only {
+                pm.to &= if piece == Piece::Pawn {
+                    !pm.from.file().bitboard() | last_rank
+                } else {
+                    enemies
+                };
+            }
             for mv in pm {
                 if Some(mv) == tt {
                     continue;
@@ -476,5 +491,35 @@ mod tests {
         assert_eq!(order[1], "f3e4", "the good capture next");
         assert_eq!(order[2], "d2a5", "then the killer");
         assert_eq!(order.last().unwrap(), "d2d5", "the losing capture last");
+    }
+
+    #[test]
+    fn noisy_only_generation_is_the_noisy_part_of_the_full_one_in_order() {
+        // Promotions (also capturing and under-), en passant, castling (a king move onto its
+        // own rook in cozy-chess, not a capture), pawn pushes beside captures, for both sides.
+        let fens = [
+            "r3k2r/1P4P1/8/3pP3/8/8/p5p1/R3K2R w KQkq d6 0 1",
+            "r3k2r/1P4P1/8/8/3pP3/8/p5p1/R3K2R b KQkq e3 0 1",
+            "rnbqkb1r/pp3ppp/4pn2/2pp4/3P4/2N1PN2/PPP2PPP/R1BQKB1R w KQkq - 0 5",
+            "4k3/8/2p5/3p4/4n3/5P2/3Q4/4K3 w - - 0 1",
+            "1r2k3/P7/8/8/8/8/7p/4K1N1 b - - 0 1",
+        ];
+        for fen in fens {
+            let b: Board = fen.parse().unwrap();
+            let mut full = Vec::new();
+            b.generate_moves(|pm| {
+                full.extend(pm.into_iter().filter(|&mv| is_noisy(&b, mv)));
+                false
+            });
+            let opts = PickerOptions {
+                noisy_only: true,
+                use_see: false,
+            };
+            let mut p = MovePicker::new(None, [None, None], opts, Vec::new());
+            p.generate(&b, None);
+            let noisy: Vec<Move> = p.moves.iter().map(|m| m.0).collect();
+            assert_eq!(noisy, full, "{fen}");
+            assert!(!noisy.is_empty(), "{fen}");
+        }
     }
 }

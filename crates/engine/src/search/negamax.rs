@@ -4,7 +4,7 @@
 
 use super::config::{History as HistoryConfig, Lmr, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
-use super::ordering::{gives_check, is_noisy, see_ge, MovePicker, PickerOptions};
+use super::ordering::{is_noisy, see_ge, CheckInfo, MovePicker, PickerOptions};
 use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;
@@ -268,6 +268,8 @@ impl Searcher<'_> {
         let mut sppf_ceiling = None;
         let mut sppf_pruned = -INF;
         let board = self.td.pos.board().clone();
+        // What the pruning rules need to spare checking moves, computed when first asked.
+        let mut checks: Option<CheckInfo> = None;
         let prev_moves = self.cont_prev(ply);
         // [lmrttcapture] The table's best move here is a capture: the quiets rarely beat it.
         let tt_capture = self.cfg.lmrttcapture.enabled
@@ -306,7 +308,17 @@ impl Searcher<'_> {
                 && !in_check
                 && !noisy
                 && best_score > -MATE_BOUND
-                && self.prune_quiet(&board, mv, depth, searched, eval, alpha, improving, PV)
+                && self.prune_quiet(
+                    &board,
+                    mv,
+                    depth,
+                    searched,
+                    eval,
+                    alpha,
+                    improving,
+                    PV,
+                    &mut checks,
+                )
             {
                 continue;
             }
@@ -318,7 +330,7 @@ impl Searcher<'_> {
                 && !in_check
                 && !noisy
                 && best_score > -MATE_BOUND
-                && self.history_prunes(&board, mv, depth, prev_moves)
+                && self.history_prunes(&board, mv, depth, prev_moves, &mut checks)
             {
                 continue;
             }
@@ -337,9 +349,15 @@ impl Searcher<'_> {
             // from its siblings' (or, exact, from the node's eval) by a bounded positional
             // change, so when that bound cannot reach alpha the move need not be searched.
             if !PV && ply > 0 && depth == 1 && !in_check && !noisy && self.cfg.sppf.enabled {
-                if let Some(ceiling) =
-                    self.sppf_ceiling(&board, mv, alpha, raw_eval, best_quiet, &mut sppf_ceiling)
-                {
+                if let Some(ceiling) = self.sppf_ceiling(
+                    &board,
+                    mv,
+                    alpha,
+                    raw_eval,
+                    best_quiet,
+                    &mut sppf_ceiling,
+                    &mut checks,
+                ) {
                     sppf_pruned = sppf_pruned.max(ceiling);
                     continue;
                 }
@@ -795,6 +813,7 @@ impl Searcher<'_> {
         alpha: i32,
         improving: bool,
         pv: bool,
+        checks: &mut Option<CheckInfo>,
     ) -> bool {
         // [lmp] Late move pruning: at low depth, quiet moves this late in a well-ordered list
         // almost never matter.
@@ -816,7 +835,7 @@ impl Searcher<'_> {
             }
         }
         let Some(t) = prune else { return false };
-        if gives_check(board, mv) {
+        if gives_check(board, mv, checks) {
             return false;
         }
         self.td.stats.cut(t);
@@ -832,6 +851,7 @@ impl Searcher<'_> {
         mv: Move,
         depth: i32,
         prev_moves: [Option<PieceTo>; 2],
+        checks: &mut Option<CheckInfo>,
     ) -> bool {
         let hp = &self.cfg.histprune;
         if !hp.enabled || depth > hp.max_depth {
@@ -848,7 +868,7 @@ impl Searcher<'_> {
         if score.total(board, mv, PieceTo::of(board, mv)) >= limit {
             return false;
         }
-        if gives_check(board, mv) {
+        if gives_check(board, mv, checks) {
             return false;
         }
         self.td.stats.cut(Technique::HistPrune);
@@ -884,6 +904,7 @@ impl Searcher<'_> {
     /// this prunes only moves alpha-beta would fail low on. Not covered by either bound: moves
     /// that give check (no stand pat), castling (two men move) and, when alpha < 0, moves
     /// after which a repetition or the fifty-move rule could score the child 0.
+    #[allow(clippy::too_many_arguments)]
     fn sppf_ceiling(
         &mut self,
         board: &cozy_chess::Board,
@@ -892,6 +913,7 @@ impl Searcher<'_> {
         raw_eval: i32,
         best_quiet: i32,
         node_ceiling: &mut Option<i32>,
+        checks: &mut Option<CheckInfo>,
     ) -> Option<i32> {
         if alpha.abs() >= MATE_BOUND || board.colors(board.side_to_move()).has(mv.to) {
             return None;
@@ -913,7 +935,7 @@ impl Searcher<'_> {
         if alpha < 0 && !pawn_move && board.halfmove_clock() + 1 >= 4 {
             return None;
         }
-        if gives_check(board, mv) {
+        if gives_check(board, mv, checks) {
             return None;
         }
         self.td.stats.cut(Technique::Sppf);
@@ -1019,4 +1041,12 @@ impl Searcher<'_> {
         let pawns_and_king = b.pieces(Piece::Pawn) | b.pieces(Piece::King);
         !(side & !pawns_and_king).is_empty()
     }
+}
+
+/// Whether `mv` gives check, from the node's `CheckInfo` (made on the first question).
+#[inline]
+fn gives_check(board: &cozy_chess::Board, mv: Move, checks: &mut Option<CheckInfo>) -> bool {
+    checks
+        .get_or_insert_with(|| CheckInfo::new(board))
+        .gives_check(board, mv)
 }

@@ -7,6 +7,7 @@ pub mod chart;
 pub mod confidence;
 pub mod datagen;
 pub mod epd;
+mod git_commit;
 pub mod probcut;
 pub mod provenance;
 pub mod regression;

@@ -3,10 +3,10 @@
 //! its report and writes it next to its data files, so a number in the docs can be traced to
 //! the exact run that produced it and rebuilt.
 
+use crate::git_commit::{git, head_commit};
 use anyhow::{Context, Result};
 use std::fmt::Debug;
 use std::path::Path;
-use std::process::Command;
 use std::time::SystemTime;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,13 +27,6 @@ pub struct Provenance {
     pub date: String,
 }
 
-fn git(args: &[&str]) -> Option<String> {
-    let out = Command::new("git").args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
 /// The source commit of this binary: the one its build recorded (build.rs), so a run that
 /// outlives later commits in its checkout still names the code that produced it. A build from
 /// outside a checkout falls back to the working directory's HEAD at run time.
@@ -42,23 +35,7 @@ pub fn source_commit() -> String {
     if !built.is_empty() {
         return built.to_string();
     }
-    working_directory_commit()
-}
-
-/// `git rev-parse HEAD` of the working directory at run time, `+dirty` with uncommitted changes.
-fn working_directory_commit() -> String {
-    match git(&["rev-parse", "HEAD"]) {
-        Some(head) if !head.is_empty() => {
-            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
-            if dirty {
-                format!("{head}+dirty")
-            } else {
-                head
-            }
-        }
-        _ => "unknown (not run inside a git checkout)".to_string(),
-    }
+    head_commit().unwrap_or_else(|| "unknown (not run inside a git checkout)".to_string())
 }
 
 /// The SHA-256 of some bytes, lower-case hex: the identity of a data file or engine binary.

@@ -866,43 +866,35 @@ fn augur_figure(report: &str) -> Option<String> {
         return Some(format!("SPP/AB fewer leaves, pooled: {}", spp.join("; ")));
     }
     // mpd: the largest quiet-sibling spread found by self-play, per evaluation.
-    if let Some((_, table)) = report.split_once("| eval | MPD found") {
-        let rows: Vec<String> = table
-            .lines()
-            .skip(2)
-            .take_while(|l| l.starts_with('|'))
-            .filter_map(|l| {
-                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
-                Some(format!("{} {}", cells.get(1)?, cells.get(2)?))
-            })
-            .collect();
-        if !rows.is_empty() {
-            return Some(format!("MPD found by self-play: {}", rows.join(", ")));
-        }
+    if let Some(rows) = rows_after(
+        report,
+        "| eval | MPD found",
+        2,
+        |l| l.starts_with('|'),
+        |l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            Some(format!("{} {}", cells.get(1)?, cells.get(2)?))
+        },
+    ) {
+        return Some(format!("MPD found by self-play: {rows}"));
     }
-    // solve: positions solved per variant.
-    if let Some(table) = report
+    // solve: positions solved per variant (its `variant` table has a `solved` column).
+    let solve = report
         .split_once("\nvariant ")
-        .map(|(_, t)| t)
-        .filter(|t| t.lines().next().is_some_and(|h| h.contains("solved")))
+        .is_some_and(|(_, t)| t.lines().next().is_some_and(|h| h.contains("solved")));
+    let solve_row = |l: &str| !l.trim().is_empty() && !l.starts_with("share:");
+    if let Some(rows) = rows_after(report, "\nvariant ", 1, solve_row, |l| {
+        let cols: Vec<&str> = l.split_whitespace().collect();
+        Some(format!(
+            "{} {}/{}",
+            cols.first()?,
+            cols.get(1)?,
+            cols.get(2)?
+        ))
+    })
+    .filter(|_| solve)
     {
-        let rows: Vec<String> = table
-            .lines()
-            .skip(1)
-            .take_while(|l| !l.trim().is_empty() && !l.starts_with("share:"))
-            .filter_map(|l| {
-                let cols: Vec<&str> = l.split_whitespace().collect();
-                Some(format!(
-                    "{} {}/{}",
-                    cols.first()?,
-                    cols.get(1)?,
-                    cols.get(2)?
-                ))
-            })
-            .collect();
-        if !rows.is_empty() {
-            return Some(format!("solved: {}", rows.join(", ")));
-        }
+        return Some(format!("solved: {rows}"));
     }
     // sfpc-depths: the share of verification searches each rule extends and reduces.
     let rules: Vec<String> = report
@@ -923,40 +915,29 @@ fn augur_figure(report: &str) -> Option<String> {
         return Some(rules.join("; "));
     }
     // depth: each variant's average depth and its paired gain over the first.
-    if let Some(table) = report.split_once("\nvariant ").map(|(_, t)| t) {
-        let rows: Vec<String> = table
-            .lines()
-            .skip(1)
-            .take_while(|l| !l.trim().is_empty() && !l.starts_with("avg depth"))
-            .filter_map(|l| {
-                let cols: Vec<&str> = l.split_whitespace().collect();
-                let (name, depth) = (cols.first()?, cols.get(2)?);
-                let gain = match (cols.get(5), cols.get(6), cols.get(7)) {
-                    (Some(g), Some(&"±"), Some(w)) => format!(" ({g} ± {w})"),
-                    _ => String::new(),
-                };
-                Some(format!("{name} {depth}{gain}"))
-            })
-            .collect();
-        if !rows.is_empty() {
-            return Some(format!("average depth: {} plies", rows.join(", ")));
-        }
+    let depth_row = |l: &str| !l.trim().is_empty() && !l.starts_with("avg depth");
+    if let Some(rows) = rows_after(report, "\nvariant ", 1, depth_row, |l| {
+        let cols: Vec<&str> = l.split_whitespace().collect();
+        let (name, depth) = (cols.first()?, cols.get(2)?);
+        let gain = match (cols.get(5), cols.get(6), cols.get(7)) {
+            (Some(g), Some(&"±"), Some(w)) => format!(" ({g} ± {w})"),
+            _ => String::new(),
+        };
+        Some(format!("{name} {depth}{gain}"))
+    }) {
+        return Some(format!("average depth: {rows} plies"));
     }
     // gauntlet (Table 4): the maximum-likelihood ratings against the anchor, with points.
-    if let Some((_, table)) = report.split_once("Maximum-likelihood ratings (Elo, ") {
+    const RATINGS: &str = "Maximum-likelihood ratings (Elo, ";
+    if let Some((_, table)) = report.split_once(RATINGS) {
         let anchor = table.split(" = 0").next().unwrap_or("").to_string();
-        let rows: Vec<String> = table
-            .lines()
-            .skip(2)
-            .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
-            .filter_map(|l| {
-                let cols: Vec<&str> = l.split_whitespace().collect();
-                let (name, elo, points) = (cols.get(1)?, cols.get(2)?, cols.get(3)?);
-                (*name != anchor).then(|| format!("{name} {elo} ({points})"))
-            })
-            .collect();
-        if !rows.is_empty() {
-            return Some(format!("Elo against {anchor}: {}", rows.join(", ")));
+        let numbered = |l: &str| l.trim_start().starts_with(|c: char| c.is_ascii_digit());
+        if let Some(rows) = rows_after(report, RATINGS, 2, numbered, |l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            let (name, elo, points) = (cols.get(1)?, cols.get(2)?, cols.get(3)?);
+            (*name != anchor).then(|| format!("{name} {elo} ({points})"))
+        }) {
+            return Some(format!("Elo against {anchor}: {rows}"));
         }
     }
     // match: per pairing, games, logistic Elo and the SPRT verdict.
@@ -993,6 +974,26 @@ fn augur_figure(report: &str) -> Option<String> {
                 .join("; "),
         ),
     }
+}
+
+/// The rows of the table that follows `marker` in a report (its first `skip` lines are the
+/// rest of the header), as long as `is_row` holds, each put in words by `row` and joined;
+/// `None` without the marker or without rows.
+fn rows_after(
+    report: &str,
+    marker: &str,
+    skip: usize,
+    is_row: impl Fn(&str) -> bool,
+    row: impl Fn(&str) -> Option<String>,
+) -> Option<String> {
+    let (_, table) = report.split_once(marker)?;
+    let rows: Vec<String> = table
+        .lines()
+        .skip(skip)
+        .take_while(|l| is_row(l))
+        .filter_map(row)
+        .collect();
+    (!rows.is_empty()).then(|| rows.join(", "))
 }
 
 /// The seeds' numbers beside Augur's, one row a step that has a report.

@@ -927,7 +927,23 @@ fn augur_figure(report: &str) -> Option<String> {
     }) {
         return Some(format!("average depth: {rows} plies"));
     }
-    // gauntlet (Table 4): the maximum-likelihood ratings against the anchor, with points.
+    // gauntlet (Table 4): each engine's own games against the anchor, with the Elo interval;
+    // reports written before that section existed give the maximum-likelihood ratings.
+    if let Some((_, rest)) = report.split_once("\nAgainst ") {
+        let anchor = rest.split(" alone").next().unwrap_or("").to_string();
+        let indented = |l: &str| l.starts_with("  ");
+        if let Some(rows) = rows_after(rest, "\n", 0, indented, |l| {
+            if let Some((difference, _)) = l.split_once(" points of score") {
+                return Some(format!("{} pp of score", difference.trim()));
+            }
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            let (name, points) = (cols.first()?, cols.get(1)?);
+            let elo = l.split_once("Elo ")?.1.split("  ").next()?;
+            Some(format!("{name} {elo} ({points})"))
+        }) {
+            return Some(format!("Elo against {anchor} [95%]: {rows}"));
+        }
+    }
     const RATINGS: &str = "Maximum-likelihood ratings (Elo, ";
     if let Some((_, table)) = report.split_once(RATINGS) {
         let anchor = table.split(" = 0").next().unwrap_or("").to_string();
@@ -1091,6 +1107,21 @@ mod tests {
         assert_eq!(
             augur_figure(gauntlet).as_deref(),
             Some("Elo against toga: base +88.0 (75.0/120), mpc +46.2 (68.0/120)")
+        );
+        let with_intervals = gauntlet.replace(
+            "Faults: none\n",
+            "Against toga alone (each engine's own games with it; Elo logistic, 95% interval):\n\
+             \x20 base       75.0/120   62.5%  W/D/L 60/30/30  Elo +88.7 [+38.5, +142.9]  LOS 100.0%  (pentanomial)\n\
+             \x20 mpc        68.0/120   56.7%  W/D/L 50/36/34  Elo +46.6 [-2.4, +97.5]  LOS 96.9%  (pentanomial)\n\
+             \x20 mpc - base: -5.8 ± 10.1 points of score per 100 games (95%), Elo -42.1\n\
+             Faults: none\n",
+        );
+        assert_eq!(
+            augur_figure(&with_intervals).as_deref(),
+            Some(
+                "Elo against toga [95%]: base +88.7 [+38.5, +142.9] (75.0/120), \
+                 mpc +46.6 [-2.4, +97.5] (68.0/120), mpc - base: -5.8 ± 10.1 pp of score"
+            )
         );
         let mpd = "## Self-play\n\n| eval | MPD found (largest quiet-sibling spread) | at |\n\
                    |---|---:|---|\n| classic | 56 | `fen` |\n| default | 269 | `fen` |\n\n## Next\n";

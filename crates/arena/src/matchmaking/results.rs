@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use shakmaty::{Color, KnownOutcome};
 
 use crate::game::pgn::GameSummary;
-use crate::matchmaking::elo::{fmt_elo, Penta, Wdl};
+use crate::matchmaking::elo::{self, fmt_elo, Penta, Wdl};
 use crate::matchmaking::ratings;
 use crate::matchmaking::sprt::Sample;
 
@@ -208,7 +208,7 @@ impl ResultTable {
             "#", "engine", "Elo", "points"
         );
         for (k, _) in order.iter().enumerate() {
-            let _ = write!(out, "{:>9}", k + 1);
+            let _ = write!(out, " {:>9}", k + 1);
         }
         out.push('\n');
         for (rank, &i) in order.iter().enumerate() {
@@ -223,19 +223,81 @@ impl ResultTable {
             );
             for &j in &order {
                 if i == j {
-                    let _ = write!(out, "{:>9}", "-");
+                    let _ = write!(out, " {:>9}", "-");
                     continue;
                 }
                 let (wdl, _) = self.head_to_head(i, j);
                 if wdl.games() == 0 {
-                    let _ = write!(out, "{:>9}", ".");
+                    let _ = write!(out, " {:>9}", ".");
                 } else {
-                    let _ = write!(out, "{:>9}", format!("{:.1}/{}", wdl.points(), wdl.games()));
+                    let _ = write!(
+                        out,
+                        " {:>9}",
+                        format!("{:.1}/{}", wdl.points(), wdl.games())
+                    );
                 }
             }
             out.push('\n');
         }
         out
+    }
+
+    /// Each engine's result against the anchor alone, from its own side, with
+    /// a 95% Elo interval (pentanomial when its games pair up, else
+    /// trinomial). The joint ratings above carry no interval, and a gauntlet's
+    /// question (Table 4: does each of our engines beat the opponent, by how
+    /// much?) is answered by these per-pairing intervals.
+    pub fn against_anchor(&self, anchor: usize) -> String {
+        let w = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+        let mut rows = String::new();
+        let mut measured: Vec<(usize, elo::Estimate)> = Vec::new();
+        for i in (0..self.names.len()).filter(|&i| i != anchor) {
+            let (wdl, penta) = self.head_to_head(i, anchor);
+            let sample = Sample::choose(&wdl, &penta);
+            let Some(e) = elo::estimate(&sample) else {
+                continue;
+            };
+            measured.push((i, e));
+            let _ = writeln!(
+                rows,
+                "  {:<w$} {:>12} {:>6.1}%  W/D/L {}/{}/{}  Elo {} [{}, {}]  LOS {:.1}%  ({})",
+                self.names[i],
+                format!("{:.1}/{}", wdl.points(), wdl.games()),
+                100.0 * e.score,
+                wdl.wins,
+                wdl.draws,
+                wdl.losses,
+                fmt_elo(e.elo),
+                fmt_elo(e.elo_low),
+                fmt_elo(e.elo_high),
+                100.0 * e.los,
+                sample.name()
+            );
+        }
+        if rows.is_empty() {
+            return rows;
+        }
+        // Each engine's score against the anchor minus the first
+        // engine's: the two come from different games, so their variances add (games of the
+        // same opening are positively correlated, which makes this interval conservative).
+        let z = elo::phi_inv(0.975);
+        if let Some((first, f)) = measured.first() {
+            for (i, e) in &measured[1..] {
+                let _ = writeln!(
+                    rows,
+                    "  {} - {}: {:+.1} ± {:.1} points of score per 100 games (95%), Elo {}",
+                    self.names[*i],
+                    self.names[*first],
+                    100.0 * (e.score - f.score),
+                    100.0 * z * (e.std_error.powi(2) + f.std_error.powi(2)).sqrt(),
+                    fmt_elo(e.elo - f.elo)
+                );
+            }
+        }
+        format!(
+            "Against {} alone (each engine's own games with it; Elo logistic, 95% interval):\n{rows}",
+            self.names[anchor]
+        )
     }
 }
 
@@ -277,5 +339,44 @@ mod tests {
         assert_eq!(penta.0, [0, 1, 0, 1, 0]);
         let text = t.crosstable(1);
         assert!(text.contains("2.0/5"), "{text}");
+    }
+
+    #[test]
+    fn each_engine_is_measured_against_the_anchor_alone() {
+        // a beats c 3-1 in two pairs, b loses to c 0.5-1.5 in one pair; a-b games
+        // must not enter either line.
+        let games = vec![
+            summary("a", "c", "1-0", "f1"),
+            summary("c", "a", "0-1", "f1"),
+            summary("a", "c", "1-0", "f2"),
+            summary("c", "a", "1-0", "f2"),
+            summary("b", "c", "1/2-1/2", "f1"),
+            summary("c", "b", "1-0", "f1"),
+            summary("a", "b", "1-0", "f3"),
+            summary("b", "a", "1-0", "f3"),
+        ];
+        let t = ResultTable::from_summaries(&games);
+        let c = t.names.iter().position(|n| n == "c").unwrap();
+        let text = t.against_anchor(c);
+        assert!(text.starts_with("Against c alone"), "{text}");
+        let line = |name: &str| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with(name))
+                .unwrap_or_else(|| panic!("{name} missing: {text}"))
+                .to_string()
+        };
+        let a = line("a ");
+        assert!(a.contains("3.0/4") && a.contains("75.0%"), "{a}");
+        assert!(a.contains("W/D/L 3/0/1") && a.contains("Elo +190.8"), "{a}");
+        assert!(a.contains("(pentanomial)"), "{a}");
+        let b = line("b ");
+        assert!(b.contains("0.5/2") && b.contains("W/D/L 0/1/1"), "{b}");
+        assert!(!text.contains("\n  c "), "the anchor gets no line: {text}");
+        // b's score 25% minus a's 75%, Elo -190.8 - 190.8.
+        let diff = line("b - a:");
+        assert!(
+            diff.contains("-50.0 ±") && diff.contains("Elo -381.7"),
+            "{diff}"
+        );
     }
 }

@@ -276,6 +276,7 @@ pub fn final_report(
     }
     if table.names.len() > 2 || table.games.iter().any(|g| g.white >= 2 || g.black >= 2) {
         out.push_str(&table.crosstable(anchor));
+        out.push_str(&table.against_anchor(anchor));
     }
     out.push_str(&table.fault_summary());
     out

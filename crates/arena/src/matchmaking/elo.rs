@@ -22,6 +22,10 @@ impl Wdl {
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
+    /// "points/games", as crosstables print a result.
+    pub fn points_of_games(&self) -> String {
+        format!("{:.1}/{}", self.points(), self.games())
+    }
 
     /// Points (win 1, draw 1/2).
     pub fn points(&self) -> f64 {

@@ -230,11 +230,7 @@ impl ResultTable {
                 if wdl.games() == 0 {
                     let _ = write!(out, " {:>9}", ".");
                 } else {
-                    let _ = write!(
-                        out,
-                        " {:>9}",
-                        format!("{:.1}/{}", wdl.points(), wdl.games())
-                    );
+                    let _ = write!(out, " {:>9}", wdl.points_of_games());
                 }
             }
             out.push('\n');
@@ -248,21 +244,28 @@ impl ResultTable {
     /// question (Table 4: does each of our engines beat the opponent, by how
     /// much?) is answered by these per-pairing intervals.
     pub fn against_anchor(&self, anchor: usize) -> String {
+        let measured: Vec<(usize, Wdl, Sample, elo::Estimate)> = (0..self.names.len())
+            .filter(|&i| i != anchor)
+            .filter_map(|i| {
+                let (wdl, penta) = self.head_to_head(i, anchor);
+                let sample = Sample::choose(&wdl, &penta);
+                elo::estimate(&sample).map(|e| (i, wdl, sample, e))
+            })
+            .collect();
+        let Some((first, _, _, f)) = measured.first() else {
+            return String::new();
+        };
         let w = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
-        let mut rows = String::new();
-        let mut measured: Vec<(usize, elo::Estimate)> = Vec::new();
-        for i in (0..self.names.len()).filter(|&i| i != anchor) {
-            let (wdl, penta) = self.head_to_head(i, anchor);
-            let sample = Sample::choose(&wdl, &penta);
-            let Some(e) = elo::estimate(&sample) else {
-                continue;
-            };
-            measured.push((i, e));
+        let mut out = format!(
+            "Against {} alone (each engine's own games with it; Elo logistic, 95% interval):\n",
+            self.names[anchor]
+        );
+        for (i, wdl, sample, e) in &measured {
             let _ = writeln!(
-                rows,
+                out,
                 "  {:<w$} {:>12} {:>6.1}%  W/D/L {}/{}/{}  Elo {} [{}, {}]  LOS {:.1}%  ({})",
-                self.names[i],
-                format!("{:.1}/{}", wdl.points(), wdl.games()),
+                self.names[*i],
+                wdl.points_of_games(),
                 100.0 * e.score,
                 wdl.wins,
                 wdl.draws,
@@ -274,30 +277,22 @@ impl ResultTable {
                 sample.name()
             );
         }
-        if rows.is_empty() {
-            return rows;
-        }
-        // Each engine's score against the anchor minus the first
-        // engine's: the two come from different games, so their variances add (games of the
-        // same opening are positively correlated, which makes this interval conservative).
+        // Each engine's score against the anchor minus the first engine's: the two come from
+        // different games, so their variances add (games of the same opening correlate
+        // positively, which makes this interval conservative).
         let z = elo::phi_inv(0.975);
-        if let Some((first, f)) = measured.first() {
-            for (i, e) in &measured[1..] {
-                let _ = writeln!(
-                    rows,
-                    "  {} - {}: {:+.1} ± {:.1} points of score per 100 games (95%), Elo {}",
-                    self.names[*i],
-                    self.names[*first],
-                    100.0 * (e.score - f.score),
-                    100.0 * z * (e.std_error.powi(2) + f.std_error.powi(2)).sqrt(),
-                    fmt_elo(e.elo - f.elo)
-                );
-            }
+        for (i, _, _, e) in &measured[1..] {
+            let _ = writeln!(
+                out,
+                "  {} - {}: {:+.1} ± {:.1} points of score per 100 games (95%), Elo {}",
+                self.names[*i],
+                self.names[*first],
+                100.0 * (e.score - f.score),
+                100.0 * z * (e.std_error.powi(2) + f.std_error.powi(2)).sqrt(),
+                fmt_elo(e.elo - f.elo)
+            );
         }
-        format!(
-            "Against {} alone (each engine's own games with it; Elo logistic, 95% interval):\n{rows}",
-            self.names[anchor]
-        )
+        out
     }
 }
 

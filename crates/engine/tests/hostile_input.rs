@@ -317,3 +317,88 @@ fn device_files_are_refused_not_read() {
     }
     still_plays(&mut e);
 }
+
+/// Every spin option the engine declares, with its minimum and its maximum as `uci` states
+/// them.
+fn declared_spins(e: &mut Engine) -> Vec<(String, i64, i64, i64)> {
+    e.send("uci");
+    e.until("uciok")
+        .iter()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .filter_map(|rest| {
+            let (name, ty) = rest.split_once(" type spin ")?;
+            let words: Vec<&str> = ty.split_whitespace().collect();
+            let value = |key: &str| -> i64 {
+                let i = words.iter().position(|w| *w == key).unwrap();
+                words[i + 1].parse().unwrap()
+            };
+            Some((
+                name.to_string(),
+                value("default"),
+                value("min"),
+                value("max"),
+            ))
+        })
+        .collect()
+}
+
+/// Any value inside a declared range is what a GUI, OpenBench's SPSA or `augur-lab spsa` may
+/// send: with every technique switched on, each spin at its minimum and at its maximum (one at
+/// a time, then all at their minimums and all at their maximums), the engine answers `go
+/// depth` from a middle game, an endgame and a position in check with a legal move and stays
+/// alive. `LmrMinDepth 1` aborted the process at `go depth 1` before (issue 29).
+#[test]
+fn every_spin_at_its_declared_extremes_still_plays() {
+    const POSITIONS: [&str; 3] = [
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "position fen 8/8/4k3/8/3K4/3P4/8/8 w - - 0 1",
+        "position fen rnbqkbnr/ppp2ppp/3p4/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 1 3",
+    ];
+    let mut e = Engine::start();
+    let legal: Vec<Vec<String>> = POSITIONS.iter().map(|p| legal_moves(&mut e, p)).collect();
+    // The machine's resources and the report are not the search's: a huge hash or many
+    // threads are refused or slow (hash_and_threads_beyond_the_machine_keep_the_old_value),
+    // MultiPV 256 only lists more lines.
+    let spins: Vec<_> = declared_spins(&mut e)
+        .into_iter()
+        .filter(|(name, ..)| !matches!(name.as_str(), "Hash" | "Threads" | "MultiPV"))
+        .collect();
+    assert!(spins.len() > 60, "{spins:?}");
+    for (name, ty) in declared_options(&mut e) {
+        if ty == "check" && name != "Ponder" && !name.starts_with("UCI_") {
+            e.send(&format!("setoption name {name} value true"));
+        }
+    }
+    let play = |e: &mut Engine, what: &str| {
+        for (position, legal) in POSITIONS.iter().zip(&legal) {
+            for depth in [1, 5] {
+                e.send(position);
+                e.send(&format!("go depth {depth}"));
+                let (mv, lines) = e.bestmove();
+                assert!(legal.contains(&mv), "{what}, {position}: {mv} {lines:?}");
+                assert!(!has_error(&lines), "{what}: {lines:?}");
+            }
+        }
+    };
+    let set = |e: &mut Engine, name: &str, value: i64| {
+        e.send(&format!("setoption name {name} value {value}"));
+        let lines = e.ready();
+        assert!(!has_error(&lines), "{name} = {value}: {lines:?}");
+    };
+    for (name, default, min, max) in &spins {
+        for v in [*min, *max] {
+            set(&mut e, name, v);
+            play(&mut e, &format!("{name} = {v}"));
+        }
+        set(&mut e, name, *default);
+    }
+    for (which, pick) in [("minimum", 0), ("maximum", 1)] {
+        for (name, _, min, max) in &spins {
+            set(&mut e, name, [*min, *max][pick]);
+        }
+        play(&mut e, &format!("every spin at its {which}"));
+    }
+    still_plays(&mut e);
+    e.send("quit");
+    assert!(e.close_and_wait().success());
+}

@@ -184,6 +184,18 @@ macro_rules! search_config {
                 }
             )*
         }
+
+        /// One test per technique: switched on with each parameter at its declared minimum
+        /// and maximum, it searches soundly (`search::tests::on_at_its_extremes_searches_soundly`).
+        #[cfg(test)]
+        mod every_technique_at_its_extremes {
+            $(
+                #[test]
+                fn $tag() {
+                    crate::search::tests::on_at_its_extremes_searches_soundly(stringify!($tag));
+                }
+            )*
+        }
     };
 }
 

@@ -553,6 +553,122 @@ pub(crate) mod tests {
         assert_ne!(narrow.stats.nodes, wide.stats.nodes);
     }
 
+    /// Positions for the extremes test: a middle game with every piece type in play, a king
+    /// and pawn ending (null move and the stage-dependent rules switch off there), and a side
+    /// in check with six ways out (check extension, no pruning before the move loop).
+    const EXTREME_FENS: [&str; 3] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/8/4k3/8/3K4/3P4/8/8 w - - 0 1",
+        "rnbqkbnr/ppp2ppp/3p4/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 1 3",
+    ];
+
+    /// The settings the extremes test tries for `tag`: each spin parameter at its minimum and
+    /// at its maximum alone, all of them at their minimums and all at their maximums together,
+    /// and each choice of a combo; a technique without parameters is tried as it is.
+    pub(crate) fn extreme_settings(tag: &str) -> Vec<Vec<(&'static str, String)>> {
+        let switch = options::all()
+            .into_iter()
+            .find(|s| s.tag == Some(tag) && options::technique_switch(s.name, tag))
+            .expect("a switch");
+        let mut settings = Vec::new();
+        let (mut lows, mut highs) = (Vec::new(), Vec::new());
+        let mut combos = Vec::new();
+        for s in options::all()
+            .into_iter()
+            .filter(|s| s.tag == Some(tag) && s.name != switch.name)
+        {
+            match s.kind {
+                Kind::Spin { min, max, .. } => {
+                    settings.push(vec![(s.name, min.to_string())]);
+                    settings.push(vec![(s.name, max.to_string())]);
+                    lows.push((s.name, min.to_string()));
+                    highs.push((s.name, max.to_string()));
+                }
+                Kind::Combo { choices, .. } => {
+                    combos.extend(choices.iter().map(|c| (s.name, c.to_string())));
+                }
+                Kind::Check(_) | Kind::Button | Kind::Text(_) => {}
+            }
+        }
+        // Every choice of a combo alone and with all spins at one end: [sfpc]'s dynamic rule
+        // with SfpcEvalDivisor 1 is such a pair.
+        for c in &combos {
+            settings.push(vec![c.clone()]);
+            for ends in [&lows, &highs] {
+                settings.push(ends.iter().cloned().chain([c.clone()]).collect());
+            }
+        }
+        if lows.len() > 1 && combos.is_empty() {
+            settings.push(lows);
+            settings.push(highs);
+        }
+        if settings.is_empty() {
+            settings.push(Vec::new());
+        }
+        for s in &mut settings {
+            s.insert(0, (switch.name, "true".to_string()));
+        }
+        settings
+    }
+
+    /// [every tag] Switched on, with its parameters at their declared extremes (see
+    /// `extreme_settings`), a technique searches each of `EXTREME_FENS` to a legal best move
+    /// and a score that is a score, without a panic: the test profile checks arithmetic, so an
+    /// overflow or a `clamp` whose bounds cross fails here. A GUI, OpenBench's SPSA or
+    /// `augur-lab spsa` may send any value inside a declared range; `LmrMinDepth 1` crashed
+    /// the engine at `go depth 1` before this test (issue 29). Depth 1 is searched as well as
+    /// deeper searches, since frontier nodes are where the smallest values bite.
+    pub(crate) fn on_at_its_extremes_searches_soundly(tag: &str) {
+        let technique = *Technique::ALL
+            .iter()
+            .find(|t| t.tag() == tag)
+            .expect("a technique's tag");
+        let mut tried = 0;
+        for settings in extreme_settings(tag) {
+            for fen in EXTREME_FENS {
+                let pos = Position::from_fen(fen, false).unwrap();
+                let legal = pos.legal_moves();
+                // Shallow searches with no node limit (a rule that searches deeper than
+                // its node would never end), a deeper one with a limit.
+                for (d, nodes) in [(1, None), (4, None), (8, Some(60_000))] {
+                    let mut t = team(SearchConfig::default());
+                    for (name, value) in &settings {
+                        assert_eq!(t.set_option(name, Some(value)), Ok(true), "{name}");
+                    }
+                    let mut limits = Limits {
+                        depth: Some(d),
+                        nodes,
+                        ..Default::default()
+                    };
+                    if tag == "timeman" {
+                        (limits.wtime, limits.btime) = (Some(100_000_000), Some(100_000_000));
+                    }
+                    let r = t.search(&pos, &limits);
+                    let best = r
+                        .best
+                        .unwrap_or_else(|| panic!("{settings:?} {fen}: no move"));
+                    assert!(
+                        legal.contains(&best),
+                        "{settings:?} {fen}: {best} is illegal"
+                    );
+                    assert!(
+                        r.score.abs() < INF && r.depth >= 1,
+                        "{settings:?} {fen} depth {d}: score {} depth {}",
+                        r.score,
+                        r.depth
+                    );
+                    tried += r.stats.tried[technique as usize];
+                }
+            }
+        }
+        // Some extremes switch a technique off in effect (a minimum depth beyond these
+        // searches, a ProbCut pair without fitted parameters, `SppfMode exact` without the
+        // classic evaluation), but not all of them.
+        if !matches!(tag, "probcut" | "timeman" | "aspiration") {
+            assert!(tried > 0, "{tag}: never tried at any of its extremes");
+        }
+    }
+
     /// [every tag] Switched off, a technique leaves no trace: its counters stay 0 and the tree
     /// (every counter of the search) is the same whatever its parameters. Switched on, it is
     /// tried. `config.rs` runs this once per tag of its table.

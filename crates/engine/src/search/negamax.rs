@@ -470,7 +470,10 @@ impl Searcher<'_> {
                             r -= shift;
                         }
                     }
-                    r = r.clamp(0, new_depth - 1).max(0);
+                    // The reduced search keeps at least one ply; at a frontier node
+                    // (new_depth <= 0, possible when LmrMinDepth is 1) there is nothing left
+                    // to reduce. `clamp(0, new_depth - 1)` panicked there: its bounds cross.
+                    r = r.min(new_depth - 1).max(0);
                 }
             }
 

@@ -342,6 +342,11 @@ crate::options::choice! {
 impl DepthRule {
     /// Verification depth (before the `> 0` check) for a node of `depth`: `reduction` plies
     /// shallower, and for the dynamic rules one ply per `divisor` cp of staticEval − beta.
+    /// Never deeper than the node's own children (`depth − 1`): the dynamic rule extends when
+    /// staticEval is far below beta, and with a small divisor (SfpcEvalDivisor 1) an uncapped
+    /// verification could be hundreds of plies deeper than its node, each of its nodes
+    /// extending again, so that `go depth 1` never ended. At the default divisor the cap acts
+    /// only when staticEval is about 1,200 cp or more below beta.
     pub fn verification_depth(
         self,
         depth: i32,
@@ -351,11 +356,12 @@ impl DepthRule {
         divisor: i32,
     ) -> i32 {
         let term = (static_eval - beta) / divisor.max(1);
-        match self {
-            DepthRule::Fixed => (depth - reduction).max(0),
-            DepthRule::Dynamic => (depth - reduction - term).max(0),
-            DepthRule::DynamicClamped => (depth - reduction - term.clamp(0, depth)).max(0),
-        }
+        let d = match self {
+            DepthRule::Fixed => depth - reduction,
+            DepthRule::Dynamic => depth - reduction - term,
+            DepthRule::DynamicClamped => depth - reduction - term.max(0),
+        };
+        d.min(depth - 1).max(0)
     }
 }
 
@@ -652,6 +658,27 @@ mod tests {
         assert_eq!(
             DepthRule::DynamicClamped.verification_depth(10, -800, 100, 5, 300),
             5
+        );
+        // Far below beta with the smallest divisor: the patch would verify 895 plies deeper
+        // than the node; it stops at the node's children. No rule goes below 0 either.
+        for rule in [
+            DepthRule::Fixed,
+            DepthRule::Dynamic,
+            DepthRule::DynamicClamped,
+        ] {
+            for (depth, eval, reduction, divisor) in [
+                (10, -800, 5, 1),
+                (3, -30000, 1, 1),
+                (1, 30000, 64, 1),
+                (64, 0, 1, 10000),
+            ] {
+                let d = rule.verification_depth(depth, eval, 100, reduction, divisor);
+                assert!((0..depth).contains(&d), "{rule:?} {depth} {eval}: {d}");
+            }
+        }
+        assert_eq!(
+            DepthRule::Dynamic.verification_depth(10, -800, 100, 5, 1),
+            9
         );
     }
 

@@ -151,8 +151,13 @@ impl SearchTeam {
 
     /// `setoption` for the search's options; `Ok(false)` if `name` is not one of them.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, OptionError> {
+        let before = self.config.lmr.clone();
         let known = self.config.set_option(name, value)?;
-        self.lmr = LmrTable::new(&self.config.lmr);
+        // [lmr] The table follows its parameters; a tuner sends every option before each
+        // game, and most of them leave it as it is.
+        if self.config.lmr != before {
+            self.lmr = LmrTable::new(&self.config.lmr);
+        }
         Ok(known)
     }
 

@@ -80,6 +80,43 @@ fn duel(a: &str, b: &str, tc: &str, pgn: &Path, extra: &[&str]) -> anyhow::Resul
     run_match(&argv)
 }
 
+/// `nodes=` in an engine's spec gives it its own node limit in a nodes match (the scripted
+/// engine reports the limit it was sent as its depth); with a clock it is refused.
+#[test]
+fn an_engine_can_have_its_own_node_limit() {
+    let dir = scratch("own-nodes");
+    let pgn = dir.join("m.pgn");
+    let half = format!("{},nodes=5", script("shuffle", "half"));
+    let full = script("shuffle", "full");
+    duel(&half, &full, "nodes=10", &pgn, &["--games", "2"]).unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    for game in text.split("[Event ").skip(1) {
+        let half_is_white = game.contains("[White \"half\"]");
+        // White's first move is the first comment, Black's the second.
+        let comments: Vec<&str> = game.split('{').skip(1).take(2).collect();
+        let (white, black) = (comments[0], comments[1]);
+        let (h, f) = if half_is_white {
+            (white, black)
+        } else {
+            (black, white)
+        };
+        assert!(h.starts_with("+0.00/5 "), "{game}");
+        assert!(f.starts_with("+0.00/10 "), "{game}");
+    }
+    let err = duel(
+        &half,
+        &full,
+        "movetime=0.01",
+        &dir.join("t.pgn"),
+        &["--games", "2"],
+    )
+    .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("nodes= sets its own node limit"),
+        "{err:#}"
+    );
+}
+
 #[test]
 fn crashing_engine_loses_and_the_match_goes_on() {
     let dir = scratch("crash");

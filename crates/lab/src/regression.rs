@@ -93,9 +93,62 @@ pub fn fit_line(points: &[(f64, f64)]) -> Option<LinearFit> {
     })
 }
 
+/// The positive scale K that minimises `error(K)`, for the logistic models that map
+/// centipawns to an expected result, sigmoid(cp / K): a geometric scan from 10 to about 2,300
+/// (steps of 12%), then golden-section search between the best point's neighbours. The
+/// Texel tuner fits its evaluation's K with it (`tune::model::fit_k`) and the NNUE trainer the
+/// K of its data's search scores (`train`), so both read centipawns on the scale at which the
+/// engine's own scores predict its games.
+pub fn minimise_scale(error: impl Fn(f64) -> f64) -> f64 {
+    let grid: Vec<f64> = (0..=48).map(|i| 10.0 * 1.12f64.powi(i)).collect();
+    let errors: Vec<f64> = grid.iter().map(|&k| error(k)).collect();
+    let best = (0..grid.len())
+        .min_by(|&a, &b| errors[a].total_cmp(&errors[b]))
+        .expect("grid is not empty");
+    let (mut lo, mut hi) = (
+        grid[best.saturating_sub(1)],
+        grid[(best + 1).min(grid.len() - 1)],
+    );
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if error(a) < error(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Results drawn as a logistic model with K = 160 would have them: the fit finds 160
+    /// back (the expected squared error is smallest at the true K), and a sharper model a
+    /// smaller K.
+    #[test]
+    fn minimise_scale_finds_the_scale_of_a_logistic_model() {
+        let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+        for true_k in [160.0, 400.0, 55.0] {
+            let scores: Vec<f64> = (-600..=600).step_by(5).map(f64::from).collect();
+            // The expectation of (sigmoid(s / K) - result)^2 over results with
+            // P(win) = sigmoid(s / true_k): the fit's objective without sampling noise.
+            let error = |k: f64| {
+                scores
+                    .iter()
+                    .map(|&s| {
+                        let (p, q) = (sigmoid(s / k), sigmoid(s / true_k));
+                        q * (p - 1.0).powi(2) + (1.0 - q) * p * p
+                    })
+                    .sum::<f64>()
+            };
+            let k = minimise_scale(error);
+            assert!((k - true_k).abs() < 0.01 * true_k, "{true_k}: {k}");
+        }
+    }
 
     #[test]
     fn fit_recovers_an_exact_line() {

@@ -18,6 +18,10 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// UCI options in the order they are sent.
     pub options: Vec<(String, String)>,
+    /// This engine's own node limit in a `--tc nodes=N` match (`nodes=M` in the spec), as
+    /// fastchess gives each engine its own limit: a match of one engine at N nodes against
+    /// itself at N/2 measures what a doubling of the search is worth.
+    pub nodes: Option<u64>,
 }
 
 impl EngineSpec {
@@ -28,6 +32,7 @@ impl EngineSpec {
             args: Vec::new(),
             dir: None,
             options: Vec::new(),
+            nodes: None,
         }
     }
 
@@ -89,9 +94,21 @@ fn apply_pairs(spec: &mut EngineSpec, text: &str, have_cmd: &mut bool) -> Result
             }
             "arg" => spec.args.push(value.to_string()),
             "dir" => spec.dir = Some(PathBuf::from(value)),
+            "nodes" => {
+                spec.nodes = Some(
+                    value
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|&n: &u64| n > 0)
+                        .with_context(|| format!("nodes={value}: not a positive node count"))?,
+                )
+            }
             k => match k.strip_prefix("option.") {
                 Some(opt) if !opt.is_empty() => spec.set_option(opt, value),
-                _ => bail!("unknown key '{k}' (expected name, cmd, arg, dir or option.NAME)"),
+                _ => {
+                    bail!("unknown key '{k}' (expected name, cmd, arg, dir, nodes or option.NAME)")
+                }
             },
         }
     }
@@ -113,6 +130,7 @@ struct EngineTable {
     #[serde(default)]
     args: Vec<String>,
     dir: Option<PathBuf>,
+    nodes: Option<u64>,
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
 }
@@ -145,6 +163,7 @@ pub fn load_engines_file(path: &Path) -> Result<Vec<EngineSpec>> {
         let mut spec = EngineSpec::new(&t.name, cmd);
         spec.args = t.args;
         spec.dir = t.dir;
+        spec.nodes = t.nodes.filter(|&n| n > 0);
         for (k, v) in t.options {
             let value = match v {
                 toml::Value::String(s) => s,
@@ -196,6 +215,15 @@ mod tests {
                 ("Nmp".to_string(), "false".to_string())
             ]
         );
+        assert_eq!(s.nodes, None);
+        let half = EngineSpec::parse_cli("name=half,cmd=/bin/x,nodes=5000").unwrap();
+        assert_eq!(half.nodes, Some(5000));
+        for bad in ["nodes=0", "nodes=-5", "nodes=5k", "nodes="] {
+            assert!(
+                EngineSpec::parse_cli(&format!("cmd=/bin/x,{bad}")).is_err(),
+                "{bad}"
+            );
+        }
         assert!(EngineSpec::parse_cli("name=a").is_err());
         assert!(EngineSpec::parse_cli("cmd=/x,bogus=1").is_err());
         assert_eq!(

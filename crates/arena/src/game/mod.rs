@@ -251,7 +251,11 @@ pub fn play(
         };
         let grace = Duration::from_secs(2).max(settings.margin);
         let position = referee.uci_position();
-        let go = clocks.go_args(mover);
+        // An engine with its own node limit (`nodes=` in its spec) in a nodes match.
+        let go = match (settings.tc, engine.spec().nodes) {
+            (TimeControl::Nodes(_), Some(n)) => format!("nodes {n}"),
+            _ => clocks.go_args(mover),
+        };
         let reply = engine.search(&position, &go, deadline, grace);
         if let (Some(prev), Some(sent)) = (last_bestmove, engine.last_write) {
             // `last_write` is the `go` (or, after a failure, `stop`); only

@@ -406,6 +406,15 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         chess960: args.chess960,
     };
 
+    if let Some(spec) = specs.iter().find(|s| s.nodes.is_some()) {
+        if !matches!(args.tc, TimeControl::Nodes(_)) {
+            bail!(
+                "engine {}: nodes= sets its own node limit in a --tc nodes=N match, not with --tc {}",
+                spec.name,
+                args.tc
+            );
+        }
+    }
     // Pre-flight: every engine must start and accept its options, so that a
     // bad path or option name stops the match before any game is played.
     for spec in &specs {

@@ -17,6 +17,10 @@ while IFS= read -r line; do
         isready) echo "readyok" ;;
         position*) pos="$line" ;;
         go*)
+            # The depth it reports is the node limit of `go nodes N` (1 otherwise), so
+            # that a test can read from the PGN which limit each engine was given.
+            depth=1
+            if [[ "$line" =~ ^go\ nodes\ ([0-9]+) ]]; then depth="${BASH_REMATCH[1]}"; fi
             n=0
             if [[ "$pos" == *" moves "* ]]; then
                 set -- ${pos#* moves }
@@ -35,7 +39,7 @@ while IFS= read -r line; do
             else
                 if (( own % 2 == 0 )); then mv=g8f6; else mv=f6g8; fi
             fi
-            echo "info depth 1 score cp $score nodes 1 pv $mv"
+            echo "info depth $depth score cp $score nodes 1 pv $mv"
             echo "bestmove $mv"
             ;;
         quit) exit 0 ;;

@@ -75,6 +75,21 @@ pub struct DatagenArgs {
     /// Hash table per game, MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Win adjudication: the score from white's view at or beyond ±this (cp) ...
+    #[arg(long, default_value_t = Adjudication::DEFAULT.win_score)]
+    pub win_score: i32,
+    /// ... for this many consecutive plies (both sides' searches agree).
+    #[arg(long, default_value_t = Adjudication::DEFAULT.win_plies)]
+    pub win_plies: u32,
+    /// Draw adjudication from this ply of the game on (random plies included) ...
+    #[arg(long, default_value_t = Adjudication::DEFAULT.draw_min_ply)]
+    pub draw_ply: u32,
+    /// ... when |score| stays within this (cp) ...
+    #[arg(long, default_value_t = Adjudication::DEFAULT.draw_score)]
+    pub draw_score: i32,
+    /// ... for this many consecutive plies.
+    #[arg(long, default_value_t = Adjudication::DEFAULT.draw_plies)]
+    pub draw_plies: u32,
     /// No progress line.
     #[arg(long)]
     pub quiet: bool,
@@ -190,7 +205,14 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         },
         hash_mib: args.hash.max(1),
         opening_max_score: 300,
-        adjudication: Adjudication::default(),
+        adjudication: Adjudication {
+            win_score: args.win_score,
+            win_plies: args.win_plies,
+            draw_min_ply: args.draw_ply,
+            draw_score: args.draw_score,
+            draw_plies: args.draw_plies,
+            ..Adjudication::default()
+        },
     };
     let (mut run, resumed) =
         journal::open(&args.out, &settings_line(&settings, args.book.as_deref()))?;

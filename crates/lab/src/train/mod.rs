@@ -84,9 +84,15 @@ pub struct TrainArgs {
     /// compared on one yardstick.
     #[arg(long)]
     pub validation_wdl: Option<f32>,
-    /// Sigmoid scale K in centipawns.
-    #[arg(long, default_value_t = 400.0)]
-    pub k: f32,
+    /// Sigmoid scale K in centipawns, of both the score target and the network's output
+    /// (default: fitted to the training positions, the K at which their search scores best
+    /// predict their games' results; Augur's is about 155-160).
+    #[arg(long)]
+    pub k: Option<f32>,
+    /// K of the validation loss (default: the training K), so that runs trained at
+    /// different K are compared on one yardstick.
+    #[arg(long)]
+    pub validation_k: Option<f32>,
     /// Share of the positions held out for the validation loss.
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
@@ -158,10 +164,13 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     }
     if !(0.0..=1.0).contains(&args.wdl)
         || !(0.0..=1.0).contains(&args.validation_wdl.unwrap_or(args.wdl))
-        || args.k <= 0.0
+        || args.k.is_some_and(|k| !(k > 0.0 && k.is_finite()))
+        || args
+            .validation_k
+            .is_some_and(|k| !(k > 0.0 && k.is_finite()))
         || !(0.0..0.5).contains(&args.validation)
     {
-        bail!("--wdl must be in [0, 1], --k positive, --validation in [0, 0.5)");
+        bail!("--wdl must be in [0, 1], --k and --validation-k positive, --validation in [0, 0.5)");
     }
     let start = Instant::now();
     let mut samples = data::load(&args.data, args.max_positions)?;
@@ -184,6 +193,18 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         let mirrored: Vec<Sample> = samples.iter().map(Sample::mirrored).collect();
         samples.extend(mirrored);
     }
+    // [train-k] The data's own scale: Augur's centipawns predict its results at K of about
+    // 155-160 (docs/tune.md). Trained at K = 400, the result term pulled the network's
+    // output towards 400/157 times the search's scale, so the networks rated material about
+    // 1.3 times the HCE and their scores misled the search's margins.
+    let k = match args.k {
+        Some(k) => k,
+        None => {
+            let k = data_k(&samples);
+            eprintln!("K = {k:.1} (fitted to the training positions' scores and results)");
+            k
+        }
+    };
     let quant = Quantisation {
         qb: args.qb,
         ..Quantisation::STANDARD
@@ -207,12 +228,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         weight_decay: args.weight_decay,
         loss: LossConfig {
             lambda: args.wdl,
-            k: args.k,
+            k,
             ..LossConfig::default()
         },
         val_loss: LossConfig {
             lambda: args.validation_wdl.unwrap_or(args.wdl),
-            k: args.k,
+            k: args.validation_k.unwrap_or(k),
             ..LossConfig::default()
         },
         threads: args
@@ -240,6 +261,25 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     );
     println!("network: {}", r.net_path.display());
     Ok(())
+}
+
+/// [train-k] The K at which the samples' search scores best predict their results (mean
+/// squared error of sigmoid(score / K) against the result), from at most a million of them
+/// spread evenly over the set.
+pub fn data_k(samples: &[Sample]) -> f32 {
+    let step = samples.len().div_ceil(1_000_000).max(1);
+    let points: Vec<(f64, f64)> = samples
+        .iter()
+        .step_by(step)
+        .map(|s| (f64::from(s.score), f64::from(s.result.value())))
+        .collect();
+    let error = |k: f64| {
+        points
+            .iter()
+            .map(|&(score, result)| (1.0 / (1.0 + (-score / k).exp()) - result).powi(2))
+            .sum::<f64>()
+    };
+    crate::regression::minimise_scale(error) as f32
 }
 
 /// Everything a training run needs besides the data.
@@ -575,6 +615,30 @@ mod tests {
     use super::optim::Schedule;
     use super::sample::material_samples;
     use super::*;
+
+    /// [train-k] Samples whose results follow sigmoid(score / 160) give K = 160 back; a
+    /// set whose results follow the scores more loosely gives a larger K.
+    #[test]
+    fn data_k_is_the_scale_at_which_the_scores_predict_the_results() {
+        use super::sample::Wdl;
+        let board = cozy_chess::Board::default();
+        let sample_set = |true_k: f64| {
+            let mut out = Vec::new();
+            for score in (-600i16..=600).step_by(20) {
+                let p = 1.0 / (1.0 + (-f64::from(score) / true_k).exp());
+                let wins = (p * 200.0).round() as usize;
+                for i in 0..200 {
+                    let result = if i < wins { Wdl::Win } else { Wdl::Loss };
+                    out.push(Sample::from_board(&board, score, result).unwrap());
+                }
+            }
+            out
+        };
+        for true_k in [160.0, 400.0] {
+            let k = f64::from(data_k(&sample_set(true_k)));
+            assert!((k - true_k).abs() < 0.03 * true_k, "{true_k}: {k}");
+        }
+    }
 
     fn options(hidden: usize, epochs: usize) -> TrainOptions {
         TrainOptions {

@@ -103,7 +103,7 @@ pub fn loss(ds: &Dataset, idx: &[usize], w: &Weights, obj: Objective, threads: u
 }
 
 /// The K that makes the starting evaluation predict the game results best (mean squared
-/// error): a coarse geometric scan, then golden-section search around the best point.
+/// error; `regression::minimise_scale`).
 pub fn fit_k(ds: &Dataset, idx: &[usize], w: &Weights, threads: usize) -> f64 {
     let evals: Vec<(f64, f64)> = parallel(idx, threads, |part| {
         part.iter()
@@ -122,25 +122,7 @@ pub fn fit_k(ds: &Dataset, idx: &[usize], w: &Weights, threads: usize) -> f64 {
         });
         parts.iter().sum::<f64>() / evals.len().max(1) as f64
     };
-    let grid: Vec<f64> = (0..=48).map(|i| 10.0 * 1.12f64.powi(i)).collect();
-    let best = (0..grid.len())
-        .min_by(|&a, &b| error(grid[a]).total_cmp(&error(grid[b])))
-        .expect("grid is not empty");
-    let (mut lo, mut hi) = (
-        grid[best.saturating_sub(1)],
-        grid[(best + 1).min(grid.len() - 1)],
-    );
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let a = hi - phi * (hi - lo);
-        let b = lo + phi * (hi - lo);
-        if error(a) < error(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    crate::regression::minimise_scale(error)
 }
 
 /// Sum of the loss gradient over the entries `idx`, and the sum of their losses.

@@ -13,6 +13,7 @@ pub mod provenance;
 pub mod regression;
 pub mod reproduce;
 pub mod result_log;
+pub mod scaling;
 pub mod spp;
 pub mod spsa;
 pub mod train;

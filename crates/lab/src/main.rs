@@ -53,6 +53,8 @@ enum Command {
     Train(Box<augur_lab::train::TrainArgs>),
     /// The bundled experiments end to end at small sizes (--quick) into one folder with an index.
     Reproduce(augur_lab::reproduce::ReproduceArgs),
+    /// Elo against nodes a move: each technique against the engine without it at several fixed-node controls, with activity, depth and a calibration.
+    Scaling(Box<augur_lab::scaling::ScalingArgs>),
 }
 
 fn main() -> Result<()> {
@@ -69,6 +71,7 @@ fn main() -> Result<()> {
         Command::Depth(args) => augur_lab::probcut::depth::run(&args),
         Command::Solve(args) => augur_lab::probcut::solve::run(&args),
         Command::Grid(args) => augur_lab::probcut::grid::run(&args).map(|_| ()),
+        Command::Scaling(args) => augur_lab::scaling::run(&args).map(|_| ()),
         Command::Accuracy(args) => augur_lab::probcut::accuracy::run(&args),
         Command::SfpcDepths(args) => augur_lab::probcut::sfpc_depths::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),

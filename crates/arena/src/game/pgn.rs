@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Color, KnownOutcome};
 
 use crate::engine::uci::Score;
@@ -234,6 +234,12 @@ pub struct GameSummary {
     /// The `TimeControl` tag.
     pub time_control: Option<String>,
     pub plies: usize,
+    /// FNV-1a of the moves' SAN, in order: two games with the same start and the same hash
+    /// were played move for move alike (the scaling study counts such game pairs).
+    pub moves_hash: u64,
+    /// Per side (white, black): the sum of the depths the move comments give (`+0.32/10 ...`)
+    /// and how many moves gave one, for the average depth each engine reached.
+    pub depths: [(u64, u64); 2],
 }
 
 impl GameSummary {
@@ -258,7 +264,10 @@ impl Visitor for SummaryVisitor {
     type Output = GameSummary;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(GameSummary::default())
+        ControlFlow::Continue(GameSummary {
+            moves_hash: 0xcbf2_9ce4_8422_2325,
+            ..GameSummary::default()
+        })
     }
 
     fn tag(
@@ -285,8 +294,34 @@ impl Visitor for SummaryVisitor {
         ControlFlow::Continue(g)
     }
 
-    fn san(&mut self, g: &mut Self::Movetext, _san: SanPlus) -> ControlFlow<Self::Output> {
+    fn san(&mut self, g: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
         g.plies += 1;
+        for b in san.to_string().bytes().chain([b' ']) {
+            g.moves_hash = (g.moves_hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        g: &mut Self::Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
+        // The comment after a move: `+0.32/10 0.008s` (score/depth, time). The mover is
+        // white after an odd number of plies unless the game started with black to move.
+        let text = String::from_utf8_lossy(comment.as_bytes());
+        let depth = text
+            .split_whitespace()
+            .next()
+            .and_then(|w| w.split_once('/'))
+            .and_then(|(_, d)| d.parse::<u64>().ok());
+        if let (Some(d), true) = (depth, g.plies > 0) {
+            let black_first =
+                g.fen.as_deref().and_then(|f| f.split_whitespace().nth(1)) == Some("b");
+            let side = usize::from((g.plies % 2 == 0) != black_first);
+            g.depths[side].0 += d;
+            g.depths[side].1 += 1;
+        }
         ControlFlow::Continue(())
     }
 
@@ -361,6 +396,26 @@ fn write_pause() -> Option<Duration> {
 mod tests {
     use super::*;
     use crate::game::{Fault, MoveRecord, Overhead};
+
+    /// The summary's move hash tells games apart by their moves alone, and the depths of the
+    /// move comments are credited to the side that moved, also from a black-to-move start.
+    #[test]
+    fn summaries_hash_the_moves_and_sum_each_sides_depths() {
+        let pgn = "[Round \"1\"]\n\n1. e4 {+0.20/10 0.01s} e5 {-0.10/8 0.01s} 2. Nf3 {+0.30/12 0.01s} 1-0\n\n\
+                   [Round \"2\"]\n\n1. e4 {+0.20/10 0.01s} e5 {-0.10/8 0.01s} 2. Nc3 {+0.30/12 0.01s} 1-0\n\n\
+                   [Round \"3\"]\n\n1. e4 e5 2. Nf3 1-0\n\n\
+                   [Round \"4\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 0 1\"]\n\n1... Kd7 {-5.00/20 0.01s} 2. Rh7+ {+5.10/9 0.01s} 1-0\n\n";
+        let g = read_summaries_from(pgn.as_bytes(), "test").unwrap();
+        assert_eq!(g.len(), 4);
+        assert_eq!(g[0].depths, [(22, 2), (8, 1)]);
+        assert_ne!(g[0].moves_hash, g[1].moves_hash);
+        assert_eq!(
+            g[0].moves_hash, g[2].moves_hash,
+            "comments do not change the hash"
+        );
+        assert_eq!(g[2].depths, [(0, 0), (0, 0)]);
+        assert_eq!(g[3].depths, [(9, 1), (20, 1)]);
+    }
 
     #[test]
     fn torn_records_are_found() {

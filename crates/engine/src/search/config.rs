@@ -479,6 +479,8 @@ search_config! {
         }
         counter [sfpc_extend] SfpcExtend;
             "[sfpc] verification depths computed (tried) and those deeper than depth − reduction (cut)"
+        counter [sfpc_reduce] SfpcReduce;
+            "[sfpc] verification depths computed (tried) and those shallower than depth − reduction (cut): with `sfpc_extend`, the share of verifications a dynamic rule changes"
     }
 }
 

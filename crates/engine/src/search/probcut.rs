@@ -491,6 +491,10 @@ impl Searcher<'_> {
         if extended {
             self.td.stats.cut(Technique::SfpcExtend);
         }
+        self.td.stats.tried(Technique::SfpcReduce);
+        if pc_depth < fixed_depth {
+            self.td.stats.cut(Technique::SfpcReduce);
+        }
         let gap = &mut self.td.stats.sfpc_gaps[sfpc_gap_bucket(static_eval - beta)];
         gap.computed += 1;
         gap.extended += extended as u64;
@@ -740,6 +744,8 @@ mod tests {
             assert!(tried > 0, "{rule:?}: no verification depth computed");
             assert_eq!(tried, stats.tried[Technique::SfpcExtend as usize]);
             assert_eq!(extended, stats.cut[Technique::SfpcExtend as usize]);
+            assert_eq!(tried, stats.tried[Technique::SfpcReduce as usize]);
+            assert_eq!(reduced, stats.cut[Technique::SfpcReduce as usize]);
             // (Reductions are rare: far above beta, reverse futility and null move usually
             // return before ProbCut is reached.)
             assert!(reduced <= tried, "{rule:?}");

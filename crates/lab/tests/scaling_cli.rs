@@ -1,0 +1,145 @@
+//! `augur-lab scaling` through the real binary with the workspace's `augur`: a tiny study (a
+//! technique and the calibration at two controls) writes its table, CSV and charts; killed
+//! with SIGKILL at moments spread over the run and restarted, it ends with the same points as
+//! an uninterrupted run (fixed-node games and probes repeat exactly); a finished study replays
+//! nothing.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use augur_lab::scaling::{Point, COLUMNS};
+
+fn argv(out: &Path) -> Vec<String> {
+    [
+        "scaling",
+        "--quiet",
+        "--engine",
+        common::augur_binary().to_str().unwrap(),
+        "-t",
+        "nonmp:Nmp=false",
+        "-t",
+        "calibration",
+        "--nodes",
+        "600,1200",
+        "--games",
+        "4",
+        "--activity-positions",
+        "3",
+        "--hash",
+        "2",
+        "--openings",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../arena/data/8moves_v3-sample300.epd"
+        ),
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// The points of scaling.csv, in file order.
+fn points(out: &Path) -> Vec<Point> {
+    let text = std::fs::read_to_string(out.join("scaling.csv")).unwrap();
+    assert!(text.contains(COLUMNS), "{text}");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && *l != COLUMNS)
+        .map(|l| Point::parse(l).unwrap())
+        .collect()
+}
+
+fn run_to_end(out: &Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
+        .args(argv(out))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_tiny_study_reports_and_resumes_after_kill_9() {
+    let clean = common::scratch("scaling", "clean");
+    let md = run_to_end(&clean);
+    let want = points(&clean);
+    assert_eq!(want.len(), 4, "{want:?}");
+    for p in &want {
+        assert_eq!(p.games, 4);
+        assert_eq!(p.pairs, 2, "two openings, colours reversed");
+        assert_eq!(p.probe_positions, 3);
+        assert!(p.game_depth > 0.0 && p.probe_depth > 0.0, "{p:?}");
+        assert!(p.elo.is_some());
+    }
+    let cal = want.iter().find(|p| p.technique == "calibration").unwrap();
+    assert!(cal.tried_per_k.is_none());
+    // The half side of the calibration searches half the nodes, so it reaches less deep.
+    assert!(cal.game_depth > cal.game_depth_base, "{cal:?}");
+    assert!(md.contains("### nonmp (`Nmp=false`)"), "{md}");
+    assert!(md.contains("### calibration (N against N/2)"), "{md}");
+    for chart in [
+        "nonmp.svg",
+        "nonmp.png",
+        "calibration.svg",
+        "calibration.png",
+    ] {
+        assert!(clean.join(chart).exists(), "{chart}");
+    }
+
+    let killed = common::scratch("scaling", "killed");
+    for wait_ms in [300u64, 900, 1500, 2500] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
+            .args(argv(&killed))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(wait_ms));
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+    }
+    run_to_end(&killed);
+    let got = points(&killed);
+    let key = |p: &Point| (p.technique.clone(), p.nodes);
+    let mut sorted_want = want.clone();
+    let mut sorted_got = got.clone();
+    sorted_want.sort_by_key(key);
+    sorted_got.sort_by_key(key);
+    assert_eq!(sorted_got, sorted_want);
+
+    // Finished: a rerun plays nothing and the PGNs stay as they are.
+    let pgn = killed.join("calibration").join("nodes-1200.pgn");
+    let before = std::fs::read(&pgn).unwrap();
+    run_to_end(&killed);
+    assert_eq!(std::fs::read(&pgn).unwrap(), before);
+    assert_eq!(points(&killed).len(), 4);
+}
+
+#[test]
+fn bad_settings_are_refused_before_any_game() {
+    let out = common::scratch("scaling", "bad");
+    for (flag, value, says) in [
+        ("--games", "4,4,4", "one count, or one per --nodes value"),
+        ("--nodes", "1", "each at least 2"),
+        ("-t", "bogus", "unknown technique 'bogus'"),
+        ("-t", "typo:NmpReductoin=2", "NmpReductoin"),
+    ] {
+        let mut args = argv(&out);
+        args.extend([flag.to_string(), value.to_string()]);
+        // Repeated, each flag adds to its list.
+        let o = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains(says),
+            "{flag} {value}: {err}"
+        );
+    }
+    assert!(!out.join("nonmp").exists(), "no game was played");
+}

@@ -9,11 +9,11 @@
 //! Adding a technique is one block here, one `// [tag]` block in the search and one test.
 
 use crate::eval::EvalKind;
-use crate::options::{OptionError, OptionSpec, OptionType, ValueError};
+use crate::options::types::{OptionError, OptionSpec, OptionType, ValueError};
 use crate::search::probcut::{DepthRule, ProbCutParams};
 use crate::search::team::Mode;
 
-crate::options::choice! {
+crate::options::types::choice! {
     /// [sppf] What predicts a frontier quiet move's score (`SppfMode`).
     #[derive(Default)]
     pub enum SppfMode("sppf mode") {
@@ -513,7 +513,7 @@ impl SearchConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Kind;
+    use crate::options::types::Kind;
 
     /// Setting every option to its declared default leaves the defaults as they were: the
     /// declaration and the setter read the same fields and scales.

@@ -9,8 +9,10 @@ use super::stats::{sfpc_gap_bucket, Technique};
 use super::thread::Searcher;
 use super::tt::Bound;
 use crate::eval;
+use crate::options::types::{Kind, OptionType, ValueError};
 use cozy_chess::{Board, Move, Piece};
 use std::str::FromStr;
+use std::sync::Arc;
 use thiserror::Error;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -142,6 +144,25 @@ impl ProbCutParams {
         self.pairs
             .iter()
             .find(|p| p.stage == stage && p.shallow == shallow && p.deep == deep)
+    }
+}
+
+/// The value that selects the compiled-in parameters (the `ProbCutParams` option).
+pub const BUILTIN_PARAMS: &str = "<builtin>";
+
+/// The fitted ProbCut models: a file written by `augur-lab fit`, or the compiled-in one. A bad
+/// file is refused with the reason, and the models in force stay.
+impl OptionType for Arc<ProbCutParams> {
+    fn kind(_: &Self, _: Option<(i64, i64)>) -> Kind {
+        Kind::Text(BUILTIN_PARAMS)
+    }
+    fn parse(value: Option<&str>, _: Option<(i64, i64)>) -> Result<Self, ValueError> {
+        Ok(Arc::new(match value.map(str::trim) {
+            None | Some("" | "<empty>" | BUILTIN_PARAMS) => ProbCutParams::builtin(),
+            Some(path) => {
+                ProbCutParams::load(path).map_err(|e| ValueError::Params(e.to_string()))?
+            }
+        }))
     }
 }
 
@@ -324,7 +345,7 @@ impl FromStr for ProbCutParams {
     }
 }
 
-crate::options::choice! {
+crate::options::types::choice! {
     /// How the Stockfish-style ProbCut chooses its verification depth (`SfpcDepthRule`).
     #[derive(Default)]
     pub enum DepthRule("depth rule") {

@@ -16,7 +16,7 @@ use super::textbook::{self, Algorithm, TextbookConfig};
 use super::thread::{Searcher, ThreadData};
 use super::tt::{ResizeError, TranspositionTable, TtError};
 use super::{Control, SearchResult};
-use crate::options::{Choice, OptionError, UnknownChoice};
+use crate::options::types::{Choice, OptionError, UnknownChoice};
 use crate::position::Position;
 use std::fmt;
 use std::str::FromStr;
@@ -80,7 +80,7 @@ impl Choice for Mode {
 impl FromStr for Mode {
     type Err = UnknownChoice;
     fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        crate::options::parse_choice(s, Self::WHAT, Self::NAMES, Self::ALL)
+        crate::options::types::parse_choice(s, Self::WHAT, Self::NAMES, Self::ALL)
     }
 }
 

@@ -13,7 +13,7 @@ use cozy_chess::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
-crate::options::choice! {
+crate::options::types::choice! {
     /// The fixed-depth textbook algorithms (the team runs them in textbook mode, `Mode`).
     pub enum Algorithm("algorithm") {
         Minimax = "minimax",

@@ -6,7 +6,8 @@
 //!
 //! One name family per technique: tag `nmp` → options `Nmp`, `NmpReduction` → fields
 //! `config.nmp.enabled`, `config.nmp.reduction` → counter `Technique::Nmp`, printed `nmp=`.
-//! Adding a technique is one block here, one `// [tag]` block in the search and one test.
+//! Adding a technique is one block here, one `// [tag]` block in the search and one test;
+//! the table also gives each technique its generated tests (`search::tests::every_technique`).
 
 use crate::eval::EvalKind;
 use crate::options::types::{OptionError, OptionSpec, OptionType, ValueError};
@@ -173,29 +174,16 @@ macro_rules! search_config {
             }
         }
 
-        /// One test per technique: switched off it leaves no trace whatever its parameters,
-        /// switched on it is tried (`search::tests::off_is_the_baseline_and_on_is_tried`).
+        /// Calls back `$callback! { tag, ... }` with the tag of every technique, in table
+        /// order: the tests generate one test per technique from it (search/tests.rs).
         #[cfg(test)]
-        mod every_technique {
-            $(
-                #[test]
-                fn $tag() {
-                    crate::search::tests::off_is_the_baseline_and_on_is_tried(stringify!($tag));
-                }
-            )*
+        macro_rules! technique_tags {
+            ($callback:ident) => {
+                $callback! { $($tag),* }
+            };
         }
-
-        /// One test per technique: switched on with each parameter at its declared minimum
-        /// and maximum, it searches soundly (`search::tests::on_at_its_extremes_searches_soundly`).
         #[cfg(test)]
-        mod every_technique_at_its_extremes {
-            $(
-                #[test]
-                fn $tag() {
-                    crate::search::tests::on_at_its_extremes_searches_soundly(stringify!($tag));
-                }
-            )*
-        }
+        pub(crate) use technique_tags;
     };
 }
 

@@ -5,8 +5,9 @@
 //!
 //! One thread's search, by concept: deepening.rs (iterative deepening, aspiration windows,
 //! time, reporting), negamax.rs (the node search, as numbered steps), qsearch.rs, probcut.rs
-//! (the ProbCut family's models and cuts), ordering.rs (SEE, the butterfly history, the move
-//! picker), history.rs (continuation, capture and correction histories).
+//! (the ProbCut family's models and cuts), moves.rs (what a move is: noisy, its victim,
+//! check, SEE), ordering.rs (the move picker), history.rs (every learned table: butterfly,
+//! continuation, counter-move, capture and correction histories).
 //! Each technique block starts with its `// [tag]` comment; config.rs declares its switch,
 //! parameters and counter. The tests across techniques are tests.rs.
 
@@ -14,6 +15,7 @@ pub mod config;
 mod deepening;
 pub mod history;
 pub mod limits;
+pub mod moves;
 mod negamax;
 pub mod ordering;
 pub mod probcut;

@@ -4,7 +4,8 @@
 
 use super::config::{History as HistoryConfig, Lmr, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
-use super::ordering::{is_noisy, see_ge, CheckInfo, MovePicker, PickerOptions};
+use super::moves::{is_noisy, see_ge, CheckInfo};
+use super::ordering::{MovePicker, PickerOptions};
 use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;

@@ -3,7 +3,8 @@
 //! cuts themselves, `[probcut]`, `[mpc]` and `[sfpc]`, called from `negamax` (steps 7 and 10).
 
 use super::history::PieceTo;
-use super::ordering::{is_noisy, see_ge, MovePicker, PickerOptions};
+use super::moves::{is_noisy, see_ge};
+use super::ordering::{MovePicker, PickerOptions};
 use super::score::MATE_BOUND;
 use super::stats::{sfpc_gap_bucket, Technique};
 use super::thread::Searcher;

@@ -4,11 +4,10 @@
 
 use super::config::SearchConfig;
 use super::history::{
-    CaptureHistory, ContinuationHistory, CorrectionHistory, CounterMoves, PieceTo,
+    CaptureHistory, ContinuationHistory, CorrectionHistory, CounterMoves, History, PieceTo,
 };
 use super::limits::TimePlan;
 use super::negamax::LmrTable;
-use super::ordering::History;
 use super::stack::Stack;
 use super::stats::SearchStats;
 use super::team::SearchShared;

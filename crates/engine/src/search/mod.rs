@@ -33,6 +33,7 @@ pub mod tt;
 #[cfg(test)]
 mod tests;
 
+pub use config::Mode;
 pub use result::{Control, Iteration, SearchResult};
 pub use score::{score_text, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
-pub use team::{Mode, SearchTeam, TEXTBOOK_DEFAULT_DEPTH};
+pub use team::{SearchTeam, TEXTBOOK_DEFAULT_DEPTH};

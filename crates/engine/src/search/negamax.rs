@@ -2,45 +2,16 @@
 //! first move) with the selective techniques of `SearchConfig`. `negamax` reads as a table of
 //! contents, one numbered step per block; each technique's block carries its `[tag]`.
 
-use super::config::{History as HistoryConfig, Lmr, SppfMode};
+use super::config::{History as HistoryConfig, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
 use super::moves::{is_noisy, see_ge, CheckInfo};
 use super::ordering::{MovePicker, PickerOptions};
-use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use super::score::{mated_in, INF, MATE_BOUND, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;
 use super::tt::Bound;
 use crate::eval::{classic, EvalKind};
 use cozy_chess::{Move, Piece};
-
-/// [lmr] Base reductions by depth and move number: (base + ln d · ln m / divisor), from the
-/// `Lmr` parameters (hundredths), computed once per setting rather than per node.
-pub struct LmrTable(Vec<[i32; 64]>);
-
-impl LmrTable {
-    pub fn new(lmr: &Lmr) -> Self {
-        let base = lmr.base as f64 / 100.0;
-        let div = (lmr.divisor as f64 / 100.0).max(0.1);
-        LmrTable(
-            (0..=MAX_DEPTH as usize)
-                .map(|d| {
-                    let mut row = [0i32; 64];
-                    for (m, r) in row.iter_mut().enumerate() {
-                        if d > 0 && m > 0 {
-                            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
-                        }
-                    }
-                    row
-                })
-                .collect(),
-        )
-    }
-
-    #[inline]
-    fn get(&self, depth: i32, searched: i32) -> i32 {
-        self.0[depth.min(MAX_DEPTH) as usize][(searched as usize).min(63)]
-    }
-}
 
 impl Searcher<'_> {
     pub(crate) fn negamax<const PV: bool>(

@@ -13,7 +13,7 @@
 //! Adding a technique is one block here, one `// [tag]` block in the search and one test;
 //! the table also gives each technique its generated tests (`search::tests::every_technique`).
 
-use super::probcut::{DepthRule, ProbCutParams};
+use super::probcut::model::{DepthRule, ProbCutParams};
 use super::score::MAX_DEPTH;
 use super::textbook::Algorithm;
 use crate::eval::EvalKind;

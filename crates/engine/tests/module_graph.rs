@@ -682,7 +682,6 @@ fn engine_sources() -> Vec<(String, String)> {
 
 /// The library's code alone, and with its tests: neither has a circle.
 #[test]
-#[ignore = "issue 29: the engine still has its import circles; the restructure removes them"]
 fn the_engine_has_no_import_circle() {
     let sources = engine_sources();
     assert!(sources.len() > 30, "the engine's sources were found");

@@ -242,6 +242,10 @@ impl Searcher<'_> {
         let board = self.td.pos.board().clone();
         // What the pruning rules need to spare checking moves, computed when first asked.
         let mut checks: Option<CheckInfo> = None;
+        // Step 13's guard: no move is skipped unsearched at the root, where every move is
+        // searched and reported, nor in check, where the few evasions are forced and no
+        // margin or history speaks for them.
+        let shallow_pruning = ply > 0 && !in_check;
         let prev_moves = self.cont_prev(ply);
         // [lmrttcapture] The table's best move here is a capture: the quiets rarely beat it.
         let tt_capture = self.cfg.lmrttcapture.enabled
@@ -275,63 +279,62 @@ impl Searcher<'_> {
             legal += 1;
             let noisy = is_noisy(&board, mv);
 
-            // Step 13. [lmp] [futility] Prune late and hopeless quiet moves.
-            if ply > 0
-                && !in_check
-                && !noisy
-                && best_score > -MATE_BOUND
-                && self.prune_quiet(
-                    &board,
-                    mv,
-                    depth,
-                    searched,
-                    eval,
-                    alpha,
-                    improving,
-                    PV,
-                    &mut checks,
-                )
-            {
-                continue;
-            }
-            // [histprune] History pruning: a quiet move whose histories say it failed in this
-            // context again and again is skipped at low depth; LMR would still spend a reduced
-            // search on each such move, and they are many at the frontier.
-            if ply > 0
-                && searched > 0
-                && !in_check
-                && !noisy
-                && best_score > -MATE_BOUND
-                && self.history_prunes(&board, mv, depth, prev_moves, &mut checks)
-            {
-                continue;
-            }
-            // [seeprune] SEE pruning: a move whose static exchange loses more than a margin
-            // growing with depth is skipped; at low depth the search would only confirm the
-            // loss. Never the first move, so a node keeps at least its best-ordered one.
-            if ply > 0
-                && searched > 0
-                && !in_check
-                && best_score > -MATE_BOUND
-                && self.see_prunes(&board, mv, depth, noisy)
-            {
-                continue;
-            }
-            // [sppf] Sibling prediction pruning at the frontier: a quiet move's score differs
-            // from its siblings' (or, exact, from the node's eval) by a bounded positional
-            // change, so when that bound cannot reach alpha the move need not be searched.
-            if !PV && ply > 0 && depth == 1 && !in_check && !noisy && self.cfg.sppf.enabled {
-                if let Some(ceiling) = self.sppf_ceiling(
-                    &board,
-                    mv,
-                    alpha,
-                    raw_eval,
-                    best_quiet,
-                    &mut sppf_ceiling,
-                    &mut checks,
-                ) {
-                    sppf_pruned = sppf_pruned.max(ceiling);
+            // Step 13. Shallow pruning: a move skipped unsearched, each technique by its own
+            // test, all under the node's guard.
+            if shallow_pruning {
+                // Until a searched move scores above a mate loss, the node keeps searching for
+                // a way out: the margins and histories below cannot see a mate coming. ([sppf]
+                // keeps its own mate guards.)
+                let has_safe_move = best_score > -MATE_BOUND;
+                // [lmp] [futility] Prune late and hopeless quiet moves.
+                if has_safe_move
+                    && !noisy
+                    && self.prune_quiet(
+                        &board,
+                        mv,
+                        depth,
+                        searched,
+                        eval,
+                        alpha,
+                        improving,
+                        PV,
+                        &mut checks,
+                    )
+                {
                     continue;
+                }
+                // [histprune] History pruning: a quiet move whose histories say it failed in
+                // this context again and again is skipped at low depth; LMR would still spend a
+                // reduced search on each such move, and they are many at the frontier.
+                if has_safe_move
+                    && searched > 0
+                    && !noisy
+                    && self.history_prunes(&board, mv, depth, prev_moves, &mut checks)
+                {
+                    continue;
+                }
+                // [seeprune] SEE pruning: a move whose static exchange loses more than a margin
+                // growing with depth is skipped; at low depth the search would only confirm the
+                // loss. Never the first move, so a node keeps at least its best-ordered one.
+                if has_safe_move && searched > 0 && self.see_prunes(&board, mv, depth, noisy) {
+                    continue;
+                }
+                // [sppf] Sibling prediction pruning at the frontier: a quiet move's score differs
+                // from its siblings' (or, exact, from the node's eval) by a bounded positional
+                // change, so when that bound cannot reach alpha the move need not be searched.
+                if !PV && depth == 1 && !noisy && self.cfg.sppf.enabled {
+                    if let Some(ceiling) = self.sppf_ceiling(
+                        &board,
+                        mv,
+                        alpha,
+                        raw_eval,
+                        best_quiet,
+                        &mut sppf_ceiling,
+                        &mut checks,
+                    ) {
+                        sppf_pruned = sppf_pruned.max(ceiling);
+                        continue;
+                    }
                 }
             }
 

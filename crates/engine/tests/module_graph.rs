@@ -18,6 +18,11 @@
 //! (The evaluation's modules follow that pattern: `eval/mod.rs` calls `classic` and `classic`
 //! takes `attacks_by` from `super`.)
 //!
+//! Not seen, since they name no path: method calls. The files that extend `Searcher` with
+//! `impl` blocks (negamax, qsearch, probcut::cuts, deepening) call each other's methods, the
+//! search's own recursion (`self.negamax(..)` in the cuts, `self.probcut(..)` in negamax); each
+//! of them takes `Searcher` from thread.rs, and that edge is counted.
+//!
 //! The checker reads source text: comments, strings and character literals are skipped, and
 //! `mod name { .. }` blocks are tracked so that `super::` inside them resolves correctly.
 

@@ -10,7 +10,7 @@ pub mod tapered;
 use crate::position::Position;
 use cozy_chess::{BitBoard, Board, Color, Piece, Square};
 
-crate::options::choice! {
+crate::options::types::choice! {
     /// The evaluation function, chosen with the UCI option `Eval`.
     #[derive(Default)]
     pub enum EvalKind("evaluation") {

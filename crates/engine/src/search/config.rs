@@ -6,14 +6,25 @@
 //!
 //! One name family per technique: tag `nmp` → options `Nmp`, `NmpReduction` → fields
 //! `config.nmp.enabled`, `config.nmp.reduction` → counter `Technique::Nmp`, printed `nmp=`.
-//! Adding a technique is one block here, one `// [tag]` block in the search and one test.
+//!
+//! Beside the table, the settings' derived types: `Mode` (the `Algorithm` option: the engine
+//! or a textbook algorithm) and `LmrTable` (the `[lmr]` reductions of the `Lmr` parameters).
+//!
+//! Adding a technique is one block here, one `// [tag]` block in the search and one test;
+//! the table also gives each technique its generated tests (`search::tests::every_technique`).
 
+use super::probcut::model::{DepthRule, ProbCutParams};
+use super::score::MAX_DEPTH;
+use super::textbook::Algorithm;
 use crate::eval::EvalKind;
-use crate::options::{OptionError, OptionSpec, OptionType, ValueError};
-use crate::search::probcut::{DepthRule, ProbCutParams};
-use crate::search::team::Mode;
+use crate::options::types::{
+    parse_choice, Choice, OptionError, OptionSpec, OptionType, UnknownChoice, ValueError,
+};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
 
-crate::options::choice! {
+crate::options::types::choice! {
     /// [sppf] What predicts a frontier quiet move's score (`SppfMode`).
     #[derive(Default)]
     pub enum SppfMode("sppf mode") {
@@ -24,7 +35,6 @@ crate::options::choice! {
         Exact = "exact",
     }
 }
-use std::sync::Arc;
 
 /// Expands the table below. Rows of `settings` become fields of `SearchConfig`; each block of
 /// `techniques` becomes a struct (`enabled` plus its parameters), a field of `SearchConfig`
@@ -173,29 +183,16 @@ macro_rules! search_config {
             }
         }
 
-        /// One test per technique: switched off it leaves no trace whatever its parameters,
-        /// switched on it is tried (`search::tests::off_is_the_baseline_and_on_is_tried`).
+        /// Calls back `$callback! { tag, ... }` with the tag of every technique, in table
+        /// order: the tests generate one test per technique from it (search/tests.rs).
         #[cfg(test)]
-        mod every_technique {
-            $(
-                #[test]
-                fn $tag() {
-                    crate::search::tests::off_is_the_baseline_and_on_is_tried(stringify!($tag));
-                }
-            )*
+        macro_rules! technique_tags {
+            ($callback:ident) => {
+                $callback! { $($tag),* }
+            };
         }
-
-        /// One test per technique: switched on with each parameter at its declared minimum
-        /// and maximum, it searches soundly (`search::tests::on_at_its_extremes_searches_soundly`).
         #[cfg(test)]
-        mod every_technique_at_its_extremes {
-            $(
-                #[test]
-                fn $tag() {
-                    crate::search::tests::on_at_its_extremes_searches_soundly(stringify!($tag));
-                }
-            )*
-        }
+        pub(crate) use technique_tags;
     };
 }
 
@@ -484,6 +481,98 @@ search_config! {
     }
 }
 
+/// What the team runs for a `go` (the `Algorithm` option): the engine's own search, or a
+/// textbook algorithm to a fixed depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Mode {
+    #[default]
+    Engine,
+    Textbook(Algorithm),
+}
+
+impl Mode {
+    /// `engine`, then the textbook algorithms' names.
+    pub const NAMES: &'static [&'static str] = &MODE_NAMES;
+    pub const ALL: &'static [Mode] = &MODES;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Engine => "engine",
+            Mode::Textbook(a) => a.name(),
+        }
+    }
+}
+
+static MODE_NAMES: [&str; Algorithm::NAMES.len() + 1] = {
+    let mut names = ["engine"; Algorithm::NAMES.len() + 1];
+    let mut i = 0;
+    while i < Algorithm::NAMES.len() {
+        names[i + 1] = Algorithm::NAMES[i];
+        i += 1;
+    }
+    names
+};
+
+static MODES: [Mode; Algorithm::ALL.len() + 1] = {
+    let mut modes = [Mode::Engine; Algorithm::ALL.len() + 1];
+    let mut i = 0;
+    while i < Algorithm::ALL.len() {
+        modes[i + 1] = Mode::Textbook(Algorithm::ALL[i]);
+        i += 1;
+    }
+    modes
+};
+
+impl Choice for Mode {
+    const WHAT: &'static str = "algorithm";
+    const NAMES: &'static [&'static str] = &MODE_NAMES;
+    fn name(self) -> &'static str {
+        Mode::name(self)
+    }
+}
+
+impl FromStr for Mode {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
+        parse_choice(s, Self::WHAT, Self::NAMES, Self::ALL)
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// [lmr] Base reductions by depth and move number: (base + ln d · ln m / divisor), from the
+/// `Lmr` parameters (hundredths), computed once per setting rather than per node.
+pub struct LmrTable(Vec<[i32; 64]>);
+
+impl LmrTable {
+    pub fn new(lmr: &Lmr) -> Self {
+        let base = lmr.base as f64 / 100.0;
+        let div = (lmr.divisor as f64 / 100.0).max(0.1);
+        LmrTable(
+            (0..=MAX_DEPTH as usize)
+                .map(|d| {
+                    let mut row = [0i32; 64];
+                    for (m, r) in row.iter_mut().enumerate() {
+                        if d > 0 && m > 0 {
+                            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
+                        }
+                    }
+                    row
+                })
+                .collect(),
+        )
+    }
+
+    #[inline]
+    pub fn get(&self, depth: i32, searched: i32) -> i32 {
+        self.0[depth.min(MAX_DEPTH) as usize][(searched as usize).min(63)]
+    }
+}
+
 impl SearchConfig {
     /// Every selective technique off: with this the search is a plain full-width alpha-beta
     /// (still with TT, ordering and qsearch unless those are switched off too).
@@ -515,7 +604,7 @@ impl SearchConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Kind;
+    use crate::options::types::Kind;
 
     /// Setting every option to its declared default leaves the defaults as they were: the
     /// declaration and the setter read the same fields and scales.
@@ -600,5 +689,17 @@ mod tests {
         tags.sort_unstable();
         tags.dedup();
         assert_eq!(tags.len(), Technique::COUNT);
+    }
+
+    #[test]
+    fn mode_names_are_engine_then_the_textbook_algorithms() {
+        assert_eq!(Mode::NAMES[0], "engine");
+        assert_eq!(&Mode::NAMES[1..], Algorithm::NAMES);
+        for &m in Mode::ALL {
+            assert_eq!(m.name().parse::<Mode>(), Ok(m));
+        }
+        assert_eq!("MTDF".parse::<Mode>(), Ok(Mode::Textbook(Algorithm::Mtdf)));
+        let e = "mtd(f)".parse::<Mode>().unwrap_err();
+        assert!(e.to_string().contains("unknown algorithm 'mtd(f)'"), "{e}");
     }
 }

@@ -4,11 +4,11 @@
 
 use super::limits::{Limits, TimePlan, Trend};
 use super::report::{Line, Reporter, Summary};
+use super::result::{Iteration, SearchResult};
 use super::score::{INF, MATE, MATE_BOUND, MAX_DEPTH};
 use super::stats::{SearchStats, Technique};
 use super::thread::Searcher;
 use super::tt::Bound;
-use super::{Iteration, SearchResult};
 use cozy_chess::Move;
 use std::sync::atomic::Ordering;
 use std::time::Duration;

@@ -1,15 +1,49 @@
-//! The learned tables beyond the butterfly history of `ordering`: continuation history
-//! (`conthist`), and the correction history of the static evaluation (`corrhist`).
-//! Each table is indexed by a small key and updated with a bounded rule, so recent results
-//! outweigh old ones and no entry runs away.
+//! The learned tables: the butterfly history (`history`), continuation history (`conthist`),
+//! counter moves (`countermove`), capture history (`capthist`), and the correction history of
+//! the static evaluation (`corrhist`); the `MoveOrder` the picker scores quiet and noisy
+//! moves by. Each table is indexed by a small key and updated with a bounded rule, so recent
+//! results outweigh old ones and no entry runs away.
 
-use crate::search::ordering::{captured_piece, History};
+use super::moves::captured_piece;
 use cozy_chess::{BitBoard, Board, Color, Move, Piece};
 
+/// Bound of a butterfly-history entry.
+const MAX_HISTORY: i32 = 16384;
 /// Bound of a continuation-history entry (the same gravity as the butterfly history).
 const CONT_MAX: i32 = 16384;
 /// 12 coloured pieces × 64 target squares.
 const PIECE_TO: usize = 12 * 64;
+
+/// Butterfly history `[side][from][to]`, updated with a gravity formula that keeps values
+/// in ±MAX_HISTORY so recent results outweigh old ones.
+#[derive(Clone)]
+pub struct History(Vec<i32>);
+
+impl Default for History {
+    fn default() -> Self {
+        History(vec![0; 2 * 64 * 64])
+    }
+}
+
+impl History {
+    #[inline]
+    fn idx(side: Color, mv: Move) -> usize {
+        (side as usize * 64 + mv.from as usize) * 64 + mv.to as usize
+    }
+    #[inline]
+    pub fn get(&self, side: Color, mv: Move) -> i32 {
+        self.0[Self::idx(side, mv)]
+    }
+    #[inline]
+    pub fn update(&mut self, side: Color, mv: Move, bonus: i32) {
+        let h = &mut self.0[Self::idx(side, mv)];
+        let b = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
+        *h += b - *h * b.abs() / MAX_HISTORY;
+    }
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|h| *h = 0);
+    }
+}
 
 /// The coloured piece a move moves (before promotion) and where it goes: the key of a
 /// continuation-history row.

@@ -1,7 +1,7 @@
 //! What a `go` asks for, and the time plan derived from it.
 
 use super::config::TimeMan;
-use super::Iteration;
+use super::result::Iteration;
 use std::time::Duration;
 
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -2,44 +2,16 @@
 //! first move) with the selective techniques of `SearchConfig`. `negamax` reads as a table of
 //! contents, one numbered step per block; each technique's block carries its `[tag]`.
 
-use super::config::{History as HistoryConfig, Lmr, SppfMode};
+use super::config::{History as HistoryConfig, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
-use super::ordering::{is_noisy, see_ge, CheckInfo, MovePicker, PickerOptions};
-use super::score::{mated_in, INF, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use super::moves::{is_noisy, see_ge, CheckInfo};
+use super::ordering::{MovePicker, PickerOptions};
+use super::score::{mated_in, INF, MATE_BOUND, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;
 use super::tt::Bound;
 use crate::eval::{classic, EvalKind};
 use cozy_chess::{Move, Piece};
-
-/// [lmr] Base reductions by depth and move number: (base + ln d · ln m / divisor), from the
-/// `Lmr` parameters (hundredths), computed once per setting rather than per node.
-pub struct LmrTable(Vec<[i32; 64]>);
-
-impl LmrTable {
-    pub fn new(lmr: &Lmr) -> Self {
-        let base = lmr.base as f64 / 100.0;
-        let div = (lmr.divisor as f64 / 100.0).max(0.1);
-        LmrTable(
-            (0..=MAX_DEPTH as usize)
-                .map(|d| {
-                    let mut row = [0i32; 64];
-                    for (m, r) in row.iter_mut().enumerate() {
-                        if d > 0 && m > 0 {
-                            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
-                        }
-                    }
-                    row
-                })
-                .collect(),
-        )
-    }
-
-    #[inline]
-    fn get(&self, depth: i32, searched: i32) -> i32 {
-        self.0[depth.min(MAX_DEPTH) as usize][(searched as usize).min(63)]
-    }
-}
 
 impl Searcher<'_> {
     pub(crate) fn negamax<const PV: bool>(
@@ -270,6 +242,10 @@ impl Searcher<'_> {
         let board = self.td.pos.board().clone();
         // What the pruning rules need to spare checking moves, computed when first asked.
         let mut checks: Option<CheckInfo> = None;
+        // Step 13's guard: no move is skipped unsearched at the root, where every move is
+        // searched and reported, nor in check, where the few evasions are forced and no
+        // margin or history speaks for them.
+        let shallow_pruning = ply > 0 && !in_check;
         let prev_moves = self.cont_prev(ply);
         // [lmrttcapture] The table's best move here is a capture: the quiets rarely beat it.
         let tt_capture = self.cfg.lmrttcapture.enabled
@@ -303,63 +279,62 @@ impl Searcher<'_> {
             legal += 1;
             let noisy = is_noisy(&board, mv);
 
-            // Step 13. [lmp] [futility] Prune late and hopeless quiet moves.
-            if ply > 0
-                && !in_check
-                && !noisy
-                && best_score > -MATE_BOUND
-                && self.prune_quiet(
-                    &board,
-                    mv,
-                    depth,
-                    searched,
-                    eval,
-                    alpha,
-                    improving,
-                    PV,
-                    &mut checks,
-                )
-            {
-                continue;
-            }
-            // [histprune] History pruning: a quiet move whose histories say it failed in this
-            // context again and again is skipped at low depth; LMR would still spend a reduced
-            // search on each such move, and they are many at the frontier.
-            if ply > 0
-                && searched > 0
-                && !in_check
-                && !noisy
-                && best_score > -MATE_BOUND
-                && self.history_prunes(&board, mv, depth, prev_moves, &mut checks)
-            {
-                continue;
-            }
-            // [seeprune] SEE pruning: a move whose static exchange loses more than a margin
-            // growing with depth is skipped; at low depth the search would only confirm the
-            // loss. Never the first move, so a node keeps at least its best-ordered one.
-            if ply > 0
-                && searched > 0
-                && !in_check
-                && best_score > -MATE_BOUND
-                && self.see_prunes(&board, mv, depth, noisy)
-            {
-                continue;
-            }
-            // [sppf] Sibling prediction pruning at the frontier: a quiet move's score differs
-            // from its siblings' (or, exact, from the node's eval) by a bounded positional
-            // change, so when that bound cannot reach alpha the move need not be searched.
-            if !PV && ply > 0 && depth == 1 && !in_check && !noisy && self.cfg.sppf.enabled {
-                if let Some(ceiling) = self.sppf_ceiling(
-                    &board,
-                    mv,
-                    alpha,
-                    raw_eval,
-                    best_quiet,
-                    &mut sppf_ceiling,
-                    &mut checks,
-                ) {
-                    sppf_pruned = sppf_pruned.max(ceiling);
+            // Step 13. Shallow pruning: a move skipped unsearched, each technique by its own
+            // test, all under the node's guard.
+            if shallow_pruning {
+                // Until a searched move scores above a mate loss, the node keeps searching for
+                // a way out: the margins and histories below cannot see a mate coming. ([sppf]
+                // keeps its own mate guards.)
+                let has_safe_move = best_score > -MATE_BOUND;
+                // [lmp] [futility] Prune late and hopeless quiet moves.
+                if has_safe_move
+                    && !noisy
+                    && self.prune_quiet(
+                        &board,
+                        mv,
+                        depth,
+                        searched,
+                        eval,
+                        alpha,
+                        improving,
+                        PV,
+                        &mut checks,
+                    )
+                {
                     continue;
+                }
+                // [histprune] History pruning: a quiet move whose histories say it failed in
+                // this context again and again is skipped at low depth; LMR would still spend a
+                // reduced search on each such move, and they are many at the frontier.
+                if has_safe_move
+                    && searched > 0
+                    && !noisy
+                    && self.history_prunes(&board, mv, depth, prev_moves, &mut checks)
+                {
+                    continue;
+                }
+                // [seeprune] SEE pruning: a move whose static exchange loses more than a margin
+                // growing with depth is skipped; at low depth the search would only confirm the
+                // loss. Never the first move, so a node keeps at least its best-ordered one.
+                if has_safe_move && searched > 0 && self.see_prunes(&board, mv, depth, noisy) {
+                    continue;
+                }
+                // [sppf] Sibling prediction pruning at the frontier: a quiet move's score differs
+                // from its siblings' (or, exact, from the node's eval) by a bounded positional
+                // change, so when that bound cannot reach alpha the move need not be searched.
+                if !PV && depth == 1 && !noisy && self.cfg.sppf.enabled {
+                    if let Some(ceiling) = self.sppf_ceiling(
+                        &board,
+                        mv,
+                        alpha,
+                        raw_eval,
+                        best_quiet,
+                        &mut sppf_ceiling,
+                        &mut checks,
+                    ) {
+                        sppf_pruned = sppf_pruned.max(ceiling);
+                        continue;
+                    }
                 }
             }
 

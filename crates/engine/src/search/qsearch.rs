@@ -1,7 +1,8 @@
 //! [qsearch] Quiescence search: at the horizon, resolve captures and promotions (all evasions
 //! when in check) so that leaves are quiet; stand pat on the static eval.
 
-use super::ordering::{captured_piece, see_ge, MovePicker, PickerOptions, SEE_VALUE};
+use super::moves::{captured_piece, see_ge, SEE_VALUE};
+use super::ordering::{MovePicker, PickerOptions};
 use super::score::{mated_in, INF, MATE, MAX_PLY};
 use super::stats::Technique;
 use super::thread::Searcher;

@@ -2,7 +2,7 @@
 //! cut (pruned, produced a cutoff, or for re-search techniques: had to re-search).
 
 pub use crate::search::config::Technique;
-use crate::search::probcut::Stage;
+use crate::search::probcut::model::Stage;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

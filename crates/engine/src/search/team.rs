@@ -7,99 +7,22 @@
 //! only the transposition table; their different timing fills it with different parts of the
 //! tree, which the main thread profits from. Only the main thread reports and decides.
 
-use super::config::SearchConfig;
+use super::config::{LmrTable, Mode, SearchConfig};
 use super::limits::{Latency, Limits, TimePlan};
-use super::negamax::LmrTable;
 use super::report::{Reporter, Silent, Summary};
+use super::result::{Control, SearchResult};
 use super::stats::SearchStats;
 use super::textbook::{self, Algorithm, TextbookConfig};
-use super::thread::{Searcher, ThreadData};
+use super::thread::{SearchShared, Searcher, ThreadData};
 use super::tt::{ResizeError, TranspositionTable, TtError};
-use super::{Control, SearchResult};
-use crate::options::{Choice, OptionError, UnknownChoice};
+use crate::options::types::OptionError;
 use crate::position::Position;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Depth for a textbook algorithm when `go` names none.
 pub const TEXTBOOK_DEFAULT_DEPTH: i32 = 5;
-
-/// What the team runs for a `go` (the `Algorithm` option): the engine's own search, or a
-/// textbook algorithm to a fixed depth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Mode {
-    #[default]
-    Engine,
-    Textbook(Algorithm),
-}
-
-impl Mode {
-    /// `engine`, then the textbook algorithms' names.
-    pub const NAMES: &'static [&'static str] = &MODE_NAMES;
-    pub const ALL: &'static [Mode] = &MODES;
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Engine => "engine",
-            Mode::Textbook(a) => a.name(),
-        }
-    }
-}
-
-static MODE_NAMES: [&str; Algorithm::NAMES.len() + 1] = {
-    let mut names = ["engine"; Algorithm::NAMES.len() + 1];
-    let mut i = 0;
-    while i < Algorithm::NAMES.len() {
-        names[i + 1] = Algorithm::NAMES[i];
-        i += 1;
-    }
-    names
-};
-
-static MODES: [Mode; Algorithm::ALL.len() + 1] = {
-    let mut modes = [Mode::Engine; Algorithm::ALL.len() + 1];
-    let mut i = 0;
-    while i < Algorithm::ALL.len() {
-        modes[i + 1] = Mode::Textbook(Algorithm::ALL[i]);
-        i += 1;
-    }
-    modes
-};
-
-impl Choice for Mode {
-    const WHAT: &'static str = "algorithm";
-    const NAMES: &'static [&'static str] = &MODE_NAMES;
-    fn name(self) -> &'static str {
-        Mode::name(self)
-    }
-}
-
-impl FromStr for Mode {
-    type Err = UnknownChoice;
-    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        crate::options::parse_choice(s, Self::WHAT, Self::NAMES, Self::ALL)
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// What all threads of a team share during a search.
-pub struct SearchShared {
-    pub tt: TranspositionTable,
-    /// The GUI's side: `stop` and `ponderhit` reach the main thread through it.
-    pub control: Arc<Control>,
-    /// Raised by the main thread when it is done, to stop the helpers.
-    pub helpers_stop: AtomicBool,
-    /// Nodes of all threads, added in chunks of 1024, for `info nodes/nps`.
-    pub nodes: AtomicU64,
-}
 
 pub struct SearchTeam {
     shared: SearchShared,
@@ -370,22 +293,5 @@ impl SearchTeam {
             iterations: Vec::new(),
             stats,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mode_names_are_engine_then_the_textbook_algorithms() {
-        assert_eq!(Mode::NAMES[0], "engine");
-        assert_eq!(&Mode::NAMES[1..], Algorithm::NAMES);
-        for &m in Mode::ALL {
-            assert_eq!(m.name().parse::<Mode>(), Ok(m));
-        }
-        assert_eq!("MTDF".parse::<Mode>(), Ok(Mode::Textbook(Algorithm::Mtdf)));
-        let e = "mtd(f)".parse::<Mode>().unwrap_err();
-        assert!(e.to_string().contains("unknown algorithm 'mtd(f)'"), "{e}");
     }
 }

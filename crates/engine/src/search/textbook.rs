@@ -6,14 +6,14 @@
 
 use crate::eval::{self, classic, EvalKind};
 use crate::position::Position;
-use crate::search::ordering::{captured_piece, is_castle, SEE_VALUE};
+use crate::search::moves::{captured_piece, gives_check, is_castle, SEE_VALUE};
 use crate::search::score::{INF, MATE};
 use crate::search::tt::{Bound, TranspositionTable, TtError};
 use cozy_chess::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
-crate::options::choice! {
+crate::options::types::choice! {
     /// The fixed-depth textbook algorithms (the team runs them in textbook mode, `Mode`).
     pub enum Algorithm("algorithm") {
         Minimax = "minimax",
@@ -383,7 +383,7 @@ impl Tree<'_> {
         for mv in moves {
             if let Some(r) = noisy_rank(&self.pos, mv) {
                 noisy.push((mv, r));
-            } else if last_ply && super::ordering::gives_check(self.pos.board(), mv) {
+            } else if last_ply && gives_check(self.pos.board(), mv) {
                 checks.push(mv);
             } else {
                 quiet.push(mv);

@@ -2,22 +2,33 @@
 //! histories, the per-ply stack, counters), and `Searcher`, which runs one search with it
 //! against the team's shared context and settings.
 
-use super::config::SearchConfig;
+use super::config::{LmrTable, SearchConfig};
 use super::history::{
-    CaptureHistory, ContinuationHistory, CorrectionHistory, CounterMoves, PieceTo,
+    CaptureHistory, ContinuationHistory, CorrectionHistory, CounterMoves, History, PieceTo,
 };
 use super::limits::TimePlan;
-use super::negamax::LmrTable;
-use super::ordering::History;
+use super::result::Control;
 use super::stack::Stack;
 use super::stats::SearchStats;
-use super::team::SearchShared;
+use super::tt::TranspositionTable;
 use crate::eval::tapered::PawnCache;
 use crate::eval::{self, EvalKind};
 use crate::position::Position;
 use cozy_chess::Move;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+
+/// What all threads of a team share during a search.
+pub struct SearchShared {
+    pub tt: TranspositionTable,
+    /// The GUI's side: `stop` and `ponderhit` reach the main thread through it.
+    pub control: Arc<Control>,
+    /// Raised by the main thread when it is done, to stop the helpers.
+    pub helpers_stop: AtomicBool,
+    /// Nodes of all threads, added in chunks of 1024, for `info nodes/nps`.
+    pub nodes: AtomicU64,
+}
 
 /// What a search thread keeps. Histories persist across the searches of a game; the stack,
 /// counters and root lists are reset by each search.

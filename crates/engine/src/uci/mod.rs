@@ -399,7 +399,9 @@ impl Engine {
                 println!(
                     "info string ProbCutParams: {} depth pairs from {}",
                     team.config().probcut.params.pairs.len(),
-                    value.as_deref().unwrap_or(options::BUILTIN_PARAMS)
+                    value
+                        .as_deref()
+                        .unwrap_or(crate::search::probcut::BUILTIN_PARAMS)
                 );
             }
             // [probcut] [mpc] A switch on without fitted pairs never cuts; say so, since the

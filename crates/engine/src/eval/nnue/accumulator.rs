@@ -238,15 +238,15 @@ mod tests {
     use super::super::simd::Kernel;
     use super::super::test_support::{random_bucketed_network, Rng};
     use super::*;
-    use crate::position::Position;
 
     /// Random games from positions rich in castling (both kinds, Chess960 too), en passant and
     /// promotions; after every make, unmake and null move the incremental accumulators must
     /// equal a full refresh exactly, with both kernels.
     #[test]
     fn incremental_updates_equal_a_full_refresh_over_random_games() {
+        let start = Board::default().to_string();
         let fens = [
-            (crate::position::STARTPOS_FEN, false),
+            (start.as_str(), false),
             // Kiwipete: castling both ways, en passant, promotions soon.
             (
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -281,25 +281,34 @@ mod tests {
         }
     }
 
+    /// Plays a random game on a board with a stack of the boards before it, as the search's
+    /// `Position` does (which carries these accumulators itself, so it is not used here).
     fn random_walk(net: &Network, fen: &str, frc: bool, rng: &mut Rng, steps: usize) {
-        let mut pos = Position::from_fen(fen, frc).unwrap();
+        let mut board = Board::from_fen(fen, frc).unwrap();
+        let mut before: Vec<Board> = Vec::new();
         let mut state = NnueState::new(net);
-        state.reset(net, pos.board());
+        state.reset(net, &board);
         let h = net.hidden();
         let (mut white, mut black) = (vec![0; h], vec![0; h]);
         for step in 0..steps {
-            let moves = pos.legal_moves();
+            let mut moves = Vec::new();
+            board.generate_moves(|pm| {
+                moves.extend(pm);
+                false
+            });
             let r = rng.next() % 10;
-            if (moves.is_empty() || r == 0) && pos.ply_count() > 0 && state.depth() > 0 {
-                pos.unmake();
+            if (moves.is_empty() || r == 0) && !before.is_empty() && state.depth() > 0 {
+                board = before.pop().expect("a board before");
                 state.pop();
-            } else if r == 1 && !pos.in_check() {
-                pos.make_null();
+            } else if r == 1 && board.checkers().is_empty() {
+                let next = board.null_move().expect("not in check");
+                before.push(std::mem::replace(&mut board, next));
                 state.push_null();
             } else if !moves.is_empty() {
                 let mv = moves[(rng.next() % moves.len() as u64) as usize];
-                state.push_move(pos.board(), mv);
-                pos.make(mv);
+                state.push_move(&board, mv);
+                before.push(board.clone());
+                board.play_unchecked(mv);
             } else {
                 continue;
             }
@@ -307,20 +316,14 @@ mod tests {
             if rng.next().is_multiple_of(3) {
                 continue;
             }
-            refresh(net, pos.board(), Color::White, &mut white);
-            refresh(net, pos.board(), Color::Black, &mut black);
+            refresh(net, &board, Color::White, &mut white);
+            refresh(net, &board, Color::Black, &mut black);
             let (w, b) = state.accumulators(net);
+            assert_eq!((w, b), (&white[..], &black[..]), "step {step} {board}");
             assert_eq!(
-                (w, b),
-                (&white[..], &black[..]),
-                "step {step} {}",
-                pos.fen()
-            );
-            assert_eq!(
-                state.evaluate(net, pos.board()),
-                evaluate_board(net, pos.board()),
-                "{}",
-                pos.fen()
+                state.evaluate(net, &board),
+                evaluate_board(net, &board),
+                "{board}"
             );
         }
     }

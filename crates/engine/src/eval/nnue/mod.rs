@@ -282,8 +282,9 @@ mod tests {
             (0..8).map(|i| 1000 * (i + 1)).collect(),
         )
         .unwrap();
+        let start = cozy_chess::Board::default().to_string();
         for (fen, pieces) in [
-            (crate::position::STARTPOS_FEN, 32),
+            (start.as_str(), 32),
             ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 3),
             ("r3k3/pppp4/8/8/8/8/PPPP4/R3K3 b - - 0 1", 12),
         ] {

@@ -1,6 +1,10 @@
 //! `augur bench`: a fixed search over compiled-in positions. The node total is a fingerprint
 //! of the search's behaviour; any change to it means the search changed.
 
+mod positions;
+
+pub use positions::positions;
+
 use crate::position::Position;
 use crate::search::config::SearchConfig;
 use crate::search::limits::Limits;
@@ -8,14 +12,6 @@ use crate::search::SearchTeam;
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 11;
-const POSITIONS: &str = include_str!("bench_positions.txt");
-
-pub fn positions() -> impl Iterator<Item = &'static str> {
-    POSITIONS
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-}
 
 pub struct BenchResult {
     pub nodes: u64,

@@ -229,7 +229,16 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     );
 
     if let Some(out) = &args.out {
-        let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+        // File names, not paths: the header is committed, and one machine's folders mean
+        // nothing on another (docs/tune.md gives the commands and where the files come from).
+        let files: Vec<String> = args
+            .data
+            .iter()
+            .map(|p| {
+                p.file_name()
+                    .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+            })
+            .collect();
         let provenance = vec![
             format!(
                 "Tuned by `augur-lab tune` on {} ({} positions: {} training, {} held out).",
@@ -298,10 +307,13 @@ mod tests {
         ]))
         .unwrap();
         let written = std::fs::read_to_string(&out).unwrap();
+        // The data by file name: the header is committed, the scratch folder is not.
+        let name = epd.file_name().unwrap().to_str().unwrap();
         assert!(
-            written.contains("//! Tuned by `augur-lab tune` on "),
+            written.contains(&format!("//! Tuned by `augur-lab tune` on {name} (")),
             "{written}"
         );
+        assert!(!written.contains(dir.to_str().unwrap()), "{written}");
         assert!(written.contains("pub const KING_ATTACK: [S; 41] = ["));
 
         for bad in [

@@ -16,9 +16,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use augur_arena::game::time_control::TimeControl;
-use augur_arena::matchmaking::elo::{self, Estimate, Penta, Wdl};
+use augur_arena::matchmaking::elo::{self, Estimate};
+use augur_arena::matchmaking::outcomes::{Penta, Sample, Wdl};
 use augur_arena::matchmaking::schedule::{Format, OpeningOrder};
-use augur_arena::matchmaking::sprt::{EloModel, Sample};
+use augur_arena::matchmaking::sprt::EloModel;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
 use clap::Args;
 

@@ -2,7 +2,7 @@
 //! produced it and not whatever the working directory's HEAD happens to be when it runs (a long
 //! run outlives many commits). `+dirty` marks a build with uncommitted changes to tracked files.
 
-#[path = "src/git_commit.rs"]
+#[path = "src/kit/git_commit.rs"]
 mod git_commit;
 use git_commit::{git, head_commit};
 use std::path::PathBuf;

@@ -2,13 +2,14 @@
 
 use augur::eval::{self, classic, EvalKind};
 use augur::search::textbook::{self, Algorithm, TextbookConfig};
+use augur_lab::data::bundled::MPD_SAMPLE1000;
 use augur_lab::spp::mpd;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position as _};
 use std::collections::BTreeSet;
 
 fn sample(n: usize) -> Vec<(augur::position::Position, Option<u32>)> {
-    let mut v = mpd::read_positions(mpd::SAMPLE, "bundled").unwrap();
+    let mut v = mpd::read_positions(MPD_SAMPLE1000, "bundled").unwrap();
     v.truncate(n);
     v
 }

@@ -12,7 +12,7 @@
 //! `depths` is how many lines the position has (fewer than D when the search ended early,
 //! e.g. with only one legal move), which makes an incomplete block detectable.
 //!
-//! The file begins with a `#` header (see [`crate::result_log`]): the settings that decide
+//! The file begins with a `#` header (see [`crate::kit::result_log`]): the settings that decide
 //! the values (depth, hash, the EPD and its SHA-256, the engine's commit), then the provenance
 //! of the run. A position's lines are written together and flushed, so an interrupted run
 //! (Ctrl-C, kill -9) loses at most the positions in flight: on restart with the same command
@@ -35,9 +35,10 @@ use augur::search::probcut::Stage;
 use augur::search::{SearchTeam, MATE_BOUND};
 use clap::Args;
 
-use super::{load_epd, EpdLine, SAMPLE_EPD, SAMPLE_NAME};
-use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header, ResultLog};
+use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::data::epd::{load_epd, EpdLine};
+use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{self, Header, ResultLog};
 use augur_arena::progress::Progress;
 
 pub const HEADER: &str = "id,depth,score,mate,stage,nodes,depths,fen";
@@ -170,7 +171,10 @@ pub fn parse_csv(text: &str, name: &str) -> Result<Vec<Record>> {
 /// run can be extended with a larger `--positions`.
 pub fn header(args: &CollectArgs) -> Result<Header> {
     let (epd, epd_sha256) = match &args.epd {
-        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        None => (
+            GAMES_SAMPLE300_NAME.to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
         Some(p) => (p.display().to_string(), sha256_file(p)?),
     };
     Ok(Header {

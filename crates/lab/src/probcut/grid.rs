@@ -23,10 +23,10 @@ use augur_arena::matchmaking::sprt::EloModel;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
 use clap::Args;
 
-use super::variants::{check_fitted_pairs, default_engine, parse_options, search_config};
-use crate::chart::{Chart, HeatMap};
-use crate::provenance::{sha256_file, Provenance};
-use crate::result_log::{self, Header};
+use crate::kit::chart::{Chart, HeatMap};
+use crate::kit::provenance::{sha256_file, Provenance};
+use crate::kit::result_log::{self, Header};
+use crate::variants::{check_fitted_pairs, default_engine, parse_options, search_config};
 
 #[derive(Args, Debug, Clone)]
 pub struct GridArgs {

@@ -23,11 +23,12 @@ use augur::search::stats::{sfpc_gap_range, SfpcGap, Technique, SFPC_GAP_BUCKETS}
 use augur::search::SearchTeam;
 use augur_arena::progress::Progress;
 
-use super::variants::search_config;
-use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
-use crate::confidence::{mean_interval, wilson};
-use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header};
+use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::data::epd::load_epd;
+use crate::kit::confidence::{mean_interval, wilson};
+use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{self, Header};
+use crate::variants::search_config;
 
 pub const DEFAULT_RULES: &str = "fixed,dynamic,dynamic-clamped";
 
@@ -289,7 +290,10 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         .collect::<Result<_>>()?;
     let provenance = Provenance::capture(args, None);
     let (epd, epd_sha256) = match &args.epd {
-        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        None => (
+            GAMES_SAMPLE300_NAME.to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
         Some(p) => (p.display().to_string(), sha256_file(p)?),
     };
     let header = Header {

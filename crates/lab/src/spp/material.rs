@@ -10,8 +10,8 @@
 //! Material is counted by the classic table (P 1, N/B 3, R 6, Q 10 pawns), kings excluded:
 //! the total of both sides, and the imbalance |White - Black|.
 
-use crate::chart::{PointSeries, ScatterChart};
-use crate::regression::{fit_line, LinearFit};
+use crate::kit::chart::{PointSeries, ScatterChart};
+use crate::kit::regression::{fit_line, LinearFit};
 use crate::spp::mpd::{percentile, Sample, KINDS};
 use augur::eval::classic;
 use augur::position::Position;

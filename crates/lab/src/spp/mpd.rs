@@ -8,9 +8,10 @@
 //! neither capture, promote nor give check. Their spread is max - min of their evaluations
 //! from the mover's point of view; SPP's pruning is sound exactly when MPD bounds the spread.
 
-use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
-use crate::provenance::{in_process_engine, sha256_hex};
-use crate::result_log::{self, Header};
+use crate::data::bundled::MPD_SAMPLE1000;
+use crate::kit::chart::{CategoryChart, Chart, Series, Style, YScale};
+use crate::kit::provenance::{in_process_engine, sha256_hex};
+use crate::kit::result_log::{self, Header};
 use crate::spp::compare::{self, analysis, suite};
 use crate::spp::material;
 use anyhow::{anyhow, bail, Context, Result};
@@ -26,9 +27,6 @@ use cozy_chess::{Move, Piece};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// Bundled sample: 1000 positions of `../shared/data/positions/games-sample.epd` (see
-/// `data/README.md`).
-pub const SAMPLE: &str = include_str!("../../data/mpd-sample1000.epd");
 /// Openings for the self-play games (shared with `augur-lab match`).
 pub const OPENINGS: &str = augur_arena::game::openings::BUNDLED_EPD;
 
@@ -230,7 +228,7 @@ pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> Sample {
 /// the sixth FEN field).
 pub fn read_positions(text: &str, source: &str) -> Result<Vec<(Position, Option<u32>)>> {
     let mut out = Vec::new();
-    for e in crate::epd::parse_epd(text, source)? {
+    for e in crate::data::epd::parse_epd(text, source)? {
         let pos = Position::from_fen(&e.fen, false)
             .map_err(|err| anyhow!("{source}:{}: {err}", e.line))?;
         let fullmove = match e.fen.split_whitespace().nth(5) {
@@ -413,7 +411,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let mut md = String::from("# augur-lab mpd\n\n");
-    let provenance = crate::provenance::Provenance::capture(args, None);
+    let provenance = crate::kit::provenance::Provenance::capture(args, None);
     md.push_str(&provenance.markdown());
 
     // 1. The thesis's method: self-play, largest quiet-sibling spread seen.
@@ -570,7 +568,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
             p.display().to_string(),
         ),
         None => (
-            SAMPLE.to_string(),
+            MPD_SAMPLE1000.to_string(),
             "mpd-sample1000.epd (bundled)".to_string(),
         ),
     };

@@ -335,8 +335,8 @@ pub fn train(
 
 #[cfg(test)]
 mod tests {
-    use super::super::data::Sample;
     use super::*;
+    use crate::data::samples::Sample;
     use augur::eval::tapered::layout::{MATERIAL, PSQ};
     use augur::eval::tapered::{Trace, WEIGHTS};
 

@@ -11,8 +11,9 @@ pub mod analysis;
 pub mod report;
 pub mod suite;
 
-use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header};
+use crate::data::bundled::SPP_THESIS_16;
+use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{self, Header};
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
@@ -295,7 +296,7 @@ impl Plan {
             bail!("--engine-option applies to the 'engine' algorithm; add it to --algorithms");
         }
         let (engine, others) =
-            crate::probcut::variants::search_config(&options).context("--engine-option")?;
+            crate::variants::search_config(&options).context("--engine-option")?;
         if let Some(o) = others.first() {
             bail!("--engine-option: '{o}' is not a search option of the engine");
         }
@@ -541,7 +542,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
 /// options and the engine's commit). Threads and output options are not settings.
 pub fn header(args: &CompareArgs, plan: &Plan, provenance: &Provenance) -> Result<Header> {
     let suite_sha256 = match &args.suite {
-        None => sha256_hex(suite::THESIS_SET.as_bytes()),
+        None => sha256_hex(SPP_THESIS_16.as_bytes()),
         Some(p) => sha256_file(p)?,
     };
     let list = |v: Vec<String>| v.join(",");

@@ -1,7 +1,19 @@
-//! Engine variants for the fixed-time experiments (`depth`, `solve`): the same `augur` binary
-//! with different UCI options, written `name:Opt=Val,Opt=Val`. Every variant searches every
-//! position back to back, each after `ucinewgame`, so machine load hits all variants alike and
-//! results do not depend on the order positions are searched in.
+//! Engine variants compared position by position: the same engine with different UCI options,
+//! written `name:Opt=Val,Opt=Val`.
+//!
+//! - [`depth`]: the paper's speed test, the depth each variant reaches in a fixed budget.
+//! - [`solve`]: the tactical cost, test-suite positions solved per variant.
+//! - [`accuracy`]: each variant's move judged by a deeper search of the first variant.
+//!
+//! `depth` and `solve` drive the `augur` binary over UCI (the runner below): every variant
+//! searches every position back to back, each after `ucinewgame`, so machine load hits all
+//! variants alike and results do not depend on the order positions are searched in.
+//! `accuracy` searches in this process, with the configuration the options give
+//! ([`search_config`]).
+
+pub mod accuracy;
+pub mod depth;
+pub mod solve;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,7 +29,7 @@ use augur_arena::engine::spec::EngineSpec;
 use augur_arena::engine::uci::{Score, UciEngine};
 use augur_arena::progress::Progress;
 
-use crate::result_log::{self, Header, ResultLog};
+use crate::kit::result_log::{self, Header, ResultLog};
 
 pub const DEFAULT_VARIANTS: [&str; 3] = [
     "baseline:Sfpc=false",
@@ -196,7 +208,7 @@ fn parse_score(text: &str) -> Result<Option<Score>> {
 impl Measurement {
     /// The ProbCut family's tried and cut searches (probcut + mpc + sfpc).
     pub fn probcut_counts(&self) -> (u64, u64) {
-        super::depth::PROBCUT_KEYS
+        depth::PROBCUT_KEYS
             .iter()
             .filter_map(|k| self.counters.get(*k))
             .fold((0, 0), |a, &(t, c)| (a.0 + t, a.1 + c))
@@ -293,12 +305,12 @@ pub fn grid_settings(
     budget: Budget,
     concurrency: usize,
 ) -> Result<Vec<(String, String)>> {
-    let engine_sha256 = crate::provenance::sha256_file(engine)
+    let engine_sha256 = crate::kit::provenance::sha256_file(engine)
         .or_else(|_| {
             // A bare name is looked up on PATH, as the process start does.
             which(engine)
                 .ok_or_else(|| anyhow!("engine {} not found", engine.display()))
-                .and_then(|p| crate::provenance::sha256_file(&p))
+                .and_then(|p| crate::kit::provenance::sha256_file(&p))
         })
         .with_context(|| format!("hashing the engine binary {}", engine.display()))?;
     let variants: Vec<String> = variants
@@ -337,7 +349,7 @@ pub fn run_grid_to(
     out: Option<&Path>,
     kind: &str,
     mut settings: Vec<(String, String)>,
-    provenance: &crate::provenance::Provenance,
+    provenance: &crate::kit::provenance::Provenance,
     positions: &[(usize, String)],
 ) -> Result<Vec<Vec<Measurement>>> {
     let Some(path) = out else {

@@ -23,11 +23,12 @@ use augur::search::limits::Limits;
 use augur::search::{SearchTeam, MATE_BOUND};
 use augur_arena::progress::Progress;
 
-use super::variants::{check_fitted_pairs, search_config, Variant};
-use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
-use crate::confidence::{mean_interval, paired_interval, wilson};
-use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header};
+use super::{check_fitted_pairs, search_config, Variant};
+use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::data::epd::load_epd;
+use crate::kit::confidence::{mean_interval, paired_interval, wilson};
+use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{self, Header};
 
 /// The variants of the forward-pruning family, each alone on the search without them (`Sfpc`
 /// is on by default, so the others switch it off).
@@ -312,7 +313,10 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
         .collect::<Result<_>>()?;
     let provenance = Provenance::capture(args, None);
     let (epd, epd_sha256) = match &args.epd {
-        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        None => (
+            GAMES_SAMPLE300_NAME.to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
         Some(p) => (p.display().to_string(), sha256_file(p)?),
     };
     let variant_text: Vec<String> = variants

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::provenance::Provenance;
+use crate::kit::provenance::Provenance;
 
 /// What a result file is: its kind, its settings and its columns.
 #[derive(Clone, Debug)]

@@ -110,7 +110,8 @@ fn spp_agrees_with_alphabeta_and_writes_results() {
     assert!(body[0].starts_with(&format!("1,{},3,alphabeta,", set[2].id)));
     // The rows read back as they were measured (the file is what a restart resumes from).
     for (line, row) in body.iter().zip(&rows) {
-        let back = compare::Row::parse(line, &plan).unwrap();
+        let record = augur_lab::kit::result_log::from_line(line).unwrap();
+        let back = compare::Row::from_record(record, &plan).unwrap();
         assert_eq!(
             (back.position, back.depth, back.algorithm),
             (row.position, row.depth, row.algorithm)

@@ -12,7 +12,8 @@
 
 use crate::kit::chart::{PointSeries, ScatterChart};
 use crate::kit::regression::{fit_line, LinearFit};
-use crate::spp::mpd::{percentile, Sample, KINDS};
+use crate::spp::mpd::distribution::percentile;
+use crate::spp::mpd::{Sample, KINDS};
 use augur::eval::classic;
 use augur::position::Position;
 use std::fmt::Write as _;

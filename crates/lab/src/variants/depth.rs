@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use super::{run_grid_to, Budget, Measurement, Variant, VariantRunArgs};
+use super::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
+use super::Variant;
 use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
 use crate::data::epd::load_epd;
 use crate::kit::confidence::{mean_interval, paired_interval};

@@ -12,7 +12,8 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess};
 
-use super::{run_grid_to, Budget, Measurement, Variant, VariantRunArgs};
+use super::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
+use super::Variant;
 use crate::data::epd::{parse_epd, EpdLine};
 use crate::kit::confidence::{paired_interval, wilson};
 use crate::kit::provenance::{sha256_hex, Provenance};

@@ -1,20 +1,21 @@
 //! Augur laboratory: the search experiments (SPP thesis, ProbCut family), self-play data
-//! generation, Texel tuning of the `default` evaluation, and their charts. Matches,
-//! statistics and SPSA tuning of engine options come from the `augur_arena` crate; the
+//! generation, Texel tuning of the `default` evaluation, NNUE training, and their charts.
+//! Matches, statistics and SPSA tuning of engine options come from the `augur_arena` crate; the
 //! experiments reuse its UCI client to drive engines.
+//!
+//! The machinery apart from the experiments: [`kit`] (result files, provenance, intervals,
+//! charts) and [`data`] (what the lab reads). The experiments, one folder per family: [`spp`],
+//! [`probcut`], [`variants`] (engine variants compared position by position), [`datagen`],
+//! [`tune`], [`train`]; [`reproduce`] runs them end to end.
 
-pub mod chart;
-pub mod confidence;
+pub mod data;
 pub mod datagen;
-pub mod epd;
-mod git_commit;
+pub mod kit;
 pub mod probcut;
-pub mod provenance;
-pub mod regression;
 pub mod reproduce;
-pub mod result_log;
 pub mod scaling;
 pub mod spp;
 pub mod spsa;
 pub mod train;
 pub mod tune;
+pub mod variants;

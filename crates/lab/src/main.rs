@@ -34,13 +34,13 @@ enum Command {
     /// ProbCut regression per depth pair and stage (Table 1, Figure 4) and the parameter file.
     Fit(augur_lab::probcut::fit::FitArgs),
     /// Fixed time per position for several engine variants: average depth reached, cut rates.
-    Depth(augur_lab::probcut::depth::DepthArgs),
+    Depth(augur_lab::variants::depth::DepthArgs),
     /// Test-suite positions (WAC) solved per engine variant at fixed time.
-    Solve(augur_lab::probcut::solve::SolveArgs),
+    Solve(augur_lab::variants::solve::SolveArgs),
     /// Tables 2 and 3 of Jiang & Buro: a match per cell of a grid of two option values (MPC's thresholds), Elo ± CI, heat map.
     Grid(augur_lab::probcut::grid::GridArgs),
     /// Jiang & Buro's accuracy measure: each variant's move at depth d judged by the baseline at d+k (differing share, mean loss).
-    Accuracy(augur_lab::probcut::accuracy::AccuracyArgs),
+    Accuracy(augur_lab::variants::accuracy::AccuracyArgs),
     /// Seed 004: per staticEval − beta bucket, how often each Stockfish-style ProbCut verification-depth rule extends or reduces.
     SfpcDepths(augur_lab::probcut::sfpc_depths::SfpcDepthsArgs),
     /// Training data from self-play: bullet ChessBoard records (board, score, result), resumable.
@@ -68,11 +68,11 @@ fn main() -> Result<()> {
         Command::Mpd(args) => augur_lab::spp::mpd::run(&args),
         Command::Collect(args) => augur_lab::probcut::collect::run(&args),
         Command::Fit(args) => augur_lab::probcut::fit::run(&args),
-        Command::Depth(args) => augur_lab::probcut::depth::run(&args),
-        Command::Solve(args) => augur_lab::probcut::solve::run(&args),
+        Command::Depth(args) => augur_lab::variants::depth::run(&args),
+        Command::Solve(args) => augur_lab::variants::solve::run(&args),
         Command::Grid(args) => augur_lab::probcut::grid::run(&args).map(|_| ()),
         Command::Scaling(args) => augur_lab::scaling::run(&args).map(|_| ()),
-        Command::Accuracy(args) => augur_lab::probcut::accuracy::run(&args),
+        Command::Accuracy(args) => augur_lab::variants::accuracy::run(&args),
         Command::SfpcDepths(args) => augur_lab::probcut::sfpc_depths::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),
         Command::Convert(args) => augur_lab::datagen::convert(&args),

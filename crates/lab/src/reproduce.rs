@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::provenance::Provenance;
+use crate::kit::provenance::Provenance;
 
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("size").required(true).args(["quick", "full"])))]
@@ -273,7 +273,7 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
         v.extend_from_slice(extra);
         v
     };
-    let engine = shown(&crate::probcut::variants::default_engine());
+    let engine = shown(&crate::variants::default_engine());
     // [probcut] [mpc] [sfpc] The SPRTs of docs/strength.md, at the control they were run at:
     // fixed nodes, so the machine's load does not enter and a resumed match plays the same games.
     // A gainer test has bounds [0, 10] (normalized Elo); a simplification is judged as Stockfish

@@ -15,11 +15,11 @@
 //! Buro fitted on the engine they tested): unless `--params` names one, `collect` + `fit` run
 //! into `OUT/model/` once, and again only when the engine's bench signature changes.
 //!
-//! Resumable after kill -9: each point's games go to `OUT/<technique>/nodes-<N>.pgn` (the
-//! match runner resumes from it), its activity probe to `OUT/<technique>/activity-<N>.csv`
-//! (the variant runner resumes from it), and each finished point is a row of
-//! `OUT/scaling.csv` (a `result_log` file: settings header, a restart with other settings
-//! refused). Outputs: `scaling.csv`, `scaling.md`, a chart per technique
+//! Resumable after kill -9, on the lab's job runner (`kit::jobs`, one item per point): each
+//! point's games go to `OUT/<technique>/nodes-<N>.pgn` (the match runner resumes from it), its
+//! activity probe to `OUT/<technique>/activity-<N>.csv` (the variant runner resumes from it),
+//! and each finished point is a row of `OUT/scaling.csv` (a `result_log` file: settings
+//! header, a restart with other settings refused). Outputs: `scaling.csv`, `scaling.md`, a chart per technique
 //! (`<technique>.{svg,png}`) and `provenance.toml`.
 
 use std::fmt::Write as _;
@@ -28,23 +28,24 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use augur_arena::game::pgn;
 use augur_arena::game::time_control::TimeControl;
-use augur_arena::matchmaking::elo::{self, Estimate, Penta, Wdl};
+use augur_arena::matchmaking::elo::{self, Estimate};
+use augur_arena::matchmaking::outcomes::{Penta, Sample, Wdl};
 use augur_arena::matchmaking::schedule::{Format, OpeningOrder};
-use augur_arena::matchmaking::sprt::{EloModel, Sample};
+use augur_arena::matchmaking::sprt::EloModel;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::chart::{CategoryChart, Chart, Series, Style};
+use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::data::epd::load_epd;
+use crate::kit::chart::{CategoryChart, Chart, Series, Style};
+use crate::kit::jobs::{self, Job};
+use crate::kit::provenance::{sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{self, Header, Row};
 use crate::probcut::collect::{self, CollectArgs};
 use crate::probcut::fit::{self, FitArgs};
-use crate::probcut::variants::{
-    check_fitted_pairs, default_engine, parse_options, run_grid_to, search_config, Budget,
-    Measurement, Variant, VariantRunArgs,
-};
-use crate::probcut::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
-use crate::provenance::{sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header};
+use crate::variants::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
+use crate::variants::{check_fitted_pairs, default_engine, parse_options, search_config, Variant};
 
 /// The openings of the study when `--openings` is not given and the shared data is present:
 /// unbalanced positions, as fishtest tests with, so fewer games are draws and each game pair
@@ -277,28 +278,21 @@ impl Point {
     }
 
     pub fn to_csv(&self) -> Result<String> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
-        w.serialize(self)?;
-        let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-        Ok(String::from_utf8(bytes)?.trim_end().to_string())
+        result_log::to_line(self)
     }
 
     pub fn parse(line: &str) -> Result<Point> {
-        let mut r = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(line.as_bytes());
-        let p: Point = r
-            .deserialize()
-            .next()
-            .context("an empty record")?
+        let p: Point = result_log::from_line(line)
             .with_context(|| format!("expected the columns {COLUMNS}"))?;
         if p.wins + p.draws + p.losses != p.games {
             bail!("games {} is not wins + draws + losses", p.games);
         }
         Ok(p.with_estimate())
     }
+}
+
+impl Row for Point {
+    const COLUMNS: &'static str = COLUMNS;
 }
 
 fn sides_spec(
@@ -429,8 +423,11 @@ fn probe(
     };
     let only: Vec<String> = fens.iter().map(|(_, f)| f.clone()).collect();
     let settings = vec![
-        ("epd".to_string(), SAMPLE_NAME.to_string()),
-        ("epd_sha256".to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        ("epd".to_string(), GAMES_SAMPLE300_NAME.to_string()),
+        (
+            "epd_sha256".to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
         ("positions".to_string(), fens.len().to_string()),
     ];
     // One variant at one budget per file: the sides search N nodes, but the calibration's
@@ -586,6 +583,132 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
     Ok(params)
 }
 
+/// The study as a job of the lab's runner (`kit::jobs`): one item per point (technique ×
+/// control), each a match (resumed from its PGN by the arena's runner) and a probe (resumed
+/// from its CSV); a point's row is written when both are done. A rerun with more games
+/// continues the matches and appends the points' new rows.
+struct Points<'a> {
+    args: &'a ScalingArgs,
+    techniques: &'a [Technique],
+    engine: &'a Path,
+    provenance: &'a Provenance,
+    fens: &'a [(usize, String)],
+    /// (technique index, nodes, games) per item.
+    grid: &'a [(usize, u64, usize)],
+}
+
+impl Job for Points<'_> {
+    type Output = Point;
+    type Row = Point;
+    type Worker = ();
+
+    fn items(&self) -> usize {
+        self.grid.len()
+    }
+
+    fn worker(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn run(&self, _: &mut (), item: usize, _earlier: Option<&Point>) -> Result<Point> {
+        let (ti, nodes, games) = self.grid[item];
+        let (args, t, engine) = (self.args, &self.techniques[ti], self.engine);
+        let dir = args.out.join(&t.name);
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let pgn_path = dir.join(format!("nodes-{nodes}.pgn"));
+        let (tested, base) = t.sides();
+        let engines = if t.calibration {
+            vec![
+                sides_spec(tested, engine, args.hash, &[], None),
+                sides_spec(base, engine, args.hash, &[], Some(nodes / 2)),
+            ]
+        } else {
+            vec![
+                sides_spec(tested, engine, args.hash, &t.options, None),
+                sides_spec(base, engine, args.hash, &[], None),
+            ]
+        };
+        if !args.quiet {
+            eprintln!(
+                "{} at {nodes} nodes: {games} games -> {}",
+                t.name,
+                pgn_path.display()
+            );
+        }
+        let summary = tournament::run(&match_args(args, engines, nodes, games, pgn_path.clone()))
+            .with_context(|| format!("{} at {nodes} nodes", t.name))?;
+        let (wdl, penta) = summary.table.head_to_head(0, 1);
+        let (pairs, identical_pairs, game_depth, game_depth_base) = game_facts(&pgn_path, tested)?;
+        let activity = probe(args, t, engine, nodes, self.fens, self.provenance, &dir)?;
+        let counters = activity.counters;
+        Ok(Point {
+            technique: t.name.clone(),
+            nodes,
+            games: wdl.games(),
+            wins: wdl.wins,
+            draws: wdl.draws,
+            losses: wdl.losses,
+            ll: penta.0[0],
+            ld: penta.0[1],
+            wl_dd: penta.0[2],
+            wd: penta.0[3],
+            ww: penta.0[4],
+            pairs,
+            identical_pairs,
+            game_depth,
+            game_depth_base,
+            probe_positions: activity.positions,
+            probe_depth: activity.depth,
+            probe_depth_base: activity.depth_base,
+            tried_per_k: counters.map(|c| c.0),
+            cut_per_k: counters.map(|c| c.1),
+            reduced_per_k: counters.and_then(|c| c.2),
+            elo: None,
+            elo_low: None,
+            elo_high: None,
+            nelo: None,
+            nelo_half: None,
+        }
+        .with_estimate())
+    }
+
+    fn rows(&self, _item: usize, output: &Point) -> Vec<Point> {
+        vec![output.clone()]
+    }
+
+    fn item_of(&self, row: &Point) -> Result<usize> {
+        self.grid
+            .iter()
+            .position(|&(ti, n, _)| self.techniques[ti].name == row.technique && n == row.nodes)
+            .with_context(|| {
+                format!(
+                    "a point ({} at {} nodes) of none of this run's techniques and controls: \
+                     list them all, or use another --out",
+                    row.technique, row.nodes
+                )
+            })
+    }
+
+    fn output(&self, _item: usize, rows: Vec<Point>) -> Result<Point> {
+        let p = rows.into_iter().next().context("an empty block")?;
+        if p.wins + p.draws + p.losses != p.games {
+            bail!("games {} is not wins + draws + losses", p.games);
+        }
+        Ok(p.with_estimate())
+    }
+
+    fn is_done(&self, output: &Point) -> bool {
+        let item = self.grid.iter().position(|&(ti, n, _)| {
+            self.techniques[ti].name == output.technique && n == output.nodes
+        });
+        item.is_some_and(|i| output.games as usize == self.grid[i].2)
+    }
+
+    fn may_repeat(&self) -> bool {
+        true
+    }
+}
+
 /// Everything a finished study holds, for callers and tests.
 #[derive(Debug)]
 pub struct ScalingSummary {
@@ -672,108 +795,33 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
         columns: COLUMNS.into(),
     };
     let csv_path = args.out.join("scaling.csv");
-    let resumed = result_log::open(&csv_path, &header)?;
-    let mut log = resumed.log;
-    let mut found: Vec<Point> = Vec::new();
-    for (i, line) in resumed.records.iter().enumerate() {
-        let p = Point::parse(line)
-            .with_context(|| format!("{}: record {}: '{line}'", csv_path.display(), i + 1))?;
-        found.retain(|q| (q.technique.as_str(), q.nodes) != (p.technique.as_str(), p.nodes));
-        found.push(p);
-    }
     let mut fens: Vec<(usize, String)> = load_epd(None)?
         .into_iter()
         .map(|p| (p.line, p.fen))
         .collect();
     fens.truncate(args.activity_positions.max(1));
     // Controls in order, every technique at each: the short controls finish first.
-    for (ni, &nodes) in args.nodes.iter().enumerate() {
-        let games = games_at(ni);
-        for t in &techniques {
-            let done = found
-                .iter()
-                .any(|p| p.technique == t.name && p.nodes == nodes && p.games as usize == games);
-            if done {
-                continue;
-            }
-            let dir = args.out.join(&t.name);
-            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-            let pgn_path = dir.join(format!("nodes-{nodes}.pgn"));
-            let (tested, base) = t.sides();
-            let engines = if t.calibration {
-                vec![
-                    sides_spec(tested, &engine, args.hash, &[], None),
-                    sides_spec(base, &engine, args.hash, &[], Some(nodes / 2)),
-                ]
-            } else {
-                vec![
-                    sides_spec(tested, &engine, args.hash, &t.options, None),
-                    sides_spec(base, &engine, args.hash, &[], None),
-                ]
-            };
-            if !args.quiet {
-                eprintln!(
-                    "{} at {nodes} nodes: {games} games -> {}",
-                    t.name,
-                    pgn_path.display()
-                );
-            }
-            let summary =
-                tournament::run(&match_args(args, engines, nodes, games, pgn_path.clone()))
-                    .with_context(|| format!("{} at {nodes} nodes", t.name))?;
-            let (wdl, penta) = summary.table.head_to_head(0, 1);
-            let (pairs, identical_pairs, game_depth, game_depth_base) =
-                game_facts(&pgn_path, tested)?;
-            let activity = probe(args, t, &engine, nodes, &fens, &provenance, &dir)?;
-            let counters = activity.counters;
-            let p = Point {
-                technique: t.name.clone(),
-                nodes,
-                games: wdl.games(),
-                wins: wdl.wins,
-                draws: wdl.draws,
-                losses: wdl.losses,
-                ll: penta.0[0],
-                ld: penta.0[1],
-                wl_dd: penta.0[2],
-                wd: penta.0[3],
-                ww: penta.0[4],
-                pairs,
-                identical_pairs,
-                game_depth,
-                game_depth_base,
-                probe_positions: activity.positions,
-                probe_depth: activity.depth,
-                probe_depth_base: activity.depth_base,
-                tried_per_k: counters.map(|c| c.0),
-                cut_per_k: counters.map(|c| c.1),
-                reduced_per_k: counters.and_then(|c| c.2),
-                elo: None,
-                elo_low: None,
-                elo_high: None,
-                nelo: None,
-                nelo_half: None,
-            }
-            .with_estimate();
-            log.append(&[p.to_csv()?])?;
-            found.retain(|q| (q.technique.as_str(), q.nodes) != (p.technique.as_str(), p.nodes));
-            found.push(p);
-        }
-    }
-    // The points of this run's techniques and controls, in study order.
-    let mut points = Vec::new();
-    for &nodes in &args.nodes {
-        for t in &techniques {
-            if let Some(p) = found
-                .iter()
-                .find(|p| p.technique == t.name && p.nodes == nodes)
-            {
-                points.push(p.clone());
-            }
-        }
-    }
-    let all: Vec<String> = found.iter().map(Point::to_csv).collect::<Result<_>>()?;
-    log.rewrite(&all)?;
+    let grid: Vec<(usize, u64, usize)> = args
+        .nodes
+        .iter()
+        .enumerate()
+        .flat_map(|(ni, &n)| (0..techniques.len()).map(move |ti| (ti, n, games_at(ni))))
+        .collect();
+    let job = Points {
+        args,
+        techniques: &techniques,
+        engine: &engine,
+        provenance: &provenance,
+        fens: &fens,
+        grid: &grid,
+    };
+    let options = jobs::Options {
+        workers: 1,
+        progress: !args.quiet,
+        unit: "points",
+        file: Some((&csv_path, header)),
+    };
+    let points = jobs::run(&job, options)?.outputs;
     provenance.write_into(&args.out)?;
     let mut markdown = provenance.markdown();
     markdown.push_str(&report(args, &techniques, &points));

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use augur_arena::spsa::run::{self, SpsaArgs, SpsaSummary};
 
-use crate::chart::{Chart, PointSeries, ScatterChart};
+use crate::kit::chart::{Chart, PointSeries, ScatterChart};
 
 /// The trajectory chart: each parameter as the share of its [min, max] range,
 /// so that parameters of any scale fit one picture.

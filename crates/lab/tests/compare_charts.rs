@@ -1,7 +1,9 @@
 //! Chart rendering: every chart kind gives a well-formed SVG and a real PNG.
 
-use augur_lab::chart::{CategoryChart, Chart, PointSeries, ScatterChart, Series, Style, YScale};
-use augur_lab::regression::fit_line;
+use augur_lab::kit::chart::{
+    CategoryChart, Chart, PointSeries, ScatterChart, Series, Style, YScale,
+};
+use augur_lab::kit::regression::fit_line;
 
 const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -1,6 +1,7 @@
 //! `augur-lab compare` end to end on a few positions at a shallow depth: the thesis's pruning
 //! formula, clear errors for bad input, agreement of SPP with alpha-beta, and the files.
 
+use augur_lab::data::bundled::SPP_THESIS_16;
 use augur_lab::spp::compare::{self, analysis, parse_algorithms, suite, CompareArgs};
 use std::path::PathBuf;
 
@@ -78,7 +79,7 @@ fn spp_agrees_with_alphabeta_and_writes_results() {
     let dir = temp_dir("run");
     let file = dir.join("three.epd");
     // Three positions of the bundled thesis set: a middlegame, bishops and pawns, KPK.
-    let set = suite::parse_epd(suite::THESIS_SET, "bundled").unwrap();
+    let set = suite::parse_epd(SPP_THESIS_16, "bundled").unwrap();
     let text: String = [2usize, 13, 14]
         .iter()
         .map(|&i| format!("{} id \"{}\";\n", set[i].fen, set[i].id))
@@ -109,7 +110,8 @@ fn spp_agrees_with_alphabeta_and_writes_results() {
     assert!(body[0].starts_with(&format!("1,{},3,alphabeta,", set[2].id)));
     // The rows read back as they were measured (the file is what a restart resumes from).
     for (line, row) in body.iter().zip(&rows) {
-        let back = compare::Row::parse(line, &plan).unwrap();
+        let record = augur_lab::kit::result_log::from_line(line).unwrap();
+        let back = compare::Row::from_record(record, &plan).unwrap();
         assert_eq!(
             (back.position, back.depth, back.algorithm),
             (row.position, row.depth, row.algorithm)
@@ -141,7 +143,7 @@ fn spp_agrees_with_alphabeta_and_writes_results() {
 
 #[test]
 fn counts_are_deterministic_across_thread_counts() {
-    let set = suite::parse_epd(suite::THESIS_SET, "bundled").unwrap();
+    let set = suite::parse_epd(SPP_THESIS_16, "bundled").unwrap();
     let mut a = args(None, None);
     a.limit = Some(3);
     a.algorithms = "abt,sppt".into();

@@ -210,8 +210,9 @@ fn compare_survives_kill_9() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `depth` or `solve` killed once in the middle of a record and restarted.
-fn variant_run_resumes(cmd: &str, input: (&str, &Path), dir: &Path) {
+/// `depth` or `solve` killed once in the middle of a record and restarted; the finished run's
+/// report and records (its `ms` column left out).
+fn variant_run_resumes(cmd: &str, input: (&str, &Path), dir: &Path) -> (String, Vec<String>) {
     let augur = common::augur_binary();
     let args = |csv: &Path, nodes: &str| {
         let mut v = strings(&[cmd, "--quiet", "--nodes", nodes, "--hash", "1"]);
@@ -250,7 +251,7 @@ fn variant_run_resumes(cmd: &str, input: (&str, &Path), dir: &Path) {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(records(&killed, &["ms"]), expected);
-    let report = String::from_utf8_lossy(&out.stdout);
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(report.contains("Provenance: commit `"), "{report}");
 
     let out = Command::new(LAB)
@@ -263,6 +264,7 @@ fn variant_run_resumes(cmd: &str, input: (&str, &Path), dir: &Path) {
         err.contains("budget: file has 'nodes 3000', this run has 'nodes 4000'"),
         "{err}"
     );
+    (report, expected)
 }
 
 #[test]
@@ -275,7 +277,46 @@ fn depth_resumes_after_kill_9_and_reports_paired_intervals() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&epd, four).unwrap();
-    variant_run_resumes("depth", ("--epd", epd.as_path()), &dir);
+    let (report, records) = variant_run_resumes("depth", ("--epd", epd.as_path()), &dir);
+    // Each variant's depth per position, from the records (index,line,variant,depth,...).
+    let depths = |variant: &str| -> Vec<f64> {
+        records
+            .iter()
+            .map(|r| r.split(',').collect::<Vec<_>>())
+            .filter(|f| f[2] == variant)
+            .map(|f| f[3].parse().unwrap())
+            .collect()
+    };
+    let (base, nonmp) = (depths("baseline"), depths("nonmp"));
+    assert_eq!((base.len(), nonmp.len()), (4, 4), "{records:?}");
+    // The paired 95% interval of the gain, worked out here: Student's t with 3 degrees of
+    // freedom over the four per-position differences.
+    let diffs: Vec<f64> = nonmp.iter().zip(&base).map(|(a, b)| a - b).collect();
+    let mean = diffs.iter().sum::<f64>() / 4.0;
+    let sd = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / 3.0).sqrt();
+    let half = 3.182_446_305_284_263 * sd / 2.0;
+    let mean_of = |v: &[f64]| v.iter().sum::<f64>() / 4.0;
+    let row = |name: &str| -> Vec<String> {
+        report
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no row for {name}: {report}"))
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    // variant, positions, avg depth `m ± h`, gain `g ± h` (the first variant has none: `-`).
+    let nonmp_row = row("nonmp");
+    assert_eq!(nonmp_row[1], "4", "{report}");
+    assert_eq!(nonmp_row[2], format!("{:.2}", mean_of(&nonmp)), "{report}");
+    assert_eq!(
+        nonmp_row[5..8].join(" "),
+        format!("{mean:+.2} ± {half:.2}"),
+        "{report}"
+    );
+    let base_row = row("baseline");
+    assert_eq!(base_row[2], format!("{:.2}", mean_of(&base)), "{report}");
+    assert_eq!(base_row[5], "-", "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

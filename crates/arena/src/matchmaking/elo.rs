@@ -8,56 +8,7 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use crate::matchmaking::sprt::{Sample, NELO_PER_T};
-
-/// Win/draw/loss counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wdl {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-}
-
-impl Wdl {
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-    /// "points/games", as crosstables print a result.
-    pub fn points_of_games(&self) -> String {
-        format!("{:.1}/{}", self.points(), self.games())
-    }
-
-    /// Points (win 1, draw 1/2).
-    pub fn points(&self) -> f64 {
-        self.wins as f64 + 0.5 * self.draws as f64
-    }
-
-    pub fn add(&mut self, score: f64) {
-        if score > 0.75 {
-            self.wins += 1;
-        } else if score < 0.25 {
-            self.losses += 1;
-        } else {
-            self.draws += 1;
-        }
-    }
-}
-
-/// Pair counts by pair points: `[LL, LD, LW+DD, WD, WW]`, i.e. index = 2 x points.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Penta(pub [u64; 5]);
-
-impl Penta {
-    pub fn pairs(&self) -> u64 {
-        self.0.iter().sum()
-    }
-
-    /// Adds a pair from its two game scores (each 0, 1/2 or 1).
-    pub fn add_pair(&mut self, a: f64, b: f64) {
-        let i = ((a + b) * 2.0).round().clamp(0.0, 4.0) as usize;
-        self.0[i] += 1;
-    }
-}
+use crate::matchmaking::outcomes::{Penta, Sample, Wdl, NELO_PER_T};
 
 /// Expected score for an Elo difference (logistic model).
 pub fn score_from_elo(elo: f64) -> f64 {

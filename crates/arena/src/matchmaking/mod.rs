@@ -1,7 +1,8 @@
-//! Matches: the seeded schedule, the result table, Elo and SPRT statistics,
+//! Matches: the seeded schedule, the result table, the outcome counts, Elo and SPRT statistics,
 //! ratings for several engines, and the runner that plays it all.
 
 pub mod elo;
+pub mod outcomes;
 pub mod pgn_stats;
 pub mod pool;
 pub mod ratings;

@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use shakmaty::{Color, KnownOutcome};
 
 use crate::game::pgn::GameSummary;
-use crate::matchmaking::elo::{self, fmt_elo, Penta, Wdl};
+use crate::matchmaking::elo::{self, fmt_elo};
+use crate::matchmaking::outcomes::{Penta, Sample, Wdl};
 use crate::matchmaking::ratings;
-use crate::matchmaking::sprt::Sample;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outcome {

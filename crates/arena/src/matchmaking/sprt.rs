@@ -19,10 +19,8 @@
 //!
 //! Bounds are Wald's: ln(beta/(1-alpha)) and ln((1-beta)/alpha).
 
-use crate::matchmaking::elo::{score_from_elo, Penta, Wdl};
-
-/// 800 / ln 10: normalized Elo per unit of t-value.
-pub const NELO_PER_T: f64 = 347.435_585_522_601_46;
+use crate::matchmaking::elo::score_from_elo;
+use crate::matchmaking::outcomes::{Sample, NELO_PER_T};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EloModel {
@@ -37,63 +35,6 @@ impl EloModel {
         match self {
             EloModel::Logistic => "logistic",
             EloModel::Normalized => "normalized",
-        }
-    }
-}
-
-/// What the test is computed on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sample {
-    /// Game pairs `[LL, LD, WL+DD, WD, WW]`.
-    Penta([u64; 5]),
-    /// Single games `[L, D, W]`.
-    Tri([u64; 3]),
-}
-
-impl Sample {
-    /// The pentanomial sample when most games are in complete pairs (at least
-    /// two thirds of them: a runner's output always is, up to the games in
-    /// flight when it stopped), else the trinomial one over all games.
-    pub fn choose(wdl: &Wdl, penta: &Penta) -> Sample {
-        let paired = 2 * penta.pairs();
-        if paired > 0 && 3 * paired >= 2 * wdl.games() {
-            Sample::Penta(penta.0)
-        } else {
-            Sample::Tri([wdl.losses, wdl.draws, wdl.wins])
-        }
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            Sample::Penta(_) => "pentanomial",
-            Sample::Tri(_) => "trinomial",
-        }
-    }
-
-    /// Counts with zeros regularised, as floats.
-    fn counts(&self) -> Vec<f64> {
-        let raw: &[u64] = match self {
-            Sample::Penta(c) => c,
-            Sample::Tri(c) => c,
-        };
-        raw.iter()
-            .map(|&c| if c == 0 { REGULARIZE } else { c as f64 })
-            .collect()
-    }
-
-    fn is_empty(&self) -> bool {
-        match self {
-            Sample::Penta(c) => c.iter().sum::<u64>() == 0,
-            Sample::Tri(c) => c.iter().sum::<u64>() == 0,
-        }
-    }
-
-    /// Per-game t-value per unit of the sample's own t-value: a pair's
-    /// standard deviation is sigma_game / sqrt(2) (fishtest's sqrt 2).
-    fn t_scale(&self) -> f64 {
-        match self {
-            Sample::Penta(_) => std::f64::consts::SQRT_2,
-            Sample::Tri(_) => 1.0,
         }
     }
 }
@@ -128,6 +69,15 @@ impl SprtState {
 
 /// fishtest's `regularize`.
 const REGULARIZE: f64 = 1e-3;
+
+/// The sample's counts as floats, zeros replaced by [`REGULARIZE`].
+fn regularized(sample: &Sample) -> Vec<f64> {
+    sample
+        .counts()
+        .iter()
+        .map(|&c| if c == 0 { REGULARIZE } else { c as f64 })
+        .collect()
+}
 
 /// A discrete distribution over outcome scores `a` (0 ..= 1).
 struct Pdf {
@@ -243,7 +193,7 @@ impl Sprt {
         if sample.is_empty() {
             return 0.0;
         }
-        let (n, pdf) = Pdf::from_counts(&sample.counts());
+        let (n, pdf) = Pdf::from_counts(&regularized(sample));
         let pair = match self.model {
             EloModel::Logistic => mle_expected(&pdf, score_from_elo(self.elo0))
                 .zip(mle_expected(&pdf, score_from_elo(self.elo1))),
@@ -275,6 +225,7 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matchmaking::outcomes::{Penta, Wdl};
 
     fn sprt(model: EloModel, elo0: f64, elo1: f64) -> Sprt {
         Sprt {
@@ -348,7 +299,7 @@ mod tests {
     #[test]
     fn t_value_method_differs_from_the_mean_shift_approximation_on_small_samples() {
         let sample = Sample::Penta([0, 1, 0, 4, 10]);
-        let (n, pdf) = Pdf::from_counts(&sample.counts());
+        let (n, pdf) = Pdf::from_counts(&regularized(&sample));
         let (_, var) = Pdf::mean_var(&pdf.a, &pdf.p);
         let sigma_pg = (2.0 * var).sqrt();
         let s = |e: f64| 0.5 + e / NELO_PER_T * sigma_pg;

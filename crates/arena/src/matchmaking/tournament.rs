@@ -19,10 +19,11 @@ use crate::game::pgn;
 use crate::game::time_control::TimeControl;
 use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
 use crate::matchmaking::elo::{self, fmt_elo};
+use crate::matchmaking::outcomes::Sample;
 use crate::matchmaking::pool::Pool;
 use crate::matchmaking::results::{white_score, Outcome, ResultTable};
 use crate::matchmaking::schedule::{self, Format, OpeningOrder, Slot};
-use crate::matchmaking::sprt::{EloModel, Sample, Sprt, SprtState};
+use crate::matchmaking::sprt::{EloModel, Sprt, SprtState};
 use crate::progress::Progress;
 
 #[derive(Args, Debug, Clone)]

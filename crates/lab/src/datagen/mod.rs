@@ -3,7 +3,9 @@
 //! per worker thread ([`selfplay`]). `augur-lab convert` turns records into text lines.
 //! docs/datagen.md has the format, the rules and example commands.
 
-pub mod format;
+/// The record format lives with the lab's other data readers (`data::records`); this name keeps
+/// the datagen paths that trainers and tools use.
+pub use crate::data::records as format;
 pub mod journal;
 pub mod selfplay;
 
@@ -113,10 +115,10 @@ pub struct ConvertArgs {
 
 // [pgn-data] Every SPRT the lab plays at a fixed node count is self-play with a search score
 // on each move, so its PGN is training data for free; as records the network's trainer and
-// bullet read it like datagen's. The positions kept are the tuner's (`tune::pgn`): quiet moves
+// bullet read it like datagen's. The positions kept are the tuner's (`data::pgn`): quiet moves
 // with a centipawn score, not in check, of games that ended normally.
 fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
-    let samples = crate::tune::pgn::read(input)?;
+    let samples = crate::data::pgn::read(input)?;
     let file =
         std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
     let mut writer = format::RecordWriter::new(BufWriter::new(file));
@@ -128,7 +130,7 @@ fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
         let stm = s.board.side_to_move();
         let pos = Position::from_board(s.board, false);
         // `white_view` is its own inverse: it turns white's score into the mover's too.
-        let stm_score = crate::tune::data::white_view(s.score.unwrap_or(0), stm);
+        let stm_score = crate::data::samples::white_view(s.score.unwrap_or(0), stm);
         let white_result = format::Outcome::from_value(s.result);
         let result = if stm == cozy_chess::Color::White {
             white_result

@@ -12,7 +12,7 @@
 //! `depths` is how many lines the position has (fewer than D when the search ended early,
 //! e.g. with only one legal move), which makes an incomplete block detectable.
 //!
-//! The file begins with a `#` header (see [`crate::result_log`]): the settings that decide
+//! The file begins with a `#` header (see [`crate::kit::result_log`]): the settings that decide
 //! the values (depth, hash, the EPD and its SHA-256, the engine's commit), then the provenance
 //! of the run. A position's lines are written together and flushed, so an interrupted run
 //! (Ctrl-C, kill -9) loses at most the positions in flight: on restart with the same command
@@ -20,13 +20,11 @@
 //! are refused. A finished run leaves the lines in position order. Each position gets a fresh
 //! searcher and transposition table, so its values do not depend on thread count or order.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
 use augur::search::config::SearchConfig;
@@ -34,11 +32,13 @@ use augur::search::limits::Limits;
 use augur::search::probcut::Stage;
 use augur::search::{SearchTeam, MATE_BOUND};
 use clap::Args;
+use serde::{Deserialize, Serialize};
 
-use super::{load_epd, EpdLine, SAMPLE_EPD, SAMPLE_NAME};
-use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header, ResultLog};
-use augur_arena::progress::Progress;
+use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::data::epd::{load_epd, EpdLine};
+use crate::kit::jobs::{self, Job, Options};
+use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{self, Header, Row};
 
 pub const HEADER: &str = "id,depth,score,mate,stage,nodes,depths,fen";
 
@@ -71,76 +71,71 @@ pub struct CollectArgs {
     pub quiet: bool,
 }
 
-/// One CSV line.
-#[derive(Clone, Debug, PartialEq)]
+/// One CSV line (the columns [`HEADER`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub id: usize,
     pub depth: i32,
     pub score: i32,
+    #[serde(with = "zero_one")]
     pub mate: bool,
+    #[serde(with = "stage_name")]
     pub stage: Stage,
     pub nodes: u64,
     pub depths: usize,
     pub fen: String,
 }
 
+impl Row for Record {
+    const COLUMNS: &'static str = HEADER;
+}
+
 impl Record {
-    pub fn to_csv(&self) -> String {
-        format!(
-            "{},{},{},{},{},{},{},{}",
-            self.id,
-            self.depth,
-            self.score,
-            u8::from(self.mate),
-            self.stage.name(),
-            self.nodes,
-            self.depths,
-            self.fen
-        )
+    /// What the columns' types do not say: the depth is one the engine searches to.
+    fn check(&self) -> Result<()> {
+        if !(1..=augur::search::MAX_DEPTH).contains(&self.depth) {
+            bail!("field depth out of range: {}", self.depth);
+        }
+        Ok(())
+    }
+}
+
+/// `mate` is written 0 or 1.
+mod zero_one {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &bool, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(u8::from(*v))
     }
 
-    pub fn parse(line: &str) -> Result<Record> {
-        let f: Vec<&str> = line.splitn(8, ',').collect();
-        if f.len() != 8 {
-            bail!(
-                "expected 8 comma-separated fields ({HEADER}), found {}",
-                f.len()
-            );
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        match u8::deserialize(d)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            n => Err(D::Error::custom(format!("mate must be 0 or 1, found {n}"))),
         }
-        let num = |i: usize, name: &str| -> Result<i64> {
-            f[i].trim()
-                .parse::<i64>()
-                .with_context(|| format!("field {name} is not an integer: '{}'", f[i]))
-        };
-        let mate = match f[3].trim() {
-            "0" => false,
-            "1" => true,
-            other => bail!("field mate must be 0 or 1, found '{other}'"),
-        };
-        let name = f[4].trim();
-        let stage = Stage::ALL
+    }
+}
+
+/// The stage by its name (`middlegame`), read back from the name or the short form (`mid`).
+mod stage_name {
+    use augur::search::probcut::Stage;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(stage: &Stage, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(stage.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Stage, D::Error> {
+        let text = String::deserialize(d)?;
+        Stage::ALL
             .into_iter()
-            .find(|s| s.name() == name || s.short() == name);
-        let stage = stage.with_context(|| {
-            format!(
-                "field stage must be middlegame or endgame, found '{}'",
-                f[4]
-            )
-        })?;
-        let depth = num(1, "depth")?;
-        if !(1..=augur::search::MAX_DEPTH as i64).contains(&depth) {
-            bail!("field depth out of range: {depth}");
-        }
-        Ok(Record {
-            id: usize::try_from(num(0, "id")?).context("field id is negative")?,
-            depth: depth as i32,
-            score: i32::try_from(num(2, "score")?).context("field score out of range")?,
-            mate,
-            stage,
-            nodes: u64::try_from(num(5, "nodes")?).context("field nodes is negative")?,
-            depths: usize::try_from(num(6, "depths")?).context("field depths is negative")?,
-            fen: f[7].trim().to_string(),
-        })
+            .find(|s| s.name() == text || s.short() == text)
+            .ok_or_else(|| {
+                D::Error::custom(format!(
+                    "stage must be middlegame or endgame, found '{text}'"
+                ))
+            })
     }
 }
 
@@ -148,21 +143,13 @@ impl Record {
 pub fn read_csv(path: &Path) -> Result<Vec<Record>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse_csv(&text, &path.display().to_string())
-}
-
-/// Parses collect CSV text: `#` lines (the run header) and the column line are skipped.
-pub fn parse_csv(text: &str, name: &str) -> Result<Vec<Record>> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') || line.trim() == HEADER {
-            continue;
-        }
-        let r = Record::parse(line)
-            .with_context(|| format!("{name}:{}: bad CSV line '{line}'", i + 1))?;
-        out.push(r);
+    let name = path.display().to_string();
+    let records: Vec<Record> = result_log::read_rows(&text, &name)?;
+    for (i, r) in records.iter().enumerate() {
+        r.check()
+            .with_context(|| format!("{name}: record {}", i + 1))?;
     }
-    Ok(out)
+    Ok(records)
 }
 
 /// The result file's header: the settings that decide the records (a restart with others is
@@ -170,7 +157,10 @@ pub fn parse_csv(text: &str, name: &str) -> Result<Vec<Record>> {
 /// run can be extended with a larger `--positions`.
 pub fn header(args: &CollectArgs) -> Result<Header> {
     let (epd, epd_sha256) = match &args.epd {
-        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        None => (
+            GAMES_SAMPLE300_NAME.to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
         Some(p) => (p.display().to_string(), sha256_file(p)?),
     };
     Ok(Header {
@@ -190,50 +180,6 @@ pub fn header(args: &CollectArgs) -> Result<Header> {
         .collect(),
         provenance: Provenance::capture(args, None),
         columns: HEADER.into(),
-    })
-}
-
-/// What a resumed run found in an existing CSV.
-pub struct ResumeState {
-    pub log: ResultLog,
-    /// The positions (ids) whose every depth is in the file.
-    pub done: HashSet<usize>,
-    pub records: Vec<Record>,
-    /// Records dropped (the lines of a block that was not finished), and whether a torn last
-    /// line was cut.
-    pub dropped: usize,
-    pub torn: bool,
-}
-
-/// Opens the output for appending: creates it with its header, or checks the header and keeps
-/// every complete position block. A kill leaves at most a torn last line or an unfinished
-/// last block; anything else malformed is an error (guessing would lose data).
-pub fn prepare_output(path: &Path, header: &Header) -> Result<ResumeState> {
-    let resumed = result_log::open(path, header)?;
-    let name = path.display().to_string();
-    let records: Vec<Record> = resumed
-        .records
-        .iter()
-        .enumerate()
-        .map(|(i, line)| {
-            Record::parse(line)
-                .with_context(|| format!("{name}: record {}: bad CSV line '{line}'", i + 1))
-        })
-        .collect::<Result<_>>()?;
-    let blocks: Vec<(usize, usize)> = records.iter().map(|r| (r.id, r.depths)).collect();
-    let kept = result_log::complete_blocks(&blocks)
-        .with_context(|| format!("{name}: the position blocks do not add up"))?;
-    let mut log = resumed.log;
-    log.keep(kept)?;
-    let mut records = records;
-    let dropped = records.len() - kept;
-    records.truncate(kept);
-    Ok(ResumeState {
-        log,
-        done: records.iter().map(|r| r.id).collect(),
-        records,
-        dropped,
-        torn: resumed.torn_bytes > 0,
     })
 }
 
@@ -272,6 +218,72 @@ pub fn search_position(
         .collect())
 }
 
+/// The collection as a job of the runner: an item is a position, its block one record per
+/// completed depth; each worker keeps a searcher (a fresh table and histories per position).
+struct Collect<'a> {
+    args: &'a CollectArgs,
+    positions: &'a [EpdLine],
+    /// A position's item from its EPD line.
+    items: HashMap<usize, usize>,
+}
+
+impl Job for Collect<'_> {
+    type Output = Vec<Record>;
+    type Row = Record;
+    type Worker = SearchTeam;
+
+    fn items(&self) -> usize {
+        self.positions.len()
+    }
+
+    fn worker(&self) -> Result<SearchTeam> {
+        let config = SearchConfig {
+            eval: self.args.eval,
+            ..SearchConfig::default()
+        };
+        let hash = self.args.hash;
+        SearchTeam::new(config, hash).map_err(|e| anyhow!("--hash {hash}: {e}"))
+    }
+
+    fn run(
+        &self,
+        team: &mut SearchTeam,
+        item: usize,
+        _: Option<&Vec<Record>>,
+    ) -> Result<Vec<Record>> {
+        search_position(team, &self.positions[item], self.args.depth)
+    }
+
+    fn rows(&self, _: usize, block: &Vec<Record>) -> Vec<Record> {
+        block.clone()
+    }
+
+    fn item_of(&self, r: &Record) -> Result<usize> {
+        self.items.get(&r.id).copied().with_context(|| {
+            format!(
+                "position {} (its EPD line) is not one of this run's {} positions",
+                r.id,
+                self.positions.len()
+            )
+        })
+    }
+
+    fn block_len(&self, first: &Record) -> usize {
+        first.depths
+    }
+
+    fn output(&self, _: usize, block: Vec<Record>) -> Result<Vec<Record>> {
+        for r in &block {
+            r.check()?;
+        }
+        Ok(block)
+    }
+
+    fn nodes(&self, block: &Vec<Record>) -> u64 {
+        block.last().map_or(0, |r| r.nodes)
+    }
+}
+
 pub fn run(args: &CollectArgs) -> Result<()> {
     if !(1..=augur::search::MAX_DEPTH).contains(&args.depth) {
         bail!("--depth must be in 1..={}", augur::search::MAX_DEPTH);
@@ -281,114 +293,42 @@ pub fn run(args: &CollectArgs) -> Result<()> {
         positions.truncate(n);
     }
     let header = header(args)?;
-    let resume = prepare_output(&args.out, &header)?;
-    if (resume.dropped > 0 || resume.torn) && !args.quiet {
-        eprintln!(
-            "collect: cut an unfinished block ({} complete line(s){}) at the end of {}; that \
-             position is redone",
-            resume.dropped,
-            if resume.torn { " and a torn line" } else { "" },
-            args.out.display()
-        );
-    }
-    let todo: Vec<EpdLine> = positions
-        .iter()
-        .filter(|p| !resume.done.contains(&p.line))
-        .cloned()
-        .collect();
-    let total = positions.len();
-    let initial = total - todo.len();
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 256);
-    let ResumeState {
-        mut log,
-        mut records,
-        ..
-    } = resume;
-    let mut progress = Progress::new(total, initial, !args.quiet);
-    progress.update(initial, "");
-
-    let todo = Arc::new(todo);
-    let next = Arc::new(AtomicUsize::new(0));
-    let failed = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<Result<Vec<Record>>>();
-    let mut handles = Vec::new();
-    for _ in 0..threads.min(todo.len().max(1)) {
-        let (todo, next, failed, tx) = (todo.clone(), next.clone(), failed.clone(), tx.clone());
-        let (depth, hash) = (args.depth, args.hash);
-        let config = SearchConfig {
-            eval: args.eval,
-            ..SearchConfig::default()
-        };
-        handles.push(std::thread::spawn(move || {
-            let mut searcher = match SearchTeam::new(config, hash) {
-                Ok(t) => t,
-                Err(e) => {
-                    failed.store(true, Ordering::Relaxed);
-                    let _ = tx.send(Err(anyhow::anyhow!("--hash {hash}: {e}")));
-                    return;
-                }
-            };
-            loop {
-                if failed.load(Ordering::Relaxed) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(epd) = todo.get(i) else { break };
-                if tx.send(search_position(&mut searcher, epd, depth)).is_err() {
-                    break;
-                }
-            }
-        }));
-    }
-    drop(tx);
+    let job = Collect {
+        args,
+        positions: &positions,
+        items: positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.line, i))
+            .collect(),
+    };
     let started = Instant::now();
-    let (mut done, mut nodes) = (initial, 0u64);
-    let mut first_error = None;
-    for result in rx {
-        let result = result.and_then(|block| {
-            let lines: Vec<String> = block.iter().map(Record::to_csv).collect();
-            log.append(&lines).map(|_| block)
-        });
-        match result {
-            Ok(block) => {
-                nodes += block.last().map_or(0, |r| r.nodes);
-                records.extend(block);
-                done += 1;
-                let secs = started.elapsed().as_secs_f64().max(1e-3);
-                progress.update(done, &format!("{:.0} knps", nodes as f64 / secs / 1000.0));
-            }
-            Err(e) => {
-                failed.store(true, Ordering::Relaxed);
-                first_error.get_or_insert(e);
-            }
-        }
-    }
-    for h in handles {
-        let _ = h.join();
-    }
-    progress.finish();
-    if let Some(e) = first_error {
-        return Err(e);
-    }
-    // Finished: the file in position order, whatever order the threads and kills left.
-    let mut sorted = records.clone();
-    sorted.sort_by_key(|r| (r.id, r.depth));
-    if sorted != records {
-        log.rewrite(&sorted.iter().map(Record::to_csv).collect::<Vec<_>>())?;
-    }
+    let finished = jobs::run(
+        &job,
+        Options {
+            workers: threads,
+            progress: !args.quiet,
+            unit: "positions",
+            file: Some((&args.out, header.clone())),
+        },
+    )?;
+    let total = positions.len();
+    let new = total - finished.resumed;
+    let records: Vec<Record> = finished.outputs.into_iter().flatten().collect();
     if !args.quiet {
         eprintln!(
             "collect: {} positions in {} ({} new, {:.1}s)",
             total,
             args.out.display(),
-            total - initial,
+            new,
             started.elapsed().as_secs_f64()
         );
     }
-    print!("{}", report(args, &header, &sorted, total - initial));
+    print!("{}", report(args, &header, &records, new));
     Ok(())
 }
 

@@ -14,9 +14,9 @@ use augur::search::probcut::{Pair, Stage};
 
 use super::collect::{read_csv, Record};
 use super::params;
-use crate::chart::{Chart, PointSeries, ScatterChart};
-use crate::provenance::{sha256_file, Provenance};
-use crate::regression::{fit_line, LinearFit};
+use crate::kit::chart::{Chart, PointSeries, ScatterChart};
+use crate::kit::provenance::{sha256_file, Provenance};
+use crate::kit::regression::{fit_line, LinearFit};
 
 #[derive(Args, Debug, Clone)]
 pub struct FitArgs {

@@ -10,22 +10,25 @@
 //! only the missing games of every cell. Outputs: `grid.csv`, `grid.md` (the table and every
 //! cell's counts), `grid_heatmap.{svg,png}` and `provenance.toml` in `--out`.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{bail, Context, Result};
 use augur_arena::game::time_control::TimeControl;
-use augur_arena::matchmaking::elo::{self, Estimate, Penta, Wdl};
+use augur_arena::matchmaking::elo::{self, Estimate};
+use augur_arena::matchmaking::outcomes::{Penta, Sample, Wdl};
 use augur_arena::matchmaking::schedule::{Format, OpeningOrder};
-use augur_arena::matchmaking::sprt::{EloModel, Sample};
+use augur_arena::matchmaking::sprt::EloModel;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
 use clap::Args;
+use serde::{Deserialize, Serialize};
 
-use super::variants::{check_fitted_pairs, default_engine, parse_options, search_config};
-use crate::chart::{Chart, HeatMap};
-use crate::provenance::{sha256_file, Provenance};
-use crate::result_log::{self, Header};
+use crate::kit::chart::{Chart, HeatMap};
+use crate::kit::jobs::{self, Job, Options};
+use crate::kit::provenance::{sha256_file, Provenance};
+use crate::kit::result_log::{Header, Row};
+use crate::variants::{check_fitted_pairs, default_engine, parse_options, search_config};
 
 #[derive(Args, Debug, Clone)]
 pub struct GridArgs {
@@ -133,6 +136,39 @@ pub struct Cell {
 pub const COLUMNS: &str =
     "x,y,games,wins,draws,losses,ll,ld,wl_dd,wd,ww,score,elo,elo_low,elo_high,nelo,nelo_half,los";
 
+/// A record of `grid.csv`: a cell's counts, then the estimate derived from them (for readers;
+/// a restart reads only the counts).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub x: i64,
+    pub y: i64,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub ll: u64,
+    pub ld: u64,
+    pub wl_dd: u64,
+    pub wd: u64,
+    pub ww: u64,
+    pub score: Option<f64>,
+    pub elo: Option<f64>,
+    pub elo_low: Option<f64>,
+    pub elo_high: Option<f64>,
+    pub nelo: Option<f64>,
+    pub nelo_half: Option<f64>,
+    pub los: Option<f64>,
+}
+
+impl Row for Record {
+    const COLUMNS: &'static str = COLUMNS;
+}
+
+/// `x` rounded to four decimals (a score or a probability as the CSV keeps it).
+fn four_decimals(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
+}
+
 impl Cell {
     /// The estimate `augur-lab match` prints: pentanomial when the games pair up.
     pub fn estimate(&self) -> Option<Estimate> {
@@ -144,71 +180,48 @@ impl Cell {
         (e.elo_high - e.elo_low) / 2.0
     }
 
-    pub fn to_csv(&self) -> String {
+    /// The cell's record, the derived columns rounded as they are printed.
+    pub fn record(&self) -> Record {
         let p = self.penta.0;
-        let mut s = format!(
-            "{},{},{},{},{},{},{},{},{},{},{}",
-            self.x,
-            self.y,
-            self.wdl.games(),
-            self.wdl.wins,
-            self.wdl.draws,
-            self.wdl.losses,
-            p[0],
-            p[1],
-            p[2],
-            p[3],
-            p[4]
-        );
-        match self.estimate() {
-            Some(e) => write!(
-                s,
-                ",{:.4},{:.1},{:.1},{:.1},{:.1},{:.1},{:.4}",
-                e.score,
-                tidy(e.elo),
-                tidy(e.elo_low),
-                tidy(e.elo_high),
-                tidy(e.nelo),
-                e.nelo_half,
-                e.los
-            )
-            .expect("writing to a String"),
-            None => s.push_str(",,,,,,,"),
+        let e = self.estimate();
+        let derived = |f: fn(&Estimate) -> f64| e.as_ref().map(f);
+        Record {
+            x: self.x,
+            y: self.y,
+            games: self.wdl.games(),
+            wins: self.wdl.wins,
+            draws: self.wdl.draws,
+            losses: self.wdl.losses,
+            ll: p[0],
+            ld: p[1],
+            wl_dd: p[2],
+            wd: p[3],
+            ww: p[4],
+            score: derived(|e| four_decimals(e.score)),
+            elo: derived(|e| tidy(e.elo)),
+            elo_low: derived(|e| tidy(e.elo_low)),
+            elo_high: derived(|e| tidy(e.elo_high)),
+            nelo: derived(|e| tidy(e.nelo)),
+            nelo_half: derived(|e| tidy(e.nelo_half)),
+            los: derived(|e| four_decimals(e.los)),
         }
-        s
     }
 
-    /// Reads the counts back from a CSV record.
-    pub fn parse(line: &str) -> Result<Cell> {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() != COLUMNS.split(',').count() {
-            bail!(
-                "expected {} fields, found {}",
-                COLUMNS.split(',').count(),
-                f.len()
-            );
-        }
-        let int = |i: usize| -> Result<i64> {
-            f[i].parse()
-                .with_context(|| format!("field {} '{}' is not an integer", i + 1, f[i]))
-        };
-        let count = |i: usize| -> Result<u64> {
-            f[i].parse()
-                .with_context(|| format!("field {} '{}' is not a count", i + 1, f[i]))
-        };
+    /// The counts of a record read back.
+    pub fn from_record(r: &Record) -> Result<Cell> {
         let wdl = Wdl {
-            wins: count(3)?,
-            draws: count(4)?,
-            losses: count(5)?,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
         };
-        if wdl.games() != count(2)? {
-            bail!("games {} is not wins + draws + losses", f[2]);
+        if wdl.games() != r.games {
+            bail!("games {} is not wins + draws + losses", r.games);
         }
         Ok(Cell {
-            x: int(0)?,
-            y: int(1)?,
+            x: r.x,
+            y: r.y,
             wdl,
-            penta: Penta([count(6)?, count(7)?, count(8)?, count(9)?, count(10)?]),
+            penta: Penta([r.ll, r.ld, r.wl_dd, r.wd, r.ww]),
         })
     }
 
@@ -326,6 +339,102 @@ fn match_args(args: &GridArgs, engines: Vec<String>, pgn: PathBuf) -> MatchArgs 
     }
 }
 
+/// The grid as a job of the runner: an item is a cell (rows y, columns x), its row the cell's
+/// counts. A cell is done when its record has this run's number of games; a rerun with more
+/// games plays on in the cell's PGN and appends a record that replaces the earlier one.
+struct Cells<'a> {
+    args: &'a GridArgs,
+    x: &'a Axis,
+    y: &'a Axis,
+    common: &'a [(String, String)],
+    baseline: &'a [(String, String)],
+    engine: &'a Path,
+    /// Games per cell (whole pairs).
+    per_cell: usize,
+    /// Games this run added to the records.
+    played: AtomicUsize,
+}
+
+impl Cells<'_> {
+    fn values(&self, item: usize) -> (i64, i64) {
+        let nx = self.x.values.len();
+        (self.x.values[item % nx], self.y.values[item / nx])
+    }
+}
+
+impl Job for Cells<'_> {
+    type Output = Cell;
+    type Row = Record;
+    type Worker = ();
+
+    fn items(&self) -> usize {
+        self.x.values.len() * self.y.values.len()
+    }
+
+    fn worker(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn run(&self, _: &mut (), item: usize, earlier: Option<&Cell>) -> Result<Cell> {
+        let (x, y, args) = (self.x, self.y, self.args);
+        let (xv, yv) = self.values(item);
+        let name = variant_name(x, xv, y, yv);
+        let opts = cell_options(self.common, x, xv, y, yv);
+        let engines = vec![
+            engine_spec(&name, self.engine, args.hash, &opts),
+            engine_spec("baseline", self.engine, args.hash, self.baseline),
+        ];
+        let pgn = args.out.join(format!("{name}.pgn"));
+        if !args.quiet {
+            eprintln!(
+                "cell {}/{}: {}={xv}, {}={yv} -> {}",
+                item + 1,
+                self.items(),
+                x.name,
+                y.name,
+                pgn.display()
+            );
+        }
+        let summary = tournament::run(&match_args(args, engines, pgn))
+            .with_context(|| format!("grid cell {}={xv}, {}={yv}", x.name, y.name))?;
+        let (wdl, penta) = summary.table.head_to_head(0, 1);
+        let before = earlier.map_or(0, |c| c.wdl.games());
+        let added = wdl.games().saturating_sub(before) as usize;
+        self.played.fetch_add(added, Ordering::Relaxed);
+        Ok(Cell {
+            x: xv,
+            y: yv,
+            wdl,
+            penta,
+        })
+    }
+
+    fn rows(&self, _: usize, cell: &Cell) -> Vec<Record> {
+        vec![cell.record()]
+    }
+
+    fn item_of(&self, r: &Record) -> Result<usize> {
+        let xi = self.x.values.iter().position(|&v| v == r.x);
+        let yi = self.y.values.iter().position(|&v| v == r.y);
+        let (xi, yi) = xi
+            .zip(yi)
+            .with_context(|| format!("the cell ({}, {}) is not one of this grid's", r.x, r.y))?;
+        Ok(yi * self.x.values.len() + xi)
+    }
+
+    fn output(&self, _: usize, rows: Vec<Record>) -> Result<Cell> {
+        Cell::from_record(&rows[0])
+    }
+
+    fn is_done(&self, cell: &Cell) -> bool {
+        cell.wdl.games() as usize == self.per_cell
+    }
+
+    fn may_repeat(&self) -> bool {
+        true
+    }
+}
+
 /// Runs the grid (resuming what an earlier run left), writes the CSV, markdown and heat map.
 pub fn run(args: &GridArgs) -> Result<GridSummary> {
     let x = Axis::parse(&args.x, "--x")?;
@@ -378,82 +487,39 @@ pub fn run(args: &GridArgs) -> Result<GridSummary> {
         columns: COLUMNS.into(),
     };
     let csv = args.out.join("grid.csv");
-    let resumed = result_log::open(&csv, &header)?;
-    let mut log = resumed.log;
-    // A cell is done when its record has this run's number of games; a later record of the
-    // same cell (a rerun with more games) replaces an earlier one.
     let per_cell = args.games.div_ceil(2) * 2;
-    let mut found: BTreeMap<(i64, i64), Cell> = BTreeMap::new();
-    for (i, line) in resumed.records.iter().enumerate() {
-        let cell = Cell::parse(line)
-            .with_context(|| format!("{}: record {}: '{line}'", csv.display(), i + 1))?;
-        found.insert((cell.x, cell.y), cell);
-    }
-    let total = x.values.len() * y.values.len();
-    let done = |c: Option<&Cell>| c.is_some_and(|c| c.wdl.games() as usize == per_cell);
-    let already = x
-        .values
-        .iter()
-        .flat_map(|&xv| y.values.iter().map(move |&yv| (xv, yv)))
-        .filter(|k| done(found.get(k)))
-        .count();
     if !args.quiet {
         eprintln!(
-            "grid {} x {}: {total} cells of {per_cell} games, {already} already done ({})",
+            "grid {} x {}: {} cells of {per_cell} games ({})",
             x.text(),
             y.text(),
+            x.values.len() * y.values.len(),
             csv.display()
         );
     }
-    let mut games_played = 0;
-    let mut index = 0;
-    for &yv in &y.values {
-        for &xv in &x.values {
-            index += 1;
-            if done(found.get(&(xv, yv))) {
-                continue;
-            }
-            let name = variant_name(&x, xv, &y, yv);
-            let opts = cell_options(&common, &x, xv, &y, yv);
-            let engines = vec![
-                engine_spec(&name, &engine, args.hash, &opts),
-                engine_spec("baseline", &engine, args.hash, &baseline),
-            ];
-            let pgn = args.out.join(format!("{name}.pgn"));
-            if !args.quiet {
-                eprintln!(
-                    "cell {index}/{total}: {}={xv}, {}={yv} -> {}",
-                    x.name,
-                    y.name,
-                    pgn.display()
-                );
-            }
-            let summary = tournament::run(&match_args(args, engines, pgn))
-                .with_context(|| format!("grid cell {}={xv}, {}={yv}", x.name, y.name))?;
-            let before = found.get(&(xv, yv)).map_or(0, |c| c.wdl.games() as usize);
-            let (wdl, penta) = summary.table.head_to_head(0, 1);
-            games_played += (wdl.games() as usize).saturating_sub(before);
-            let cell = Cell {
-                x: xv,
-                y: yv,
-                wdl,
-                penta,
-            };
-            log.append(&[cell.to_csv()])?;
-            found.insert((xv, yv), cell);
-        }
-    }
+    let job = Cells {
+        args,
+        x: &x,
+        y: &y,
+        common: &common,
+        baseline: &baseline,
+        engine: &engine,
+        per_cell,
+        played: AtomicUsize::new(0),
+    };
+    let options = Options {
+        workers: 1,
+        progress: false,
+        unit: "cells",
+        file: Some((&csv, header)),
+    };
+    let mut found = jobs::run(&job, options)?.outputs.into_iter();
+    let games_played = job.played.into_inner();
     let cells: Vec<Vec<Cell>> = y
         .values
         .iter()
-        .map(|&yv| {
-            x.values
-                .iter()
-                .map(|&xv| found[&(xv, yv)].clone())
-                .collect()
-        })
+        .map(|_| found.by_ref().take(x.values.len()).collect())
         .collect();
-    log.rewrite(&cells.iter().flatten().map(Cell::to_csv).collect::<Vec<_>>())?;
     provenance.write_into(&args.out)?;
     let mut markdown = provenance.markdown();
     markdown.push_str(&report(args, &x, &y, &cells));
@@ -645,6 +711,7 @@ pub fn heat_map(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Cha
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::result_log;
 
     #[test]
     fn axes_and_options_parse_or_say_why_not() {
@@ -697,16 +764,19 @@ mod tests {
             wdl,
             penta: Penta([0, 1, 0, 1, 1]),
         };
-        let line = cell.to_csv();
+        let line = result_log::to_line(&cell.record()).unwrap();
         assert_eq!(line.split(',').count(), COLUMNS.split(',').count());
-        assert_eq!(Cell::parse(&line).unwrap(), cell);
+        let parse = |line: &str| -> Result<Cell> {
+            Cell::from_record(&result_log::from_line::<Record>(line)?)
+        };
+        assert_eq!(parse(&line).unwrap(), cell);
         let e = cell.estimate().unwrap();
         assert!(e.elo > 0.0 && e.los > 0.5, "{e:?}");
         assert!(
             line.starts_with("-5,120,6,3,2,1,0,1,0,1,1,0.6667,"),
             "{line}"
         );
-        assert!(Cell::parse("1,2,3").is_err());
+        assert!(parse("1,2,3").is_err());
         let two = pooled([&cell, &cell].into_iter());
         assert_eq!((two.wdl.games(), two.penta.0), (12, [0, 2, 0, 2, 2]));
         assert_eq!(two.estimate().unwrap().score, e.score);
@@ -715,6 +785,6 @@ mod tests {
             ("+0.0".into(), "-0.1".into(), "+inf".into())
         );
         let torn = line.replacen(",6,", ",7,", 1);
-        assert!(format!("{:#}", Cell::parse(&torn).unwrap_err()).contains("wins + draws"));
+        assert!(format!("{:#}", parse(&torn).unwrap_err()).contains("wins + draws"));
     }
 }

@@ -15,19 +15,22 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use serde::{Deserialize, Serialize};
 
 use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
 use augur::search::stats::{sfpc_gap_range, SfpcGap, Technique, SFPC_GAP_BUCKETS};
 use augur::search::SearchTeam;
-use augur_arena::progress::Progress;
 
-use super::variants::search_config;
-use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
-use crate::confidence::{mean_interval, wilson};
-use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header};
+use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::data::epd::load_epd;
+use crate::data::epd::EpdLine;
+use crate::kit::confidence::{mean_interval, wilson};
+use crate::kit::jobs::{self, Job, Options};
+use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{Header, Row};
+use crate::variants::search_config;
 
 pub const DEFAULT_RULES: &str = "fixed,dynamic,dynamic-clamped";
 
@@ -69,49 +72,90 @@ pub struct Measured {
 
 pub const COLUMNS: &str = "index,line,rule,depth,nodes,sfpc_tried,sfpc_cut,gaps,fen";
 
-impl Measured {
-    fn to_csv(&self, index: usize, line: usize, fen: &str) -> String {
-        let gaps: Vec<String> = self
-            .gaps
+/// A record of the result file: a rule's search of a position (`index` its 1-based place in
+/// the run, `line` in the EPD), the gap buckets as `computed/extended/reduced` words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub index: usize,
+    pub line: usize,
+    pub rule: String,
+    pub depth: i32,
+    pub nodes: u64,
+    pub sfpc_tried: u64,
+    pub sfpc_cut: u64,
+    #[serde(with = "gap_words")]
+    pub gaps: [SfpcGap; SFPC_GAP_BUCKETS],
+    pub fen: String,
+}
+
+impl Row for Record {
+    const COLUMNS: &'static str = COLUMNS;
+}
+
+impl Record {
+    fn new(index: usize, line: usize, fen: &str, m: &Measured) -> Record {
+        Record {
+            index,
+            line,
+            rule: m.rule.clone(),
+            depth: m.depth,
+            nodes: m.nodes,
+            sfpc_tried: m.sfpc.0,
+            sfpc_cut: m.sfpc.1,
+            gaps: m.gaps,
+            fen: fen.to_string(),
+        }
+    }
+
+    fn measured(self) -> Measured {
+        Measured {
+            rule: self.rule,
+            depth: self.depth,
+            nodes: self.nodes,
+            sfpc: (self.sfpc_tried, self.sfpc_cut),
+            gaps: self.gaps,
+        }
+    }
+}
+
+/// The gap buckets as one field: `computed/extended/reduced` per bucket, space-separated.
+mod gap_words {
+    use augur::search::stats::{SfpcGap, SFPC_GAP_BUCKETS};
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        gaps: &[SfpcGap; SFPC_GAP_BUCKETS],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let words: Vec<String> = gaps
             .iter()
             .map(|g| format!("{}/{}/{}", g.computed, g.extended, g.reduced))
             .collect();
-        format!(
-            "{index},{line},{},{},{},{},{},{},{fen}",
-            self.rule,
-            self.depth,
-            self.nodes,
-            self.sfpc.0,
-            self.sfpc.1,
-            gaps.join(" ")
-        )
+        s.serialize_str(&words.join(" "))
     }
 
-    fn parse(text: &str) -> Result<(usize, Measured)> {
-        let f: Vec<&str> = text.splitn(9, ',').collect();
-        if f.len() != 9 {
-            bail!("expected the columns {COLUMNS}");
-        }
-        let int = |i: usize| -> Result<u64> {
-            f[i].parse()
-                .with_context(|| format!("bad number '{}' in column {}", f[i], i + 1))
-        };
-        let buckets: Vec<&str> = f[7].split(' ').collect();
-        if buckets.len() != SFPC_GAP_BUCKETS {
-            bail!(
-                "column 8 holds {} buckets, not {SFPC_GAP_BUCKETS}",
-                buckets.len()
-            );
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<[SfpcGap; SFPC_GAP_BUCKETS], D::Error> {
+        let text = String::deserialize(d)?;
+        let words: Vec<&str> = text.split(' ').collect();
+        if words.len() != SFPC_GAP_BUCKETS {
+            return Err(D::Error::custom(format!(
+                "gaps: {} buckets, not {SFPC_GAP_BUCKETS}",
+                words.len()
+            )));
         }
         let mut gaps = [SfpcGap::default(); SFPC_GAP_BUCKETS];
-        for (g, text) in gaps.iter_mut().zip(buckets) {
-            let n: Vec<u64> = text
+        for (g, word) in gaps.iter_mut().zip(words) {
+            let n: Vec<u64> = word
                 .split('/')
-                .map(|x| x.parse::<u64>())
+                .map(str::parse)
                 .collect::<Result<_, _>>()
-                .with_context(|| format!("bad bucket '{text}'"))?;
+                .map_err(|_| D::Error::custom(format!("gaps: bad bucket '{word}'")))?;
             let [computed, extended, reduced] = n[..] else {
-                bail!("bucket '{text}' is not computed/extended/reduced");
+                return Err(D::Error::custom(format!(
+                    "gaps: bucket '{word}' is not computed/extended/reduced"
+                )));
             };
             *g = SfpcGap {
                 computed,
@@ -119,16 +163,7 @@ impl Measured {
                 reduced,
             };
         }
-        Ok((
-            int(0)? as usize,
-            Measured {
-                rule: f[2].to_string(),
-                depth: i32::try_from(int(3)?).context("depth out of range")?,
-                nodes: int(4)?,
-                sfpc: (int(5)?, int(6)?),
-                gaps,
-            },
-        ))
+        Ok(gaps)
     }
 }
 
@@ -261,6 +296,64 @@ pub fn report(blocks: &[Vec<Measured>], rules: &[String]) -> String {
     out
 }
 
+/// The measurement as a job of the runner: an item is a position, its block one search per
+/// rule, in the order of `--rules`.
+struct Rules<'a> {
+    positions: &'a [EpdLine],
+    boards: &'a [Position],
+    rules: &'a [String],
+    configs: &'a [SearchConfig],
+    depth: i32,
+    hash: usize,
+}
+
+impl Job for Rules<'_> {
+    type Output = Vec<Measured>;
+    type Row = Record;
+    type Worker = ();
+
+    fn items(&self) -> usize {
+        self.boards.len()
+    }
+
+    fn worker(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn run(&self, _: &mut (), item: usize, _: Option<&Vec<Measured>>) -> Result<Vec<Measured>> {
+        self.rules
+            .iter()
+            .zip(self.configs)
+            .map(|(rule, cfg)| measure(&self.boards[item], rule, cfg, self.depth, self.hash))
+            .collect()
+    }
+
+    fn rows(&self, item: usize, block: &Vec<Measured>) -> Vec<Record> {
+        let p = &self.positions[item];
+        block
+            .iter()
+            .map(|m| Record::new(item + 1, p.line, &p.fen, m))
+            .collect()
+    }
+
+    fn item_of(&self, r: &Record) -> Result<usize> {
+        r.index
+            .checked_sub(1)
+            .filter(|&i| i < self.boards.len())
+            .with_context(|| format!("position {} is not one of this run's", r.index))
+    }
+
+    fn block_len(&self, _: &Record) -> usize {
+        self.rules.len()
+    }
+
+    fn output(&self, item: usize, rows: Vec<Record>) -> Result<Vec<Measured>> {
+        let rules: Vec<&str> = self.rules.iter().map(String::as_str).collect();
+        jobs::check_members(item, rows.iter().map(|r| r.rule.as_str()), &rules)?;
+        Ok(rows.into_iter().map(Record::measured).collect())
+    }
+}
+
 pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
     if args.depth < 1 {
         bail!("--depth must be at least 1");
@@ -289,7 +382,10 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         .collect::<Result<_>>()?;
     let provenance = Provenance::capture(args, None);
     let (epd, epd_sha256) = match &args.epd {
-        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        None => (
+            GAMES_SAMPLE300_NAME.to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
         Some(p) => (p.display().to_string(), sha256_file(p)?),
     };
     let header = Header {
@@ -306,46 +402,24 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         provenance: provenance.clone(),
         columns: COLUMNS.into(),
     };
-    let members: Vec<&str> = rules.iter().map(String::as_str).collect();
-    let (mut log, mut done) = result_log::open_optional_blocks(
-        args.out.as_deref(),
-        &header,
-        positions.len(),
-        &members,
-        Measured::parse,
-        |m: &Measured| m.rule.as_str(),
-    )?;
-    let initial = done.iter().filter(|d| d.is_some()).count();
-    if initial > 0 && !args.quiet {
-        eprintln!("resuming: {initial} positions already done");
-    }
-    let mut progress = Progress::new(positions.len(), initial, !args.quiet);
-    let mut count = initial;
-    for (i, pos) in boards.iter().enumerate() {
-        if done[i].is_some() {
-            continue;
-        }
-        let block: Vec<Measured> = rules
-            .iter()
-            .zip(&configs)
-            .map(|(rule, cfg)| measure(pos, rule, cfg, args.depth, args.hash))
-            .collect::<Result<_>>()?;
-        if let Some(log) = log.as_mut() {
-            let rows: Vec<String> = block
-                .iter()
-                .map(|m| m.to_csv(i + 1, positions[i].line, &positions[i].fen))
-                .collect();
-            log.append(&rows)?;
-        }
-        done[i] = Some(block);
-        count += 1;
-        progress.update(count, "");
-    }
-    progress.finish();
-    let blocks: Vec<Vec<Measured>> = done
-        .into_iter()
-        .map(|b| b.expect("every position"))
-        .collect();
+    let job = Rules {
+        positions: &positions,
+        boards: &boards,
+        rules: &rules,
+        configs: &configs,
+        depth: args.depth,
+        hash: args.hash,
+    };
+    let blocks = jobs::run(
+        &job,
+        Options {
+            workers: 1,
+            progress: !args.quiet,
+            unit: "positions",
+            file: args.out.as_deref().map(|p| (p, header)),
+        },
+    )?
+    .outputs;
     print!("{}", provenance.markdown());
     println!(
         "{} positions at depth {}, `Sfpc` on, one search per rule from a fresh state; shares with Wilson 95% intervals (they treat the verifications of one search as independent, so read them as lower bounds on the uncertainty), paired node change as a mean ± 95% t interval",
@@ -359,6 +433,7 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::result_log;
 
     /// The fixed rule never extends or reduces; the dynamic rule extends only far below beta
     /// and reduces only far above; the clamped one never extends. The CSV round-trips, and the
@@ -378,8 +453,10 @@ mod tests {
         let total = |m: &Measured, f: fn(&SfpcGap) -> u64| m.gaps.iter().map(f).sum::<u64>();
         for m in &block {
             assert!(total(m, |g| g.computed) > 0, "{}", m.rule);
-            let line = m.to_csv(3, 17, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
-            assert_eq!(Measured::parse(&line).unwrap(), (3, m.clone()));
+            let record = Record::new(3, 17, "8/8/8/8/8/8/8/K1k5 w - - 0 1", m);
+            let line = result_log::to_line(&record).unwrap();
+            assert_eq!(result_log::from_line::<Record>(&line).unwrap(), record);
+            assert_eq!(record.measured(), *m);
         }
         assert_eq!(total(&block[0], |g| g.extended + g.reduced), 0);
         assert_eq!(total(&block[2], |g| g.extended), 0);
@@ -407,10 +484,14 @@ mod tests {
 
     #[test]
     fn a_damaged_record_is_an_error() {
-        assert!(Measured::parse("1,2,fixed,9,100,3,1,0/0/0,fen").is_err());
+        let parse = |line: &str| result_log::from_line::<Record>(line).map_err(|e| e.to_string());
+        let e = parse("1,2,fixed,9,100,3,1,0/0/0,fen").unwrap_err();
+        assert_eq!(e, format!("gaps: 1 buckets, not {SFPC_GAP_BUCKETS}"));
         let gaps = vec!["1/0/x"; SFPC_GAP_BUCKETS].join(" ");
-        assert!(Measured::parse(&format!("1,2,fixed,9,100,3,1,{gaps},fen")).is_err());
+        assert!(parse(&format!("1,2,fixed,9,100,3,1,{gaps},fen")).is_err());
         let gaps = vec!["1/0"; SFPC_GAP_BUCKETS].join(" ");
-        assert!(Measured::parse(&format!("1,2,fixed,9,100,3,1,{gaps},fen")).is_err());
+        assert!(parse(&format!("1,2,fixed,9,100,3,1,{gaps},fen")).is_err());
+        let gaps = vec!["1/0/0"; SFPC_GAP_BUCKETS].join(" ");
+        assert!(parse(&format!("1,2,fixed,9,100,3,1,{gaps},fen")).is_ok());
     }
 }

@@ -10,9 +10,10 @@
 //! Material is counted by the classic table (P 1, N/B 3, R 6, Q 10 pawns), kings excluded:
 //! the total of both sides, and the imbalance |White - Black|.
 
-use crate::chart::{PointSeries, ScatterChart};
-use crate::regression::{fit_line, LinearFit};
-use crate::spp::mpd::{percentile, Sample, KINDS};
+use crate::kit::chart::{PointSeries, ScatterChart};
+use crate::kit::regression::{fit_line, LinearFit};
+use crate::spp::mpd::distribution::percentile;
+use crate::spp::mpd::{Sample, KINDS};
 use augur::eval::classic;
 use augur::position::Position;
 use std::fmt::Write as _;

@@ -16,7 +16,7 @@ pub mod model;
 pub mod optim;
 pub mod sample;
 
-use crate::chart::{CategoryChart, Chart, Series, Style};
+use crate::kit::chart::{CategoryChart, Chart, Series, Style};
 use anyhow::{bail, Context, Result};
 use augur::eval::nnue::{Activation, Quantisation};
 use checkpoint::Checkpoint;
@@ -279,7 +279,7 @@ pub fn data_k(samples: &[Sample]) -> f32 {
             .map(|&(score, result)| (1.0 / (1.0 + (-score / k).exp()) - result).powi(2))
             .sum::<f64>()
     };
-    crate::regression::minimise_scale(error) as f32
+    crate::kit::regression::minimise_scale(error) as f32
 }
 
 /// Everything a training run needs besides the data.
@@ -760,7 +760,7 @@ mod tests {
         let val = split_validation(&mut data, 0.1);
         let out = temp_dir("quant");
         let text = include_str!("../../data/games-sample300.epd");
-        let lines = crate::epd::parse_epd(text, "games-sample300.epd").unwrap();
+        let lines = crate::data::epd::parse_epd(text, "games-sample300.epd").unwrap();
         // [nnue-buckets] and a bucketed network: the engine picks the bucket the trainer did.
         // [train-qb] and a finer output quantisation, QB 128.
         for (activation, buckets, qb) in [

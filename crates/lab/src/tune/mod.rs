@@ -1,13 +1,11 @@
 //! `augur-lab tune`: Texel tuning of every weight of the `default` evaluation. Positions
-//! ([`data`]) are resolved to their quiescence leaf and traced once into sparse features
+//! ([`crate::data::samples`]) are resolved to their quiescence leaf and traced once into sparse features
 //! ([`dataset`]); K is fitted, then Adam lowers the loss of sigmoid(eval / K) against the
 //! blend of game result and search score ([`model`]); the weights are written back as the
 //! engine's `weights.rs` ([`weights_file`]). docs/tune.md has the commands and the results.
 
-pub mod data;
 pub mod dataset;
 pub mod model;
-pub mod pgn;
 pub mod weights_file;
 
 use std::io::Write;
@@ -18,6 +16,8 @@ use anyhow::{bail, Context, Result};
 use augur::eval::tapered::WEIGHTS;
 
 use augur_arena::progress::Progress;
+
+use crate::data::samples;
 use model::{EpochLoss, Objective, Schedule};
 
 #[derive(clap::Args, Debug)]
@@ -117,8 +117,8 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let mut total = 0u64;
     let mut sources = Vec::new();
     for path in &args.data {
-        total += data::count(path)?;
-        sources.push(data::open(path)?);
+        total += samples::count(path)?;
+        sources.push(samples::open(path)?);
     }
     let total = args.limit.map_or(total, |l| l.min(total));
     let mut progress = Progress::with_unit(total as usize, 0, !args.quiet, "positions");

@@ -122,7 +122,7 @@ pub fn fit_k(ds: &Dataset, idx: &[usize], w: &Weights, threads: usize) -> f64 {
         });
         parts.iter().sum::<f64>() / evals.len().max(1) as f64
     };
-    crate::regression::minimise_scale(error)
+    crate::kit::regression::minimise_scale(error)
 }
 
 /// Sum of the loss gradient over the entries `idx`, and the sum of their losses.
@@ -317,8 +317,8 @@ pub fn train(
 
 #[cfg(test)]
 mod tests {
-    use super::super::data::Sample;
     use super::*;
+    use crate::data::samples::Sample;
     use augur::eval::tapered::layout::{MATERIAL, PSQ};
     use augur::eval::tapered::{Trace, WEIGHTS};
 

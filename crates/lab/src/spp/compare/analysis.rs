@@ -75,7 +75,7 @@ pub struct PruningSummary {
     pub mean: f64,
     /// The mean with its paired 95% interval (each percentage compares A1 and A2 on one
     /// position and depth).
-    pub mean_ci: Option<crate::confidence::Interval>,
+    pub mean_ci: Option<crate::kit::confidence::Interval>,
     pub median: f64,
     pub min: f64,
     pub max: f64,
@@ -142,7 +142,7 @@ pub fn summarize(
     if pcts.is_empty() {
         return None;
     }
-    let mean_ci = crate::confidence::mean_interval(&pcts);
+    let mean_ci = crate::kit::confidence::mean_interval(&pcts);
     pcts.sort_by(f64::total_cmp);
     let n = pcts.len();
     let median = if n % 2 == 1 {

@@ -11,8 +11,10 @@ pub mod analysis;
 pub mod report;
 pub mod suite;
 
-use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header};
+use crate::data::bundled::SPP_THESIS_16;
+use crate::kit::jobs::{self, Job, Options};
+use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{as_text, Header, Row as ResultRow};
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
@@ -20,11 +22,9 @@ use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
 use augur::search::textbook::{self, Algorithm, MpdRule, SwitchOff, TextbookConfig};
 use augur::search::{Mode, SearchTeam};
-use augur_arena::progress::Progress;
 use clap::Args;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args, Debug, Clone)]
@@ -113,84 +113,75 @@ pub struct Row {
 pub const COLUMNS: &str =
     "index,position,depth,algorithm,move,score,leaves,nodes,time_ms,spp_cuts,spp_pruned,spp_off_after";
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+/// A record of `results.csv` (the columns [`COLUMNS`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub index: usize,
+    pub position: String,
+    pub depth: i32,
+    #[serde(with = "as_text")]
+    pub algorithm: Mode,
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub score: i32,
+    pub leaves: u64,
+    pub nodes: u64,
+    pub time_ms: f64,
+    pub spp_cuts: u64,
+    pub spp_pruned: u64,
+    pub spp_off_after: Option<u64>,
+}
+
+impl ResultRow for Record {
+    const COLUMNS: &'static str = COLUMNS;
 }
 
 impl Row {
-    /// The `results.csv` line (see [`COLUMNS`]).
-    pub fn to_csv(&self, plan: &Plan) -> String {
-        format!(
-            "{},{},{},{},{},{},{},{},{:.3},{},{},{}",
-            self.position + 1,
-            csv_field(&plan.positions[self.position].id),
-            self.depth,
-            self.algorithm,
-            self.mv,
-            self.score,
-            self.leaves,
-            self.nodes,
-            self.time_ms,
-            self.spp_cuts,
-            self.spp_pruned,
-            self.spp_off_after.map_or(String::new(), |n| n.to_string())
-        )
+    /// The `results.csv` record (the time to the microsecond).
+    pub fn record(&self, plan: &Plan) -> Record {
+        Record {
+            index: self.position + 1,
+            position: plan.positions[self.position].id.clone(),
+            depth: self.depth,
+            algorithm: self.algorithm,
+            mv: self.mv.clone(),
+            score: self.score,
+            leaves: self.leaves,
+            nodes: self.nodes,
+            time_ms: (self.time_ms * 1000.0).round() / 1000.0,
+            spp_cuts: self.spp_cuts,
+            spp_pruned: self.spp_pruned,
+            spp_off_after: self.spp_off_after,
+        }
     }
 
-    /// Reads a `results.csv` line back; the position must be one of `plan`'s, with its id.
-    pub fn parse(line: &str, plan: &Plan) -> Result<Row> {
-        let (index, rest) = line
-            .split_once(',')
-            .ok_or_else(|| anyhow!("expected the columns {COLUMNS}"))?;
-        // The id may hold quoted commas: the ten fields after it are read from the right.
-        let mut f: Vec<&str> = rest.rsplitn(11, ',').collect();
-        if f.len() != 11 {
-            bail!("expected the columns {COLUMNS}");
-        }
-        f.reverse();
-        let index: usize = index
-            .parse()
-            .with_context(|| format!("bad index '{index}'"))?;
-        let position = index
+    /// A record read back; its position must be one of `plan`'s, with its id.
+    pub fn from_record(r: Record, plan: &Plan) -> Result<Row> {
+        let position = r
+            .index
             .checked_sub(1)
             .filter(|&p| p < plan.positions.len())
-            .ok_or_else(|| anyhow!("index {index} is not a position of the suite"))?;
-        if f[0] != csv_field(&plan.positions[position].id) {
+            .ok_or_else(|| anyhow!("index {} is not a position of the suite", r.index))?;
+        if r.position != plan.positions[position].id {
             bail!(
-                "position {index} is '{}' in the file but '{}' in the suite",
-                f[0],
+                "position {} is '{}' in the file but '{}' in the suite",
+                r.index,
+                r.position,
                 plan.positions[position].id
             );
         }
-        let num = |i: usize, name: &str| -> Result<u64> {
-            f[i].parse()
-                .with_context(|| format!("bad {name} '{}'", f[i]))
-        };
         Ok(Row {
             position,
-            depth: f[1]
-                .parse()
-                .with_context(|| format!("bad depth '{}'", f[1]))?,
-            algorithm: f[2].parse()?,
-            mv: f[3].to_string(),
-            score: f[4]
-                .parse()
-                .with_context(|| format!("bad score '{}'", f[4]))?,
-            leaves: num(5, "leaves")?,
-            nodes: num(6, "nodes")?,
-            time_ms: f[7]
-                .parse()
-                .with_context(|| format!("bad time_ms '{}'", f[7]))?,
-            spp_cuts: num(8, "spp_cuts")?,
-            spp_pruned: num(9, "spp_pruned")?,
-            spp_off_after: match f[10] {
-                "" => None,
-                _ => Some(num(10, "spp_off_after")?),
-            },
+            depth: r.depth,
+            algorithm: r.algorithm,
+            mv: r.mv,
+            score: r.score,
+            leaves: r.leaves,
+            nodes: r.nodes,
+            time_ms: r.time_ms,
+            spp_cuts: r.spp_cuts,
+            spp_pruned: r.spp_pruned,
+            spp_off_after: r.spp_off_after,
         })
     }
 }
@@ -295,7 +286,7 @@ impl Plan {
             bail!("--engine-option applies to the 'engine' algorithm; add it to --algorithms");
         }
         let (engine, others) =
-            crate::probcut::variants::search_config(&options).context("--engine-option")?;
+            crate::variants::search_config(&options).context("--engine-option")?;
         if let Some(o) = others.first() {
             bail!("--engine-option: '{o}' is not a search option of the engine");
         }
@@ -391,118 +382,105 @@ fn cost_estimate(pos: &Position, algorithm: Mode, depth: i32) -> f64 {
     factor * b.powf(depth as f64 * 0.75)
 }
 
-/// Runs every job of the plan on `plan.threads` workers; rows come back in (position, depth,
-/// algorithm-list) order.
-pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
-    run_jobs_with(plan, progress, Vec::new(), &mut |_| Ok(()))
+/// The plan as a job of the runner: an item is one (position, depth, algorithm) search, in
+/// that order, each its own row.
+struct Searches<'a> {
+    plan: &'a Plan,
 }
 
-/// As [`run_jobs`], skipping the jobs whose rows are in `done` (a resumed run's) and handing
-/// each new row to `on_row` as it finishes (which appends it to the result file).
-pub fn run_jobs_with(
-    plan: &Plan,
-    progress: bool,
-    done: Vec<Row>,
-    on_row: &mut dyn FnMut(&Row) -> Result<()>,
-) -> Result<Vec<Row>> {
-    let mut finished = std::collections::HashSet::new();
-    for r in &done {
-        let planned = r.position < plan.positions.len()
-            && plan.depths.contains(&r.depth)
-            && plan.algorithms.contains(&r.algorithm);
-        if !planned {
-            bail!(
-                "a finished row (position {}, depth {}, {}) is not part of this run",
-                r.position + 1,
-                r.depth,
-                r.algorithm
-            );
-        }
-        if !finished.insert((r.position, r.depth, r.algorithm)) {
-            bail!(
-                "position {}, depth {}, {} is in the results twice",
-                r.position + 1,
-                r.depth,
-                r.algorithm
-            );
-        }
+impl Searches<'_> {
+    /// The (position, depth index, algorithm index) of an item.
+    fn split(&self, item: usize) -> (usize, usize, usize) {
+        let (d, a) = (self.plan.depths.len(), self.plan.algorithms.len());
+        (item / (d * a), item / a % d, item % a)
     }
-    let mut jobs: Vec<(usize, i32, Mode)> = Vec::new();
-    for p in 0..plan.positions.len() {
-        for &d in &plan.depths {
-            for &a in &plan.algorithms {
-                if !finished.contains(&(p, d, a)) {
-                    jobs.push((p, d, a));
-                }
-            }
-        }
-    }
-    let order_key = |&(p, d, a): &(usize, i32, Mode)| {
-        let ai = plan.algorithms.iter().position(|&x| x == a).unwrap_or(0);
-        (p, d, ai)
-    };
-    let mut by_cost = jobs.clone();
-    let costs: Vec<f64> = by_cost
-        .iter()
-        .map(|&(p, d, a)| cost_estimate(&plan.positions[p].pos, a, d))
-        .collect();
-    let mut idx: Vec<usize> = (0..by_cost.len()).collect();
-    idx.sort_by(|&i, &j| costs[j].total_cmp(&costs[i]));
-    by_cost = idx.into_iter().map(|i| by_cost[i]).collect();
+}
 
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<Result<Row>>();
-    let total = by_cost.len();
-    let initial = done.len();
-    let mut rows: Vec<Row> = done;
-    rows.reserve(total);
-    let mut bar = Progress::new(initial + total, initial, progress);
-    let mut first_error: Option<anyhow::Error> = None;
-    std::thread::scope(|scope| {
-        for _ in 0..plan.threads.min(total) {
-            let tx = tx.clone();
-            let next = &next;
-            let by_cost = &by_cost;
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(p, d, a)) = by_cost.get(i) else {
-                    break;
-                };
-                let sp = &plan.positions[p];
-                let r = measure(&sp.pos, a, d, &plan.config, &plan.engine)
-                    .map(|mut row| {
-                        row.position = p;
-                        row
-                    })
-                    .with_context(|| format!("{} ({}) depth {d} {a}", sp.id, sp.fen));
-                if tx.send(r).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut leaves = 0u64;
-        for r in rx {
-            match r.and_then(|row| on_row(&row).map(|_| row)) {
-                Ok(row) => {
-                    leaves += row.leaves;
-                    rows.push(row);
-                }
-                Err(e) => {
-                    // Stop handing out work; the running jobs finish.
-                    next.store(total, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
-                }
-            }
-            bar.update(rows.len(), &format!("leaves {leaves}"));
-        }
-    });
-    bar.finish();
-    if let Some(e) = first_error {
-        return Err(e);
+impl Job for Searches<'_> {
+    type Output = Row;
+    type Row = Record;
+    type Worker = ();
+
+    fn items(&self) -> usize {
+        self.plan.positions.len() * self.plan.depths.len() * self.plan.algorithms.len()
     }
-    rows.sort_by_key(|r| order_key(&(r.position, r.depth, r.algorithm)));
-    Ok(rows)
+
+    fn worker(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn run(&self, _: &mut (), item: usize, _: Option<&Row>) -> Result<Row> {
+        let (p, d, a) = self.split(item);
+        let (depth, algorithm) = (self.plan.depths[d], self.plan.algorithms[a]);
+        let sp = &self.plan.positions[p];
+        let mut row = measure(
+            &sp.pos,
+            algorithm,
+            depth,
+            &self.plan.config,
+            &self.plan.engine,
+        )
+        .with_context(|| format!("{} ({}) depth {depth} {algorithm}", sp.id, sp.fen))?;
+        row.position = p;
+        Ok(row)
+    }
+
+    fn rows(&self, _: usize, row: &Row) -> Vec<Record> {
+        vec![row.record(self.plan)]
+    }
+
+    fn item_of(&self, r: &Record) -> Result<usize> {
+        let not_planned = || {
+            anyhow!(
+                "a finished row (position {}, depth {}, {}) is not part of this run",
+                r.index,
+                r.depth,
+                r.algorithm
+            )
+        };
+        let p = r
+            .index
+            .checked_sub(1)
+            .filter(|&p| p < self.plan.positions.len())
+            .ok_or_else(not_planned)?;
+        let d = self.plan.depths.iter().position(|&x| x == r.depth);
+        let a = self.plan.algorithms.iter().position(|&x| x == r.algorithm);
+        let (d, a) = d.zip(a).ok_or_else(not_planned)?;
+        Ok((p * self.plan.depths.len() + d) * self.plan.algorithms.len() + a)
+    }
+
+    fn output(&self, _: usize, mut rows: Vec<Record>) -> Result<Row> {
+        Row::from_record(rows.remove(0), self.plan)
+    }
+
+    fn cost(&self, item: usize) -> f64 {
+        let (p, d, a) = self.split(item);
+        cost_estimate(
+            &self.plan.positions[p].pos,
+            self.plan.algorithms[a],
+            self.plan.depths[d],
+        )
+    }
+
+    fn nodes(&self, row: &Row) -> u64 {
+        row.nodes
+    }
+}
+
+/// Runs every search of the plan on `plan.threads` workers; rows come back in (position, depth,
+/// algorithm-list) order.
+pub fn run_jobs(plan: &Plan, progress: bool) -> Result<Vec<Row>> {
+    run_searches(plan, progress, None)
+}
+
+fn run_searches(plan: &Plan, progress: bool, file: Option<(&Path, Header)>) -> Result<Vec<Row>> {
+    let options = Options {
+        workers: plan.threads,
+        progress,
+        unit: "searches",
+        file,
+    };
+    Ok(jobs::run(&Searches { plan }, options)?.outputs)
 }
 
 /// The subcommand: measure, print the report, write the files, and with `--strict` fail on
@@ -541,7 +519,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
 /// options and the engine's commit). Threads and output options are not settings.
 pub fn header(args: &CompareArgs, plan: &Plan, provenance: &Provenance) -> Result<Header> {
     let suite_sha256 = match &args.suite {
-        None => sha256_hex(suite::THESIS_SET.as_bytes()),
+        None => sha256_hex(SPP_THESIS_16.as_bytes()),
         Some(p) => sha256_file(p)?,
     };
     let list = |v: Vec<String>| v.join(",");
@@ -586,7 +564,7 @@ fn run_resumable(
     args: &CompareArgs,
     plan: &Plan,
     provenance: &Provenance,
-    dir: &std::path::Path,
+    dir: &Path,
 ) -> Result<Vec<Row>> {
     let header = header(args, plan, provenance)?;
     run_into(plan, &header, &dir.join("results.csv"), args.quiet)
@@ -594,40 +572,8 @@ fn run_resumable(
 
 /// Runs `plan` into the result file `path` (columns [`COLUMNS`]) with `header`, resuming what
 /// an earlier run with the same settings left there.
-pub fn run_into(
-    plan: &Plan,
-    header: &Header,
-    path: &std::path::Path,
-    quiet: bool,
-) -> Result<Vec<Row>> {
-    let resumed = result_log::open(path, header)?;
-    let done: Vec<Row> = resumed
-        .records
-        .iter()
-        .enumerate()
-        .map(|(i, line)| {
-            Row::parse(line, plan)
-                .with_context(|| format!("{}: record {}: '{line}'", path.display(), i + 1))
-        })
-        .collect::<Result<_>>()?;
-    if (!done.is_empty() || resumed.torn_bytes > 0) && !quiet {
-        eprintln!(
-            "resuming {}: {} searches already done{}",
-            path.display(),
-            done.len(),
-            if resumed.torn_bytes > 0 {
-                "; cut a torn last line"
-            } else {
-                ""
-            }
-        );
-    }
-    let mut log = resumed.log;
-    let rows = run_jobs_with(plan, !quiet, done, &mut |row| {
-        log.append(&[row.to_csv(plan)])
-    })?;
-    log.rewrite(&rows.iter().map(|r| r.to_csv(plan)).collect::<Vec<_>>())?;
-    Ok(rows)
+pub fn run_into(plan: &Plan, header: &Header, path: &Path, quiet: bool) -> Result<Vec<Row>> {
+    run_searches(plan, !quiet, Some((path, header.clone())))
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 
 use super::analysis::{self, LeafIndex, PruningSummary};
 use super::{Plan, Row};
-use crate::chart::{CategoryChart, Chart, Series, Style, YScale};
-use crate::provenance::Provenance;
+use crate::kit::chart::{CategoryChart, Chart, Series, Style, YScale};
+use crate::kit::provenance::Provenance;
 use anyhow::{Context, Result};
 use augur::search::Mode;
 use std::fmt::Write;

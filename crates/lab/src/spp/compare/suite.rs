@@ -1,14 +1,11 @@
 //! Test positions: EPD suites read from a file, and the bundled equivalent of the SPP thesis's
 //! 16-position set (`data/spp-thesis-16.epd`, its choices documented in `data/README.md`).
 
-use crate::epd;
+use crate::data::bundled::SPP_THESIS_16;
+use crate::data::epd;
 use anyhow::{bail, Context, Result};
 use augur::position::Position;
 use std::path::Path;
-
-/// The thesis's test set rebuilt from our data: a mate-in-3 problem, 12 Bratko-Kopec
-/// positions, and three endgames (bishops and pawns, KPK, KRK).
-pub const THESIS_SET: &str = include_str!("../../../data/spp-thesis-16.epd");
 
 #[derive(Clone, Debug)]
 pub struct SuitePosition {
@@ -21,7 +18,7 @@ pub struct SuitePosition {
     pub line: usize,
 }
 
-/// Parses an EPD suite (see `crate::epd`); every position must have a legal move, since the
+/// Parses an EPD suite (see `crate::data::epd`); every position must have a legal move, since the
 /// algorithms are compared on the move they choose.
 pub fn parse_epd(text: &str, source: &str) -> Result<Vec<SuitePosition>> {
     let mut out = Vec::new();
@@ -53,7 +50,7 @@ pub fn parse_epd(text: &str, source: &str) -> Result<Vec<SuitePosition>> {
 /// Reads a suite file, or the bundled thesis set when `path` is `None`.
 pub fn load(path: Option<&Path>) -> Result<Vec<SuitePosition>> {
     match path {
-        None => parse_epd(THESIS_SET, "spp-thesis-16.epd (bundled)"),
+        None => parse_epd(SPP_THESIS_16, "spp-thesis-16.epd (bundled)"),
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("reading the suite {}", p.display()))?;
@@ -68,7 +65,7 @@ mod tests {
 
     #[test]
     fn bundled_set_has_sixteen_positions() {
-        let s = parse_epd(THESIS_SET, "bundled").unwrap();
+        let s = parse_epd(SPP_THESIS_16, "bundled").unwrap();
         assert_eq!(s.len(), 16);
         assert_eq!(s[1].id, "BK.02");
     }

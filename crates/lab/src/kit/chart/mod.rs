@@ -5,13 +5,13 @@
 //!   stacked bars (negative values stack downwards), on a linear or log10 y axis. The SPP
 //!   diagrams (leaf counts per position, pruning percentages per position) are of this kind.
 //! - [`ScatterChart`]: point clouds with an optional fitted line
-//!   ([`crate::regression::fit_line`]), e.g. ProbCut's shallow-versus-deep search values.
+//!   ([`crate::kit::regression::fit_line`]), e.g. ProbCut's shallow-versus-deep search values.
 //! - [`HeatMap`]: a value per cell of a grid of two categories, coloured on a scale that
 //!   diverges at 0 and labelled with its own text, e.g. Elo ± CI per pair of thresholds
 //!   (`augur-lab grid`, Jiang & Buro's Tables 2 and 3).
 //!
 //! ```no_run
-//! use augur_lab::chart::{Chart, CategoryChart, Series, Style, YScale};
+//! use augur_lab::kit::chart::{Chart, CategoryChart, Series, Style, YScale};
 //! let chart = CategoryChart::new("Leaves at depth 5", vec!["P1".into(), "P2".into()])
 //!     .labels("position", "leaves")
 //!     .style(Style::GroupedBars)
@@ -32,7 +32,7 @@ use resvg::{tiny_skia, usvg};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::regression::LinearFit;
+use crate::kit::regression::LinearFit;
 
 /// One named row of values; `f64::NAN` marks a missing value (no bar, a gap in a line).
 #[derive(Clone, Debug, PartialEq)]
@@ -164,7 +164,7 @@ impl ScatterChart {
         self.series.push(series);
         self
     }
-    /// Draws this line (e.g. from [`crate::regression::fit_line`]) and its equation in the
+    /// Draws this line (e.g. from [`crate::kit::regression::fit_line`]) and its equation in the
     /// legend.
     pub fn fit(mut self, fit: LinearFit) -> Self {
         self.fit = Some(fit);
@@ -279,7 +279,7 @@ impl From<ScatterChart> for Chart {
 }
 
 /// DejaVu Sans (Bitstream Vera licence; see `data/fonts/DejaVuSans-LICENSE.txt`).
-static FONT: &[u8] = include_bytes!("../../data/fonts/DejaVuSans.ttf");
+static FONT: &[u8] = include_bytes!("../../../data/fonts/DejaVuSans.ttf");
 
 /// Registers the bundled font with plotters once (its `ab_glyph` font table is global); every
 /// text style of the charts asks for this family.

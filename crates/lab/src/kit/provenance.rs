@@ -3,7 +3,7 @@
 //! its report and writes it next to its data files, so a number in the docs can be traced to
 //! the exact run that produced it and rebuilt.
 
-use crate::git_commit::{git, head_commit};
+use crate::kit::git_commit::{git, head_commit};
 use anyhow::{Context, Result};
 use std::fmt::Debug;
 use std::path::Path;

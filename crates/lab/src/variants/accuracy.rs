@@ -16,18 +16,21 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use serde::{Deserialize, Serialize};
 
 use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::limits::Limits;
 use augur::search::{SearchTeam, MATE_BOUND};
-use augur_arena::progress::Progress;
 
-use super::variants::{check_fitted_pairs, search_config, Variant};
-use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
-use crate::confidence::{mean_interval, paired_interval, wilson};
-use crate::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
-use crate::result_log::{self, Header};
+use super::{check_fitted_pairs, search_config, Variant};
+use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::data::epd::load_epd;
+use crate::data::epd::EpdLine;
+use crate::kit::confidence::{mean_interval, paired_interval, wilson};
+use crate::kit::jobs::{self, Job, Options};
+use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::result_log::{Header, Row};
 
 /// The variants of the forward-pruning family, each alone on the search without them (`Sfpc`
 /// is on by default, so the others switch it off).
@@ -88,41 +91,52 @@ pub struct Judged {
 
 pub const COLUMNS: &str = "index,line,variant,depth,nodes,bestmove,score,oracle_score,loss,fen";
 
-impl Judged {
-    fn to_csv(&self, index: usize, line: usize, fen: &str) -> String {
-        format!(
-            "{index},{line},{},{},{},{},{},{},{},{fen}",
-            self.variant,
-            self.depth,
-            self.nodes,
-            self.bestmove,
-            self.score,
-            self.oracle_score,
-            self.loss
-        )
+/// A record of the result file: a search's judgement (`index` is the position's 1-based place
+/// in the run, `line` its line in the EPD).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub index: usize,
+    pub line: usize,
+    pub variant: String,
+    pub depth: i32,
+    pub nodes: u64,
+    pub bestmove: String,
+    pub score: i32,
+    pub oracle_score: i32,
+    pub loss: i32,
+    pub fen: String,
+}
+
+impl Row for Record {
+    const COLUMNS: &'static str = COLUMNS;
+}
+
+impl Record {
+    fn new(index: usize, line: usize, fen: &str, j: &Judged) -> Record {
+        Record {
+            index,
+            line,
+            variant: j.variant.clone(),
+            depth: j.depth,
+            nodes: j.nodes,
+            bestmove: j.bestmove.clone(),
+            score: j.score,
+            oracle_score: j.oracle_score,
+            loss: j.loss,
+            fen: fen.to_string(),
+        }
     }
 
-    fn parse(text: &str) -> Result<(usize, Judged)> {
-        let f: Vec<&str> = text.splitn(10, ',').collect();
-        if f.len() != 10 {
-            bail!("expected the columns {COLUMNS}");
+    fn judged(self) -> Judged {
+        Judged {
+            variant: self.variant,
+            depth: self.depth,
+            nodes: self.nodes,
+            bestmove: self.bestmove,
+            score: self.score,
+            oracle_score: self.oracle_score,
+            loss: self.loss,
         }
-        let int = |i: usize| -> Result<i64> {
-            f[i].parse()
-                .with_context(|| format!("bad number '{}' in column {}", f[i], i + 1))
-        };
-        Ok((
-            int(0)? as usize,
-            Judged {
-                variant: f[2].to_string(),
-                depth: int(3)? as i32,
-                nodes: int(4)? as u64,
-                bestmove: f[5].to_string(),
-                score: int(6)? as i32,
-                oracle_score: int(7)? as i32,
-                loss: int(8)? as i32,
-            },
-        ))
     }
 }
 
@@ -265,6 +279,70 @@ pub fn report(blocks: &[Vec<Judged>], names: &[String]) -> String {
     out
 }
 
+/// The measure as a job of the runner: an item is a position, its block the oracle's line
+/// and then one per variant. The oracle is the first variant (the reference) searched deeper.
+struct Judging<'a> {
+    positions: &'a [EpdLine],
+    boards: &'a [Position],
+    oracle: &'a SearchConfig,
+    variants: &'a [(String, SearchConfig)],
+    /// `oracle` and the variants' names: the members of a block, in order.
+    members: &'a [&'a str],
+    depth: i32,
+    extra: i32,
+    hash: usize,
+}
+
+impl Job for Judging<'_> {
+    type Output = Vec<Judged>;
+    type Row = Record;
+    type Worker = ();
+
+    fn items(&self) -> usize {
+        self.boards.len()
+    }
+
+    fn worker(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn run(&self, _: &mut (), item: usize, _: Option<&Vec<Judged>>) -> Result<Vec<Judged>> {
+        let pos = &self.boards[item];
+        judge(
+            pos,
+            self.oracle,
+            self.variants,
+            self.depth,
+            self.extra,
+            self.hash,
+        )
+    }
+
+    fn rows(&self, item: usize, block: &Vec<Judged>) -> Vec<Record> {
+        let p = &self.positions[item];
+        block
+            .iter()
+            .map(|j| Record::new(item + 1, p.line, &p.fen, j))
+            .collect()
+    }
+
+    fn item_of(&self, r: &Record) -> Result<usize> {
+        r.index
+            .checked_sub(1)
+            .filter(|&i| i < self.boards.len())
+            .with_context(|| format!("position {} is not one of this run's", r.index))
+    }
+
+    fn block_len(&self, _: &Record) -> usize {
+        self.members.len()
+    }
+
+    fn output(&self, item: usize, rows: Vec<Record>) -> Result<Vec<Judged>> {
+        jobs::check_members(item, rows.iter().map(|r| r.variant.as_str()), self.members)?;
+        Ok(rows.into_iter().map(Record::judged).collect())
+    }
+}
+
 pub fn run(args: &AccuracyArgs) -> Result<()> {
     if args.depth < 1 || args.extra < 1 {
         bail!("--depth and --extra must be at least 1");
@@ -312,7 +390,10 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
         .collect::<Result<_>>()?;
     let provenance = Provenance::capture(args, None);
     let (epd, epd_sha256) = match &args.epd {
-        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        None => (
+            GAMES_SAMPLE300_NAME.to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
         Some(p) => (p.display().to_string(), sha256_file(p)?),
     };
     let variant_text: Vec<String> = variants
@@ -340,50 +421,26 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
     let members: Vec<&str> = std::iter::once("oracle")
         .chain(names.iter().map(String::as_str))
         .collect();
-    let (mut log, mut done) = result_log::open_optional_blocks(
-        args.out.as_deref(),
-        &header,
-        positions.len(),
-        &members,
-        Judged::parse,
-        |j: &Judged| j.variant.as_str(),
-    )?;
-    let initial = done.iter().filter(|d| d.is_some()).count();
-    if initial > 0 && !args.quiet {
-        eprintln!("resuming: {initial} positions already done");
-    }
-    // The oracle is the first variant (the reference) searched deeper.
-    let oracle_cfg = configs[0].1.clone();
-    let mut progress = Progress::new(positions.len(), initial, !args.quiet);
-    let mut count = initial;
-    for (i, pos) in boards.iter().enumerate() {
-        if done[i].is_some() {
-            continue;
-        }
-        let block = judge(
-            pos,
-            &oracle_cfg,
-            &configs,
-            args.depth,
-            args.extra,
-            args.hash,
-        )?;
-        if let Some(log) = log.as_mut() {
-            let rows: Vec<String> = block
-                .iter()
-                .map(|j| j.to_csv(i + 1, positions[i].line, &positions[i].fen))
-                .collect();
-            log.append(&rows)?;
-        }
-        done[i] = Some(block);
-        count += 1;
-        progress.update(count, "");
-    }
-    progress.finish();
-    let blocks: Vec<Vec<Judged>> = done
-        .into_iter()
-        .map(|b| b.expect("every position"))
-        .collect();
+    let job = Judging {
+        positions: &positions,
+        boards: &boards,
+        oracle: &configs[0].1,
+        variants: &configs,
+        members: &members,
+        depth: args.depth,
+        extra: args.extra,
+        hash: args.hash,
+    };
+    let blocks = jobs::run(
+        &job,
+        Options {
+            workers: 1,
+            progress: !args.quiet,
+            unit: "positions",
+            file: args.out.as_deref().map(|p| (p, header)),
+        },
+    )?
+    .outputs;
     print!("{}", provenance.markdown());
     println!(
         "{} positions; variants at depth {}, the oracle (the first variant) at depth {}; loss = oracle's best score − oracle-depth score of the variant's move, scores capped at ±{SCORE_CAP} cp; 95% intervals (Wilson for shares, t for means)",
@@ -407,6 +464,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::result_log;
 
     const FENS: [&str; 3] = [
         "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
@@ -441,7 +499,10 @@ mod tests {
                 if j.bestmove == oracle.bestmove {
                     assert_eq!(j.loss, 0, "{fen}");
                 }
-                assert_eq!(Judged::parse(&j.to_csv(7, 9, fen)).unwrap(), (7, j.clone()));
+                let record = Record::new(7, 9, fen, j);
+                let line = result_log::to_line(&record).unwrap();
+                assert_eq!(result_log::from_line::<Record>(&line).unwrap(), record);
+                assert_eq!(record.judged(), *j);
             }
         }
         // The mate in one: every variant finds it at depth 2, and loses nothing.

@@ -30,7 +30,7 @@ impl LinearFit {
     /// lower bound on the uncertainty, not as exact. `None` with fewer than three points.
     pub fn intervals(&self) -> Option<FitIntervals> {
         let df = self.n as f64 - 2.0;
-        let t = crate::confidence::t95(df)?;
+        let t = crate::kit::confidence::t95(df)?;
         Some(FitIntervals {
             slope: (
                 self.slope - t * self.se_slope,
@@ -40,7 +40,7 @@ impl LinearFit {
                 self.intercept - t * self.se_intercept,
                 self.intercept + t * self.se_intercept,
             ),
-            sigma: crate::confidence::sigma_interval(self.sigma, df)?,
+            sigma: crate::kit::confidence::sigma_interval(self.sigma, df)?,
         })
     }
 }

@@ -12,10 +12,11 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess};
 
-use super::variants::{run_grid_to, Budget, Measurement, Variant, VariantRunArgs};
-use super::{parse_epd, EpdLine};
-use crate::confidence::{paired_interval, wilson};
-use crate::provenance::{sha256_hex, Provenance};
+use super::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
+use super::Variant;
+use crate::data::epd::{parse_epd, EpdLine};
+use crate::kit::confidence::{paired_interval, wilson};
+use crate::kit::provenance::{sha256_hex, Provenance};
 
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {

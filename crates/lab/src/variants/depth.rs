@@ -11,10 +11,12 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use super::variants::{run_grid_to, Budget, Measurement, Variant, VariantRunArgs};
-use super::{load_epd, SAMPLE_EPD, SAMPLE_NAME};
-use crate::confidence::{mean_interval, paired_interval};
-use crate::provenance::{sha256_file, sha256_hex, Provenance};
+use super::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
+use super::Variant;
+use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::data::epd::load_epd;
+use crate::kit::confidence::{mean_interval, paired_interval};
+use crate::kit::provenance::{sha256_file, sha256_hex, Provenance};
 
 #[derive(Args, Debug, Clone)]
 pub struct DepthArgs {
@@ -165,7 +167,10 @@ pub fn run(args: &DepthArgs) -> Result<()> {
     let budget = Budget::from_args(args.nodes, args.movetime);
     let grid = args.run.grid(&fens, &variants, &engine, budget, args.quiet);
     let (epd, epd_sha256) = match &args.epd {
-        None => (SAMPLE_NAME.to_string(), sha256_hex(SAMPLE_EPD.as_bytes())),
+        None => (
+            GAMES_SAMPLE300_NAME.to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
         Some(p) => (p.display().to_string(), sha256_file(p)?),
     };
     let settings = vec![

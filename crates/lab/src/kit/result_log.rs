@@ -17,14 +17,138 @@
 //! order, so the finished file does not depend on thread timing or on where the kills fell.
 //! The file is created whole (a temporary file renamed into place), so a kill never leaves a
 //! half header.
+//!
+//! The records are CSV rows of a serde type ([`Row`]), written and read by the `csv` crate
+//! ([`to_line`], [`from_line`], [`read_rows`]); the column line is the type's field names, so
+//! a file keeps its columns as long as the type keeps its fields.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
-use crate::provenance::Provenance;
+use crate::kit::provenance::Provenance;
+
+/// A record of a result file: one CSV row of a serde type. `COLUMNS` is its column line, the
+/// serialized field names in order (a debug build checks every row it writes against it).
+pub trait Row: Serialize + DeserializeOwned {
+    const COLUMNS: &'static str;
+}
+
+/// The row as one CSV line (no newline), quoted where a field needs it.
+pub fn to_line<R: Row>(row: &R) -> Result<String> {
+    let mut out = csv::WriterBuilder::new()
+        .has_headers(cfg!(debug_assertions))
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    out.serialize(row)?;
+    let bytes = out.into_inner().map_err(|e| anyhow!("{e}"))?;
+    let text = String::from_utf8(bytes)?;
+    let mut lines = text.lines();
+    if cfg!(debug_assertions) {
+        let columns = lines.next().unwrap_or_default();
+        assert_eq!(
+            columns,
+            R::COLUMNS,
+            "the row type's fields are not its columns"
+        );
+    }
+    Ok(lines.next().unwrap_or_default().to_string())
+}
+
+/// Reads one CSV line (a record of a result file) into its row type; an error names the
+/// column that did not parse.
+pub fn from_line<R: Row>(line: &str) -> Result<R> {
+    let columns = csv::StringRecord::from(R::COLUMNS.split(',').collect::<Vec<_>>());
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(line.as_bytes());
+    let record = reader
+        .records()
+        .next()
+        .unwrap_or_else(|| Ok(csv::StringRecord::new()))?;
+    if record.len() != columns.len() {
+        bail!(
+            "expected {} fields ({}), found {}",
+            columns.len(),
+            R::COLUMNS,
+            record.len()
+        );
+    }
+    record
+        .deserialize(Some(&columns))
+        .map_err(|e| named_error(&e, &columns))
+}
+
+/// A csv error with the column's name in place of its number (a field's own serde names its
+/// field in its message, which csv gives no number).
+fn named_error(e: &csv::Error, columns: &csv::StringRecord) -> anyhow::Error {
+    match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => {
+            match err.field().and_then(|i| columns.get(i as usize)) {
+                Some(name) => anyhow!("column {name}: {}", err.kind()),
+                None => anyhow!("{}", err.kind()),
+            }
+        }
+        _ => anyhow!("{e}"),
+    }
+}
+
+/// Reads a whole CSV text of `R` rows: `#` lines (a result file's header) are skipped, the
+/// column line must be `R`'s, and an error names the line (`name:line`).
+pub fn read_rows<R: Row>(text: &str, name: &str) -> Result<Vec<R>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let headers = reader.headers()?.clone();
+    let columns = csv::StringRecord::from(R::COLUMNS.split(',').collect::<Vec<_>>());
+    if headers != columns {
+        bail!(
+            "{name}: expected the column line '{}', found '{}'",
+            R::COLUMNS,
+            headers.iter().collect::<Vec<_>>().join(",")
+        );
+    }
+    let mut out = Vec::new();
+    for record in reader.records() {
+        let record = record.with_context(|| format!("{name}: bad CSV"))?;
+        let line = record.position().map_or(0, |p| p.line());
+        let row = record
+            .deserialize(Some(&columns))
+            .map_err(|e| named_error(&e, &columns))
+            .with_context(|| {
+                let text: Vec<&str> = record.iter().collect();
+                format!("{name}:{line}: bad CSV line '{}'", text.join(","))
+            })?;
+        out.push(row);
+    }
+    Ok(out)
+}
+
+/// Serde for a field kept as its text: `Display` out, `FromStr` in (engine types such as the
+/// search mode, which have no serde of their own).
+pub mod as_text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(D::Error::custom)
+    }
+}
 
 /// What a result file is: its kind, its settings and its columns.
 #[derive(Clone, Debug)]
@@ -331,107 +455,6 @@ impl ResultLog {
     }
 }
 
-/// The number of leading records that form complete blocks, given each record's block key and
-/// its block's size. A block is a run of consecutive records with the same key. Blocks are
-/// appended whole, so only the last one can be short (a kill during its write); a short block
-/// anywhere else, or one too long, means the file was edited and is an error.
-pub fn complete_blocks<K: PartialEq + std::fmt::Debug>(blocks: &[(K, usize)]) -> Result<usize> {
-    let mut kept = 0;
-    let mut i = 0;
-    while i < blocks.len() {
-        let (key, size) = &blocks[i];
-        let len = blocks[i..].iter().take_while(|(k, _)| k == key).count();
-        let j = i + len;
-        if len == *size {
-            kept = j;
-        } else if j < blocks.len() || len > *size {
-            bail!(
-                "record {}: the block {key:?} has {len} records, expected {size} (an edited file?)",
-                i + 1
-            );
-        }
-        i = j;
-    }
-    Ok(kept)
-}
-
-/// Per position of a run (1-based index − 1), the block an earlier run finished.
-pub type Done<T> = Vec<Option<Vec<T>>>;
-
-/// A result file of per-position blocks, opened for a run that may resume an earlier one.
-pub struct Blocks<T> {
-    /// Cut back to the complete blocks, positioned at its end.
-    pub log: ResultLog,
-    /// Per position of the run (1-based index − 1), the block an earlier run finished.
-    pub done: Done<T>,
-}
-
-/// Opens `path` for a run over `positions` positions whose block for each position is one
-/// record per member (`members`, in order: variants, rules). `parse` reads a record into its
-/// position's 1-based index and value, `member` names a value's member. A kill leaves at most an
-/// unfinished last block, which is dropped; a record that does not parse, a position outside
-/// the run or twice in the file, or members out of order is an error.
-pub fn open_blocks<T: Clone>(
-    path: &Path,
-    header: &Header,
-    positions: usize,
-    members: &[&str],
-    parse: impl Fn(&str) -> Result<(usize, T)>,
-    member: impl Fn(&T) -> &str,
-) -> Result<Blocks<T>> {
-    let resumed = open(path, header)?;
-    let name = path.display();
-    let parsed: Vec<(usize, T)> = resumed
-        .records
-        .iter()
-        .enumerate()
-        .map(|(i, l)| parse(l).with_context(|| format!("{name}: record {}: '{l}'", i + 1)))
-        .collect::<Result<_>>()?;
-    let keys: Vec<(usize, usize)> = parsed.iter().map(|p| (p.0, members.len())).collect();
-    let kept = complete_blocks(&keys).with_context(|| name.to_string())?;
-    let mut log = resumed.log;
-    log.keep(kept)?;
-    let mut done: Done<T> = vec![None; positions];
-    for block in parsed[..kept].chunks(members.len()) {
-        let index = block[0].0;
-        let Some(slot) = index.checked_sub(1).and_then(|i| done.get_mut(i)) else {
-            bail!("{name}: position {index} is not one of this run's {positions}");
-        };
-        if slot.is_some() {
-            bail!("{name}: position {index} is in the file twice");
-        }
-        for ((_, v), want) in block.iter().zip(members) {
-            if member(v) != *want {
-                bail!(
-                    "{name}: position {index} has '{}' where '{want}' was expected",
-                    member(v)
-                );
-            }
-        }
-        *slot = Some(block.iter().map(|(_, v)| v.clone()).collect());
-    }
-    Ok(Blocks { log, done })
-}
-
-/// [`open_blocks`] for a run whose result file is optional: without one, nothing is done yet
-/// and there is no log to write.
-pub fn open_optional_blocks<T: Clone>(
-    path: Option<&Path>,
-    header: &Header,
-    positions: usize,
-    members: &[&str],
-    parse: impl Fn(&str) -> Result<(usize, T)>,
-    member: impl Fn(&T) -> &str,
-) -> Result<(Option<ResultLog>, Done<T>)> {
-    match path {
-        None => Ok((None, vec![None; positions])),
-        Some(path) => {
-            let blocks = open_blocks(path, header, positions, members, parse, member)?;
-            Ok((Some(blocks.log), blocks.done))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -477,21 +500,6 @@ mod tests {
         let r = open(&path, &header("5")).unwrap();
         assert_eq!(r.records, lines(&["a,1", "a,2", "b,1", "c,1"]));
         assert_eq!(r.torn_bytes, 2);
-        // Blocks of two: "b" and "c" are short; only "c", the last, may be.
-        let key = |l: &String| l.split(',').next().unwrap().to_string();
-        let twos: Vec<_> = r.records.iter().map(|l| (key(l), 2)).collect();
-        assert!(complete_blocks(&twos).is_err());
-        let sizes: Vec<_> = r
-            .records
-            .iter()
-            .map(|l| (key(l), if l.starts_with('a') { 2 } else { 1 }))
-            .collect();
-        assert_eq!(complete_blocks(&sizes).unwrap(), 4);
-        // Only the last block may be short.
-        assert_eq!(
-            complete_blocks(&[("a", 2), ("a", 2), ("b", 3), ("b", 3)]).unwrap(),
-            2
-        );
         let mut log = r.log;
         log.keep(2).unwrap();
         log.append(&lines(&["z,9"])).unwrap();
@@ -508,6 +516,43 @@ mod tests {
         let r = open(&path, &header("5")).unwrap();
         assert_eq!(r.records, lines(&["z,9", "a,1", "y,0"]));
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Named {
+        id: String,
+        n: Option<u32>,
+    }
+
+    impl Row for Named {
+        const COLUMNS: &'static str = "id,n";
+    }
+
+    #[test]
+    fn rows_are_quoted_where_they_need_it_and_read_back() {
+        let odd = Named {
+            id: "a \"b\", c".into(),
+            n: None,
+        };
+        let line = to_line(&odd).unwrap();
+        assert_eq!(line, "\"a \"\"b\"\", c\",");
+        assert_eq!(from_line::<Named>(&line).unwrap(), odd);
+        let e = from_line::<Named>("x,-1").unwrap_err().to_string();
+        assert!(e.starts_with("column n: "), "{e}");
+        let e = from_line::<Named>("x").unwrap_err().to_string();
+        assert!(e.contains("expected 2 fields (id,n), found 1"), "{e}");
+        let text = "# a header\nid,n\nx,1\ny,\nz,q\n";
+        let e = format!("{:#}", read_rows::<Named>(text, "f.csv").unwrap_err());
+        assert!(e.contains("f.csv:5: bad CSV line 'z,q'"), "{e}");
+        let rows = read_rows::<Named>(&text[..text.len() - 4], "f.csv").unwrap();
+        assert_eq!(
+            rows[1],
+            Named {
+                id: "y".into(),
+                n: None
+            }
+        );
+        assert!(read_rows::<Named>("id,m\n", "f.csv").is_err());
     }
 
     #[test]

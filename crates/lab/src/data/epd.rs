@@ -2,7 +2,11 @@
 //! full six-field FEN), then operations such as `bm Qg6; id "WAC.001";`. Blank lines and `#`
 //! comments are skipped; a bad line is an error naming the file and line.
 
+use std::path::Path;
+
 use anyhow::{bail, Context, Result};
+
+use super::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
 
 /// One EPD line: the FEN (the four EPD fields, or six with move counters) and the
 /// operations that follow it.
@@ -98,6 +102,19 @@ fn split_operations(text: &str) -> Result<Vec<String>> {
         ops.push(cur);
     }
     Ok(ops)
+}
+
+/// Reads an EPD file, or the bundled 300-position sample ([`GAMES_SAMPLE300`]) when `path` is
+/// `None`.
+pub fn load_epd(path: Option<&Path>) -> Result<Vec<EpdLine>> {
+    match path {
+        None => parse_epd(GAMES_SAMPLE300, GAMES_SAMPLE300_NAME),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read EPD file {}", p.display()))?;
+            parse_epd(&text, &p.display().to_string())
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! The tuner's input: positions with a game result and, where the data has one, a search
 //! score, both from white's point of view. Three formats, chosen by the file's extension:
-//! `.bin` — datagen's bullet `ChessBoard` records (`datagen::format`); `.epd` — EPD with the
+//! `.bin` — datagen's bullet `ChessBoard` records (`data::records`); `.epd` — EPD with the
 //! result in `c9` ("1-0", "0-1", "1/2-1/2") and optionally a score in `ce` (side to move, cp);
 //! anything else — text lines `FEN | score | result` (bullet's text form, white's view, result
 //! 1.0 / 0.5 / 0.0), as `augur-lab convert` writes them; `.pgn` — games of `augur-lab match`,
-//! scores from the move comments (`tune::pgn`).
+//! scores from the move comments (`data::pgn`).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -13,8 +13,8 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 use cozy_chess::{Board, Color};
 
-use crate::datagen::format::RecordReader;
-use crate::epd::parse_epd;
+use crate::data::epd::parse_epd;
+use crate::data::records::RecordReader;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {

@@ -1,6 +1,6 @@
-//! No import circle in the engine (issue 29): the files of `src/` that take items from each
-//! other must form a graph without a cycle, so that each vocabulary has one home and every
-//! file can be read (and changed) after the files it depends on.
+//! No import circle in the engine, nor in the arena (issue 29): the files of `src/` that take
+//! items from each other must form a graph without a cycle, so that each vocabulary has one
+//! home and every file can be read (and changed) after the files it depends on.
 //!
 //! The graph: one node per source file of the library (`src/main.rs` is the binary, another
 //! crate, and is left out). An edge A → B for every path in A, in a `use` declaration or in
@@ -655,8 +655,9 @@ fn shortest_cycle(next: &[Vec<usize>], members: &BTreeSet<usize>) -> Vec<usize> 
     vec![start]
 }
 
-/// The library's sources: (path relative to `src/`, text), `main.rs` left out.
-fn engine_sources() -> Vec<(String, String)> {
+/// A library's sources below `root` (`src/` of a crate): (path relative to `src/`, text),
+/// `main.rs` and the binaries of `bin/` left out.
+fn library_sources(root: &Path) -> Vec<(String, String)> {
     fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .expect("read src/")
@@ -672,17 +673,42 @@ fn engine_sources() -> Vec<(String, String)> {
                     .expect("below src/")
                     .to_string_lossy()
                     .replace('\\', "/");
-                if rel != "main.rs" {
+                if rel != "main.rs" && !rel.starts_with("bin/") {
                     let text = std::fs::read_to_string(&path).expect("a source file");
                     out.push((rel, text));
                 }
             }
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut out = Vec::new();
-    walk(&root, &root, &mut out);
+    walk(root, root, &mut out);
     out
+}
+
+fn engine_sources() -> Vec<(String, String)> {
+    library_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// The match runner's library (`crates/arena`), read from the engine's tests because it is
+/// the workspace's other library whose vocabulary must have one home (issue 29: its `elo` and
+/// `sprt` used each other's counts).
+#[test]
+fn the_arena_has_no_import_circle() {
+    let sources = library_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../arena/src"));
+    assert!(sources.len() > 15, "the arena's sources were found");
+    let mut report = String::new();
+    for (tests, what) in [(false, "the library's code"), (true, "with its tests")] {
+        let graph = Graph::new(&sources, tests);
+        assert!(
+            graph.edges().len() > 20,
+            "the graph has the arena's imports"
+        );
+        let circles = graph.circles();
+        if !circles.is_empty() {
+            report.push_str(&format!("{what}:\n{}\n", circles.join("\n")));
+        }
+    }
+    assert!(report.is_empty(), "import circles in the arena, {report}");
 }
 
 /// The library's code alone, and with its tests: neither has a circle.

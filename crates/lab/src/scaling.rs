@@ -29,7 +29,7 @@ use anyhow::{bail, Context, Result};
 use augur_arena::game::pgn;
 use augur_arena::game::time_control::TimeControl;
 use augur_arena::matchmaking::elo::{self, Estimate};
-use augur_arena::matchmaking::outcomes::{Penta, Sample, Wdl};
+use augur_arena::matchmaking::outcomes::{Counts, Penta, Wdl};
 use augur_arena::matchmaking::schedule::{Format, OpeningOrder};
 use augur_arena::matchmaking::sprt::EloModel;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
@@ -263,7 +263,7 @@ impl Point {
 
     /// The estimate `augur-lab match` prints (pentanomial when the games pair up).
     pub fn estimate(&self) -> Option<Estimate> {
-        elo::estimate(&Sample::choose(&self.wdl(), &self.penta()))
+        elo::estimate(&Counts::choose(&self.wdl(), &self.penta()))
     }
 
     fn with_estimate(mut self) -> Point {

@@ -8,7 +8,7 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use crate::matchmaking::outcomes::{Penta, Sample, Wdl, NELO_PER_T};
+use crate::matchmaking::outcomes::{Counts, Penta, Wdl, NELO_PER_T};
 
 /// Expected score for an Elo difference (logistic model).
 pub fn score_from_elo(elo: f64) -> f64 {
@@ -54,7 +54,7 @@ pub struct Estimate {
     /// Standard error of the mean score.
     pub std_error: f64,
     /// The sample the variance came from.
-    pub sample: Sample,
+    pub sample: Counts,
 }
 
 /// Mean and variance of a distribution given as (possibly fractional) counts
@@ -76,20 +76,20 @@ pub fn mean_var(counts: &[f64]) -> Option<(f64, f64)> {
 
 /// Elo from a sample: game pairs when the games can be paired (the pair
 /// variance accounts for the two games of a pair sharing an opening), single
-/// games otherwise (see [`Sample::choose`]).
+/// games otherwise (see [`Counts::choose`]).
 ///
 /// The logistic interval maps score ± 1.96 standard errors through the Elo
 /// curve (OpenBench's `Elo`). The normalized interval is nElo ± 1.96 x 800/ln 10
 /// / sqrt(games): the t-value's standard error is 1/sqrt(games) whatever the
 /// draw ratio (delta method, sigma taken as known).
-pub fn estimate(sample: &Sample) -> Option<Estimate> {
+pub fn estimate(sample: &Counts) -> Option<Estimate> {
     let (counts, games, per_game_var): (Vec<f64>, f64, fn(f64) -> f64) = match sample {
-        Sample::Penta(c) => (
+        Counts::Penta(c) => (
             c.iter().map(|&x| x as f64).collect(),
             2.0 * c.iter().sum::<u64>() as f64,
             |var_pair| 2.0 * var_pair,
         ),
-        Sample::Tri(c) => (
+        Counts::Tri(c) => (
             c.iter().map(|&x| x as f64).collect(),
             c.iter().sum::<u64>() as f64,
             |var| var,
@@ -133,12 +133,12 @@ pub fn estimate(sample: &Sample) -> Option<Estimate> {
 
 /// Elo from game pairs.
 pub fn estimate_penta(p: &Penta) -> Option<Estimate> {
-    estimate(&Sample::Penta(p.0))
+    estimate(&Counts::Penta(p.0))
 }
 
 /// Elo from independent games (for PGNs whose games cannot be paired).
 pub fn estimate_wdl(r: &Wdl) -> Option<Estimate> {
-    estimate(&Sample::Tri([r.losses, r.draws, r.wins]))
+    estimate(&Counts::Tri([r.losses, r.draws, r.wins]))
 }
 
 /// The score fraction an engine needs in an `n`-game match to be significantly
@@ -191,17 +191,17 @@ pub fn report(wdl: &Wdl, penta: &Penta, alpha: f64, assumed_draws: f64) -> Strin
     } else {
         0.0
     };
-    let sample = Sample::choose(wdl, penta);
+    let sample = Counts::choose(wdl, penta);
     let est = estimate(&sample);
     if let Some(e) = &est {
         let left_out = n - match sample {
-            Sample::Penta(_) => 2 * penta.pairs(),
-            Sample::Tri(_) => n,
+            Counts::Penta(_) => 2 * penta.pairs(),
+            Counts::Tri(_) => n,
         };
         let kind = match (sample, left_out) {
-            (Sample::Penta(_), 0) => "pentanomial".to_string(),
-            (Sample::Penta(_), k) => format!("pentanomial; {k} unpaired games left out"),
-            (Sample::Tri(_), _) => "trinomial: the games cannot be paired".to_string(),
+            (Counts::Penta(_), 0) => "pentanomial".to_string(),
+            (Counts::Penta(_), k) => format!("pentanomial; {k} unpaired games left out"),
+            (Counts::Tri(_), _) => "trinomial: the games cannot be paired".to_string(),
         };
         out.push_str(&format!(
             "Score: {:.2}%  Elo (logistic): {} [{}, {}]  nElo (normalized): {} ± {:.1}  (95%, {kind})  LOS: {:.1}%  Draw ratio: {:.1}%\n",

@@ -57,38 +57,38 @@ pub const NELO_PER_T: f64 = 347.435_585_522_601_46;
 
 /// What the test is computed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sample {
+pub enum Counts {
     /// Game pairs `[LL, LD, WL+DD, WD, WW]`.
     Penta([u64; 5]),
     /// Single games `[L, D, W]`.
     Tri([u64; 3]),
 }
 
-impl Sample {
+impl Counts {
     /// The pentanomial sample when most games are in complete pairs (at least
     /// two thirds of them: a runner's output always is, up to the games in
     /// flight when it stopped), else the trinomial one over all games.
-    pub fn choose(wdl: &Wdl, penta: &Penta) -> Sample {
+    pub fn choose(wdl: &Wdl, penta: &Penta) -> Counts {
         let paired = 2 * penta.pairs();
         if paired > 0 && 3 * paired >= 2 * wdl.games() {
-            Sample::Penta(penta.0)
+            Counts::Penta(penta.0)
         } else {
-            Sample::Tri([wdl.losses, wdl.draws, wdl.wins])
+            Counts::Tri([wdl.losses, wdl.draws, wdl.wins])
         }
     }
 
     pub fn name(&self) -> &'static str {
         match self {
-            Sample::Penta(_) => "pentanomial",
-            Sample::Tri(_) => "trinomial",
+            Counts::Penta(_) => "pentanomial",
+            Counts::Tri(_) => "trinomial",
         }
     }
 
     /// The counts, worst outcome first.
     pub fn counts(&self) -> &[u64] {
         match self {
-            Sample::Penta(c) => c,
-            Sample::Tri(c) => c,
+            Counts::Penta(c) => c,
+            Counts::Tri(c) => c,
         }
     }
 
@@ -100,8 +100,8 @@ impl Sample {
     /// standard deviation is sigma_game / sqrt(2) (fishtest's sqrt 2).
     pub fn t_scale(&self) -> f64 {
         match self {
-            Sample::Penta(_) => std::f64::consts::SQRT_2,
-            Sample::Tri(_) => 1.0,
+            Counts::Penta(_) => std::f64::consts::SQRT_2,
+            Counts::Tri(_) => 1.0,
         }
     }
 }

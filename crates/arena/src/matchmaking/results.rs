@@ -9,7 +9,7 @@ use shakmaty::{Color, KnownOutcome};
 
 use crate::game::pgn::GameSummary;
 use crate::matchmaking::elo::{self, fmt_elo};
-use crate::matchmaking::outcomes::{Penta, Sample, Wdl};
+use crate::matchmaking::outcomes::{Counts, Penta, Wdl};
 use crate::matchmaking::ratings;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,9 +141,9 @@ impl ResultTable {
 
     /// The sample an SPRT or an Elo estimate of `a` against `b` uses:
     /// pentanomial when the games are paired, trinomial otherwise.
-    pub fn sample(&self, a: usize, b: usize) -> Sample {
+    pub fn sample(&self, a: usize, b: usize) -> Counts {
         let (wdl, penta) = self.head_to_head(a, b);
-        Sample::choose(&wdl, &penta)
+        Counts::choose(&wdl, &penta)
     }
 
     /// Points and games of each engine.
@@ -244,11 +244,11 @@ impl ResultTable {
     /// question (Table 4: does each of our engines beat the opponent, by how
     /// much?) is answered by these per-pairing intervals.
     pub fn against_anchor(&self, anchor: usize) -> String {
-        let measured: Vec<(usize, Wdl, Sample, elo::Estimate)> = (0..self.names.len())
+        let measured: Vec<(usize, Wdl, Counts, elo::Estimate)> = (0..self.names.len())
             .filter(|&i| i != anchor)
             .filter_map(|i| {
                 let (wdl, penta) = self.head_to_head(i, anchor);
-                let sample = Sample::choose(&wdl, &penta);
+                let sample = Counts::choose(&wdl, &penta);
                 elo::estimate(&sample).map(|e| (i, wdl, sample, e))
             })
             .collect();

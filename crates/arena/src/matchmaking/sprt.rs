@@ -20,7 +20,7 @@
 //! Bounds are Wald's: ln(beta/(1-alpha)) and ln((1-beta)/alpha).
 
 use crate::matchmaking::elo::score_from_elo;
-use crate::matchmaking::outcomes::{Sample, NELO_PER_T};
+use crate::matchmaking::outcomes::{Counts, NELO_PER_T};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EloModel {
@@ -71,7 +71,7 @@ impl SprtState {
 const REGULARIZE: f64 = 1e-3;
 
 /// The sample's counts as floats, zeros replaced by [`REGULARIZE`].
-fn regularized(sample: &Sample) -> Vec<f64> {
+fn regularized(sample: &Counts) -> Vec<f64> {
     sample
         .counts()
         .iter()
@@ -189,7 +189,7 @@ impl Sprt {
     }
 
     /// Log-likelihood ratio of H1 against H0; 0 for an empty sample.
-    pub fn llr(&self, sample: &Sample) -> f64 {
+    pub fn llr(&self, sample: &Counts) -> f64 {
         if sample.is_empty() {
             return 0.0;
         }
@@ -264,12 +264,12 @@ mod tests {
     #[test]
     fn llr_matches_independent_reference() {
         use EloModel::{Logistic, Normalized};
-        let big = Sample::Penta([39, 8843, 26675, 9240, 44]);
-        let tiny = Sample::Penta([0, 3, 10, 6, 1]);
-        let skewed = Sample::Penta([0, 1, 0, 4, 10]);
-        let losing = Sample::Penta([12, 20, 30, 8, 2]);
-        let tri_big = Sample::Tri([22569, 44137, 22976]);
-        let tri_small = Sample::Tri([3, 10, 7]);
+        let big = Counts::Penta([39, 8843, 26675, 9240, 44]);
+        let tiny = Counts::Penta([0, 3, 10, 6, 1]);
+        let skewed = Counts::Penta([0, 1, 0, 4, 10]);
+        let losing = Counts::Penta([12, 20, 30, 8, 2]);
+        let tri_big = Counts::Tri([22569, 44137, 22976]);
+        let tri_small = Counts::Tri([3, 10, 7]);
         let cases = [
             (big, sprt(Logistic, 0.0, 5.0), BIG_LOGISTIC),
             (big, sprt(Normalized, 0.5, 2.5), BIG_NORMALIZED),
@@ -289,7 +289,7 @@ mod tests {
                 "{sample:?} {test:?}: {llr} vs {expected}"
             );
         }
-        let empty = Sample::Penta([0; 5]);
+        let empty = Counts::Penta([0; 5]);
         assert_eq!(sprt(Normalized, 0.0, 5.0).llr(&empty), 0.0);
     }
 
@@ -298,7 +298,7 @@ mod tests {
     /// ones, which is where a test stops early.
     #[test]
     fn t_value_method_differs_from_the_mean_shift_approximation_on_small_samples() {
-        let sample = Sample::Penta([0, 1, 0, 4, 10]);
+        let sample = Counts::Penta([0, 1, 0, 4, 10]);
         let (n, pdf) = Pdf::from_counts(&regularized(&sample));
         let (_, var) = Pdf::mean_var(&pdf.a, &pdf.p);
         let sigma_pg = (2.0 * var).sqrt();
@@ -319,21 +319,21 @@ mod tests {
             losses: 3,
         };
         assert_eq!(
-            Sample::choose(&wdl, &Penta::default()),
-            Sample::Tri([3, 10, 7])
+            Counts::choose(&wdl, &Penta::default()),
+            Counts::Tri([3, 10, 7])
         );
         // 6 of 20 games paired: still trinomial.
         assert!(matches!(
-            Sample::choose(&wdl, &Penta([0, 1, 1, 1, 0])),
-            Sample::Tri(_)
+            Counts::choose(&wdl, &Penta([0, 1, 1, 1, 0])),
+            Counts::Tri(_)
         ));
         // 18 of 20 paired: pentanomial.
         assert_eq!(
-            Sample::choose(&wdl, &Penta([0, 2, 4, 2, 1])),
-            Sample::Penta([0, 2, 4, 2, 1])
+            Counts::choose(&wdl, &Penta([0, 2, 4, 2, 1])),
+            Counts::Penta([0, 2, 4, 2, 1])
         );
         // A foreign PGN that cannot be paired still moves the LLR.
-        let llr = sprt(EloModel::Logistic, 0.0, 10.0).llr(&Sample::choose(&wdl, &Penta::default()));
+        let llr = sprt(EloModel::Logistic, 0.0, 10.0).llr(&Counts::choose(&wdl, &Penta::default()));
         assert!((llr - TRI_SMALL_LOGISTIC).abs() < 1e-7, "{llr}");
     }
 

@@ -19,7 +19,7 @@ use crate::game::pgn;
 use crate::game::time_control::TimeControl;
 use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
 use crate::matchmaking::elo::{self, fmt_elo};
-use crate::matchmaking::outcomes::Sample;
+use crate::matchmaking::outcomes::Counts;
 use crate::matchmaking::pool::Pool;
 use crate::matchmaking::results::{white_score, Outcome, ResultTable};
 use crate::matchmaking::schedule::{self, Format, OpeningOrder, Slot};
@@ -199,7 +199,7 @@ pub struct MatchSummary {
 fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String {
     if table.names.len() == 2 {
         let (wdl, penta) = table.head_to_head(0, 1);
-        let sample = Sample::choose(&wdl, &penta);
+        let sample = Counts::choose(&wdl, &penta);
         let est = elo::estimate(&sample);
         let mut s = format!(
             "W {} D {} L {}  {:.1}%",
@@ -260,7 +260,7 @@ pub fn final_report(
         ));
         out.push_str(&elo::report(&wdl, &penta, significance, assumed_draws));
         if let Some(t) = sprt {
-            let sample = Sample::choose(&wdl, &penta);
+            let sample = Counts::choose(&wdl, &penta);
             let llr = t.llr(&sample);
             let (lo, hi) = t.bounds();
             out.push_str(&format!(
@@ -295,7 +295,7 @@ pub struct RowLabels<'a> {
 /// Elo ± 95% CI | Elo model | verdict. The Elo is given in the SPRT's model.
 pub fn strength_row(table: &ResultTable, sprt: &Sprt, labels: &RowLabels) -> String {
     let (wdl, penta) = table.head_to_head(0, 1);
-    let sample = Sample::choose(&wdl, &penta);
+    let sample = Counts::choose(&wdl, &penta);
     let llr = sprt.llr(&sample);
     let (lo, hi) = sprt.bounds();
     let elo = match elo::estimate(&sample) {
@@ -318,8 +318,8 @@ pub fn strength_row(table: &ResultTable, sprt: &Sprt, labels: &RowLabels) -> Str
         None => "-".to_string(),
     };
     let pentanomial = match sample {
-        Sample::Penta(p) => format!("[{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]),
-        Sample::Tri(_) => "- (unpaired)".to_string(),
+        Counts::Penta(p) => format!("[{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]),
+        Counts::Tri(_) => "- (unpaired)".to_string(),
     };
     let change = labels
         .change

@@ -18,7 +18,7 @@ use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position as _};
 
-use super::samples::{parse_board, parse_result, Sample};
+use super::samples::{parse_board, parse_result, LabelledBoard};
 
 /// A game as the visitor reads it: its start, its moves with their comments' scores.
 #[derive(Default)]
@@ -88,14 +88,14 @@ fn score_of(comment: &str) -> Option<i32> {
 }
 
 /// The kept positions of every game of a match PGN, white's view, in game order.
-pub fn read(path: &Path) -> Result<Vec<Sample>> {
+pub fn read(path: &Path) -> Result<Vec<LabelledBoard>> {
     let name = path.display().to_string();
     let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
     read_from(BufReader::new(file), &name)
 }
 
 /// Like [`read`], from any reader; `name` is used in messages.
-pub fn read_from(input: impl Read, name: &str) -> Result<Vec<Sample>> {
+pub fn read_from(input: impl Read, name: &str) -> Result<Vec<LabelledBoard>> {
     let mut reader = Reader::new(input);
     let mut out = Vec::new();
     let mut n = 0;
@@ -139,7 +139,7 @@ pub fn read_from(input: impl Read, name: &str) -> Result<Vec<Sample>> {
                 } else {
                     -stm
                 };
-                out.push(Sample {
+                out.push(LabelledBoard {
                     board: parse_board(&fen).with_context(|| origin.clone())?,
                     result,
                     score: Some(white),

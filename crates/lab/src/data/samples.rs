@@ -17,7 +17,7 @@ use crate::data::epd::parse_epd;
 use crate::data::records::RecordReader;
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
+pub struct LabelledBoard {
     pub board: Board,
     /// Game result for white: 1 win, 0.5 draw, 0 loss.
     pub result: f32,
@@ -26,7 +26,7 @@ pub struct Sample {
 }
 
 /// The samples of one file, read lazily where the format allows (records, text lines).
-pub fn open(path: &Path) -> Result<Box<dyn Iterator<Item = Result<Sample>>>> {
+pub fn open(path: &Path) -> Result<Box<dyn Iterator<Item = Result<LabelledBoard>>>> {
     let name = path.display().to_string();
     match path.extension().and_then(|e| e.to_str()) {
         Some("bin") => {
@@ -34,7 +34,7 @@ pub fn open(path: &Path) -> Result<Box<dyn Iterator<Item = Result<Sample>>>> {
             Ok(Box::new(reader.map(move |r| {
                 let r = r.with_context(|| name.clone())?;
                 let pos = r.to_position().with_context(|| name.clone())?;
-                Ok(Sample {
+                Ok(LabelledBoard {
                     board: pos.board().clone(),
                     result: r.white_result().value(),
                     score: Some(i32::from(r.white_score())),
@@ -64,7 +64,7 @@ pub fn open(path: &Path) -> Result<Box<dyn Iterator<Item = Result<Sample>>>> {
                         Some(white_view(stm, board.side_to_move()))
                     }
                 };
-                Ok(Sample {
+                Ok(LabelledBoard {
                     board,
                     result,
                     score,
@@ -116,7 +116,7 @@ pub fn count(path: &Path) -> Result<u64> {
 }
 
 /// `FEN | score | result`, score and result from white's view.
-pub fn parse_text_line(line: &str) -> Result<Sample> {
+pub fn parse_text_line(line: &str) -> Result<LabelledBoard> {
     let parts: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = parts[..] else {
         bail!("expected 'FEN | score | result'");
@@ -125,7 +125,7 @@ pub fn parse_text_line(line: &str) -> Result<Sample> {
     let score = score
         .parse::<i32>()
         .map_err(|_| anyhow!("score '{score}' is not an integer"))?;
-    Ok(Sample {
+    Ok(LabelledBoard {
         board,
         result: parse_result(result)?,
         score: Some(score),
@@ -178,7 +178,7 @@ mod tests {
         let epd = format!(
             "{fen_b} hmvc 13; c9 \"0-1\"; ce 40;\n8/8/4k3/8/8/2B5/8/K7 w - - c9 \"1/2-1/2\";\n"
         );
-        let got: Vec<Sample> = open(&temp("a.epd", epd.as_bytes()))
+        let got: Vec<LabelledBoard> = open(&temp("a.epd", epd.as_bytes()))
             .unwrap()
             .collect::<Result<_>>()
             .unwrap();
@@ -187,7 +187,7 @@ mod tests {
         assert_eq!((got[1].result, got[1].score), (0.5, None));
 
         let text = format!("# comment\n{fen_b} 0 1 | -25 | 1.0\n\n");
-        let got: Vec<Sample> = open(&temp("a.txt", text.as_bytes()))
+        let got: Vec<LabelledBoard> = open(&temp("a.txt", text.as_bytes()))
             .unwrap()
             .collect::<Result<_>>()
             .unwrap();
@@ -198,7 +198,7 @@ mod tests {
         let mut w = RecordWriter::new(Vec::new());
         w.write(&Record::from_position(&pos, 30, Outcome::Loss))
             .unwrap();
-        let got: Vec<Sample> = open(&temp("a.bin", &w.into_inner()))
+        let got: Vec<LabelledBoard> = open(&temp("a.bin", &w.into_inner()))
             .unwrap()
             .collect::<Result<_>>()
             .unwrap();
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn bad_input_is_an_error_naming_the_line() {
         let err = |name: &str, text: &str| -> String {
-            let r: Result<Vec<Sample>> =
+            let r: Result<Vec<LabelledBoard>> =
                 open(&temp(name, text.as_bytes())).and_then(|it| it.collect::<Result<Vec<_>>>());
             format!("{:#}", r.unwrap_err())
         };

@@ -67,17 +67,17 @@ pub fn regress(points: &[(f64, f64)]) -> Option<LinearFit> {
 
 /// One position's iterative-deepening scores.
 #[derive(Clone, Debug)]
-pub struct Sample {
+pub struct DepthScores {
     pub stage: Stage,
     /// depth -> (score, is mate)
     pub scores: BTreeMap<i32, (i32, bool)>,
 }
 
-pub fn samples(records: &[Record]) -> BTreeMap<usize, Sample> {
-    let mut out: BTreeMap<usize, Sample> = BTreeMap::new();
+pub fn samples(records: &[Record]) -> BTreeMap<usize, DepthScores> {
+    let mut out: BTreeMap<usize, DepthScores> = BTreeMap::new();
     for r in records {
         out.entry(r.id)
-            .or_insert_with(|| Sample {
+            .or_insert_with(|| DepthScores {
                 stage: r.stage,
                 scores: BTreeMap::new(),
             })
@@ -101,7 +101,7 @@ pub struct PairPoints {
 }
 
 pub fn pair_points(
-    samples: &BTreeMap<usize, Sample>,
+    samples: &BTreeMap<usize, DepthScores>,
     stage: Option<Stage>,
     shallow: i32,
     deep: i32,
@@ -162,7 +162,7 @@ pub struct Cell {
 }
 
 pub fn fit_cells(
-    samples: &BTreeMap<usize, Sample>,
+    samples: &BTreeMap<usize, DepthScores>,
     pairs: &[(i32, i32)],
     range: (i32, i32),
 ) -> Vec<Cell> {
@@ -307,7 +307,7 @@ pub fn interval_table(cells: &[Cell]) -> String {
 
 /// Default pairs: every (d', d) with d - d' in 2..=6 where both depths occur, plus (3,5) and
 /// (4,8) when the data reach them (they are included by that rule anyway).
-pub fn default_pairs(samples: &BTreeMap<usize, Sample>) -> Vec<(i32, i32)> {
+pub fn default_pairs(samples: &BTreeMap<usize, DepthScores>) -> Vec<(i32, i32)> {
     let max_depth = samples
         .values()
         .filter_map(|s| s.scores.keys().next_back().copied())

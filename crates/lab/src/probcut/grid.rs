@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::{bail, Context, Result};
 use augur_arena::game::time_control::TimeControl;
 use augur_arena::matchmaking::elo::{self, Estimate};
-use augur_arena::matchmaking::outcomes::{Penta, Sample, Wdl};
+use augur_arena::matchmaking::outcomes::{Counts, Penta, Wdl};
 use augur_arena::matchmaking::schedule::{Format, OpeningOrder};
 use augur_arena::matchmaking::sprt::EloModel;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
@@ -172,7 +172,7 @@ fn four_decimals(x: f64) -> f64 {
 impl Cell {
     /// The estimate `augur-lab match` prints: pentanomial when the games pair up.
     pub fn estimate(&self) -> Option<Estimate> {
-        elo::estimate(&Sample::choose(&self.wdl, &self.penta))
+        elo::estimate(&Counts::choose(&self.wdl, &self.penta))
     }
 
     /// Half the width of the logistic Elo interval (infinite for a perfect or zero score).

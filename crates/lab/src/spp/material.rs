@@ -13,7 +13,7 @@
 use crate::kit::chart::{PointSeries, ScatterChart};
 use crate::kit::regression::{fit_line, LinearFit};
 use crate::spp::mpd::distribution::percentile;
-use crate::spp::mpd::{Sample, KINDS};
+use crate::spp::mpd::{SiblingSpread, KINDS};
 use augur::eval::classic;
 use augur::position::Position;
 use std::fmt::Write as _;
@@ -84,7 +84,7 @@ pub struct MaterialFit {
 
 /// The fits for every evaluation and axis over `samples` (FENs that do not parse are skipped;
 /// they came from this program's own files).
-pub fn fits(samples: &[&Sample]) -> Vec<MaterialFit> {
+pub fn fits(samples: &[&SiblingSpread]) -> Vec<MaterialFit> {
     let positions: Vec<Option<Position>> = samples
         .iter()
         .map(|s| Position::from_fen(&s.fen, false).ok())
@@ -244,7 +244,7 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1",
         ];
-        let samples: Vec<Sample> = fens
+        let samples: Vec<SiblingSpread> = fens
             .iter()
             .map(|f| {
                 let pos = Position::from_fen(f, false).unwrap();
@@ -253,7 +253,7 @@ mod tests {
                 s
             })
             .collect();
-        let refs: Vec<&Sample> = samples.iter().collect();
+        let refs: Vec<&SiblingSpread> = samples.iter().collect();
         let f = fits(&refs);
         let total = f
             .iter()

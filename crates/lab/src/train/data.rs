@@ -5,13 +5,13 @@
 //! board mirrored when black moves), which is exactly the side to move's feature view:
 //! feature = theirs · 384 + piece · 64 + oriented square.
 
-use super::sample::{Sample, Wdl};
+use super::sample::{TrainingPosition, Wdl};
 use crate::datagen::format::{Outcome, Record, RecordReader};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
-pub fn sample_of(r: &Record) -> Sample {
-    let mut s = Sample {
+pub fn sample_of(r: &Record) -> TrainingPosition {
+    let mut s = TrainingPosition {
         features: [0; 32],
         count: 0,
         score: r.score(),
@@ -33,7 +33,7 @@ pub fn sample_of(r: &Record) -> Sample {
 
 /// Every record of `paths` in order, at most `max` of them; a corrupt or torn file is an
 /// error naming it.
-pub fn load(paths: &[PathBuf], max: Option<usize>) -> Result<Vec<Sample>> {
+pub fn load(paths: &[PathBuf], max: Option<usize>) -> Result<Vec<TrainingPosition>> {
     let mut out = Vec::new();
     let limit = max.unwrap_or(usize::MAX);
     for path in paths {
@@ -71,7 +71,7 @@ mod tests {
             let pos = Position::from_fen(fen, false).unwrap();
             let rec = Record::from_position(&pos, -37, Outcome::Win);
             let a = sample_of(&rec);
-            let b = Sample::from_board(pos.board(), -37, Wdl::Win).unwrap();
+            let b = TrainingPosition::from_board(pos.board(), -37, Wdl::Win).unwrap();
             let (mut fa, mut fb) = (a.active().to_vec(), b.active().to_vec());
             fa.sort();
             fb.sort();

@@ -25,7 +25,7 @@ use model::{LossConfig, Model, Scratch};
 use optim::{AdamW, LrSchedule};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use sample::Sample;
+use sample::TrainingPosition;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -190,7 +190,8 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     // keeps its score and result (up to castling, which the network cannot see anyway): twice
     // the positions for free, and a network that cannot learn a file bias from a small sample.
     if args.mirror {
-        let mirrored: Vec<Sample> = samples.iter().map(Sample::mirrored).collect();
+        let mirrored: Vec<TrainingPosition> =
+            samples.iter().map(TrainingPosition::mirrored).collect();
         samples.extend(mirrored);
     }
     // [train-k] The data's own scale: Augur's centipawns predict its results at K of about
@@ -266,7 +267,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 /// [train-k] The K at which the samples' search scores best predict their results (mean
 /// squared error of sigmoid(score / K) against the result), from at most a million of them
 /// spread evenly over the set.
-pub fn data_k(samples: &[Sample]) -> f32 {
+pub fn data_k(samples: &[TrainingPosition]) -> f32 {
     let step = samples.len().div_ceil(1_000_000).max(1);
     let points: Vec<(f64, f64)> = samples
         .iter()
@@ -363,7 +364,12 @@ fn check_shape(model: &Model, opts: &TrainOptions, source: &Path) -> Result<()> 
 }
 
 /// Mean loss of `model` over `data`, on `threads` threads.
-pub fn mean_loss(model: &Model, data: &[Sample], loss: &LossConfig, threads: usize) -> f64 {
+pub fn mean_loss(
+    model: &Model,
+    data: &[TrainingPosition],
+    loss: &LossConfig,
+    threads: usize,
+) -> f64 {
     if data.is_empty() {
         return f64::NAN;
     }
@@ -391,8 +397,8 @@ pub fn mean_loss(model: &Model, data: &[Sample], loss: &LossConfig, threads: usi
 /// Trains on `train` (in a fresh seeded order each epoch), validates on `val`, writes
 /// checkpoints, per-epoch networks, `loss.csv` and the loss chart into `out`.
 pub fn train(
-    train: &[Sample],
-    val: &[Sample],
+    train: &[TrainingPosition],
+    val: &[TrainingPosition],
     opts: &TrainOptions,
     out: &Path,
 ) -> Result<TrainReport> {
@@ -461,7 +467,7 @@ pub fn train(
     let mut trained = 0usize;
     let mut last_val = ck.history.last().map_or(initial_val_loss, |h| h.1);
     let mut order: Vec<u32> = Vec::with_capacity(train.len());
-    let mut batch: Vec<Sample> = Vec::with_capacity(opts.batch);
+    let mut batch: Vec<TrainingPosition> = Vec::with_capacity(opts.batch);
 
     for epoch in ck.epochs_done..opts.epochs {
         // Each epoch's order depends only on the seed and the epoch: resuming reproduces it.
@@ -605,7 +611,10 @@ fn loss_chart(history: &[(f64, f64)]) -> Chart {
 /// Splits off the last `fraction` of `samples` for validation. Datagen files hold whole games
 /// one after another, so the tail is whole games that training never sees: positions of one
 /// game share its result and look alike, and a random split would leak them.
-pub fn split_validation(samples: &mut Vec<Sample>, fraction: f64) -> Vec<Sample> {
+pub fn split_validation(
+    samples: &mut Vec<TrainingPosition>,
+    fraction: f64,
+) -> Vec<TrainingPosition> {
     let n_val = ((samples.len() as f64) * fraction.clamp(0.0, 0.5)).round() as usize;
     samples.split_off(samples.len() - n_val)
 }
@@ -629,7 +638,7 @@ mod tests {
                 let wins = (p * 200.0).round() as usize;
                 for i in 0..200 {
                     let result = if i < wins { Wdl::Win } else { Wdl::Loss };
-                    out.push(Sample::from_board(&board, score, result).unwrap());
+                    out.push(TrainingPosition::from_board(&board, score, result).unwrap());
                 }
             }
             out
@@ -735,7 +744,7 @@ mod tests {
                 }
                 b.play_unchecked(moves[rng.random_range(0..moves.len())]);
             }
-            let s = Sample::from_board(&b, 0, sample::Wdl::Draw).unwrap();
+            let s = TrainingPosition::from_board(&b, 0, sample::Wdl::Draw).unwrap();
             let stm = b.side_to_move();
             let value = |c| {
                 use cozy_chess::Piece::*;
@@ -781,7 +790,7 @@ mod tests {
             let (mut worst, mut total, mut worst_rounded) = (0.0f64, 0.0f64, 0.0f64);
             for l in &lines {
                 let board: cozy_chess::Board = format!("{} 0 1", l.fen).parse().unwrap();
-                let s = Sample::from_board(&board, 0, sample::Wdl::Draw).unwrap();
+                let s = TrainingPosition::from_board(&board, 0, sample::Wdl::Draw).unwrap();
                 let scale = opts.loss.scale as f64;
                 let float_cp = r.model.forward(&s, &mut scratch) as f64 * scale;
                 let rounded_cp = rounded.forward(&s, &mut scratch) as f64 * scale;
@@ -862,7 +871,7 @@ mod tests {
         let data = material_samples(3000, 8);
         // Labels opposite to the training data's: the more the network learns, the worse it
         // validates, so the best epoch is the first and not the last.
-        let val: Vec<Sample> = material_samples(300, 9)
+        let val: Vec<TrainingPosition> = material_samples(300, 9)
             .into_iter()
             .map(|mut s| {
                 s.score = -s.score;

@@ -5,7 +5,7 @@
 //! forward pass (accumulator = bias + Σ rows) and in the backward pass (each active row receives
 //! the accumulator's gradient). Nothing ever multiplies the 768-wide input vector.
 
-use super::sample::Sample;
+use super::sample::TrainingPosition;
 use augur::eval::nnue::network::bucket_of;
 use augur::eval::nnue::{flip_feature, Activation, Network, Quantisation, INPUTS};
 use rand::{Rng, SeedableRng};
@@ -67,7 +67,7 @@ impl Layout {
         start..start + 2 * self.hidden
     }
     /// The output bucket of a sample.
-    pub fn bucket(self, s: &Sample) -> usize {
+    pub fn bucket(self, s: &TrainingPosition) -> usize {
         bucket_of(u32::from(s.count), self.buckets)
     }
     pub fn is_empty(self) -> bool {
@@ -178,7 +178,7 @@ impl Model {
     }
 
     #[inline(always)]
-    fn accumulate(&self, s: &Sample, scratch: &mut Scratch) {
+    fn accumulate(&self, s: &TrainingPosition, scratch: &mut Scratch) {
         let h = self.hidden();
         let bias = &self.params[self.layout.ft_bias()..self.layout.out_weights()];
         scratch.us.copy_from_slice(bias);
@@ -198,7 +198,7 @@ impl Model {
     }
 
     /// The raw output (multiply by the scale for centipawns, side to move).
-    pub fn forward(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
+    pub fn forward(&self, s: &TrainingPosition, scratch: &mut Scratch) -> f32 {
         self.accumulate(s, scratch);
         self.output(scratch, self.layout.bucket(s))
     }
@@ -218,7 +218,7 @@ impl Model {
     }
 
     /// The loss of one sample, and d loss / d output.
-    fn loss(out: f32, s: &Sample, cfg: &LossConfig) -> (f32, f32) {
+    fn loss(out: f32, s: &TrainingPosition, cfg: &LossConfig) -> (f32, f32) {
         let target =
             cfg.lambda * s.result.value() + (1.0 - cfg.lambda) * sigmoid(s.score as f32 / cfg.k);
         let p = sigmoid(out * cfg.scale / cfg.k);
@@ -227,7 +227,12 @@ impl Model {
     }
 
     /// Loss of one sample without a gradient.
-    pub fn sample_loss(&self, s: &Sample, cfg: &LossConfig, scratch: &mut Scratch) -> f32 {
+    pub fn sample_loss(
+        &self,
+        s: &TrainingPosition,
+        cfg: &LossConfig,
+        scratch: &mut Scratch,
+    ) -> f32 {
         let out = self.forward(s, scratch);
         Self::loss(out, s, cfg).0
     }
@@ -237,7 +242,7 @@ impl Model {
     /// CPU has it (about twice the lanes of the baseline SSE2 build).
     pub fn backward(
         &self,
-        batch: &[Sample],
+        batch: &[TrainingPosition],
         cfg: &LossConfig,
         grad: &mut [f32],
         scratch: &mut Scratch,
@@ -258,7 +263,7 @@ impl Model {
     #[target_feature(enable = "avx2,fma")]
     unsafe fn backward_avx2(
         &self,
-        batch: &[Sample],
+        batch: &[TrainingPosition],
         cfg: &LossConfig,
         grad: &mut [f32],
         scratch: &mut Scratch,
@@ -274,7 +279,7 @@ impl Model {
     #[inline(always)]
     fn backward_body<const SQUARED: bool>(
         &self,
-        batch: &[Sample],
+        batch: &[TrainingPosition],
         cfg: &LossConfig,
         grad: &mut [f32],
         scratch: &mut Scratch,
@@ -443,7 +448,7 @@ mod tests {
 
     #[test]
     fn loss_is_zero_at_the_target() {
-        let s = Sample::from_board(&cozy_chess::Board::default(), 0, Wdl::Draw).unwrap();
+        let s = TrainingPosition::from_board(&cozy_chess::Board::default(), 0, Wdl::Draw).unwrap();
         let cfg = LossConfig::default();
         let (loss, g) = Model::loss(0.0, &s, &cfg);
         assert_eq!((loss, g), (0.0, 0.0));

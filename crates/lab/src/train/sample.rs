@@ -24,7 +24,7 @@ impl Wdl {
 
 /// At most 32 pieces; unused feature slots are left at 0 and not read.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample {
+pub struct TrainingPosition {
     /// Input indices from the side to move's perspective; the other perspective's are
     /// [`augur::eval::nnue::flip_feature`] of these.
     pub features: [u16; 32],
@@ -34,12 +34,12 @@ pub struct Sample {
     pub result: Wdl,
 }
 
-impl Sample {
+impl TrainingPosition {
     /// The sample of `board` with a side-to-move score and result. `None` for a board with
     /// more than 32 pieces (impossible in chess, possible in a hand-made FEN).
-    pub fn from_board(board: &Board, score: i16, result: Wdl) -> Option<Sample> {
+    pub fn from_board(board: &Board, score: i16, result: Wdl) -> Option<TrainingPosition> {
         let stm = board.side_to_move();
-        let mut s = Sample {
+        let mut s = TrainingPosition {
             features: [0; 32],
             count: 0,
             score,
@@ -63,7 +63,7 @@ impl Sample {
 
     /// [train-mirror] The same position mirrored left to right (file a <-> h): square ^ 7 in
     /// every input index, same score and result.
-    pub fn mirrored(&self) -> Sample {
+    pub fn mirrored(&self) -> TrainingPosition {
         let mut m = *self;
         for f in &mut m.features[..m.count as usize] {
             *f ^= 7;
@@ -80,7 +80,7 @@ impl Sample {
 /// Positions with a known target for tests: random legal games from the start position,
 /// labelled with the material balance (P1 N3 B3 R5 Q9, ×100 cp) for the side to move, the
 /// result being the sign of it. A network can fit this exactly in principle.
-pub fn material_samples(n: usize, seed: u64) -> Vec<Sample> {
+pub fn material_samples(n: usize, seed: u64) -> Vec<TrainingPosition> {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(n);
@@ -122,7 +122,7 @@ pub fn material_samples(n: usize, seed: u64) -> Vec<Sample> {
             -1 => Wdl::Loss,
             _ => Wdl::Draw,
         };
-        out.extend(Sample::from_board(
+        out.extend(TrainingPosition::from_board(
             &board,
             cp.clamp(-3000, 3000) as i16,
             result,
@@ -140,8 +140,8 @@ mod tests {
     fn features_are_the_side_to_moves_view() {
         let white: Board = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
         let black: Board = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1".parse().unwrap();
-        let a = Sample::from_board(&white, 50, Wdl::Win).unwrap();
-        let b = Sample::from_board(&black, 50, Wdl::Win).unwrap();
+        let a = TrainingPosition::from_board(&white, 50, Wdl::Win).unwrap();
+        let b = TrainingPosition::from_board(&black, 50, Wdl::Win).unwrap();
         let mut fa: Vec<u16> = a.active().to_vec();
         let mut fb: Vec<u16> = b.active().to_vec();
         fa.sort();
@@ -173,8 +173,9 @@ mod tests {
                 .collect();
             let side = rest.split(' ').next().unwrap();
             let mirror_fen = format!("{} {side} - - 0 1", flipped.join("/"));
-            let a = Sample::from_board(&fen.parse().unwrap(), 33, Wdl::Loss).unwrap();
-            let b = Sample::from_board(&mirror_fen.parse().unwrap(), 33, Wdl::Loss).unwrap();
+            let a = TrainingPosition::from_board(&fen.parse().unwrap(), 33, Wdl::Loss).unwrap();
+            let b =
+                TrainingPosition::from_board(&mirror_fen.parse().unwrap(), 33, Wdl::Loss).unwrap();
             let mut fa = a.mirrored().active().to_vec();
             let mut fb = b.active().to_vec();
             fa.sort();

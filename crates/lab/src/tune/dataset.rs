@@ -9,7 +9,7 @@ use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::{SearchTeam, MATE_BOUND};
 
-use crate::data::samples::Sample;
+use crate::data::samples::LabelledBoard;
 
 /// One position's targets and evaluation modifiers; its coefficients are in
 /// `Dataset::coeffs` from `start`, `len` of them.
@@ -53,7 +53,7 @@ impl Dataset {
     }
 
     /// Extracts `samples` on `threads` threads and appends them in order.
-    pub fn extend(&mut self, samples: &[Sample], threads: usize) {
+    pub fn extend(&mut self, samples: &[LabelledBoard], threads: usize) {
         let threads = threads.max(1);
         let per = samples.len().div_ceil(threads).max(1);
         let parts: Vec<Part> = std::thread::scope(|s| {
@@ -88,7 +88,7 @@ struct Part {
     dropped: u64,
 }
 
-fn extract(samples: &[Sample]) -> Part {
+fn extract(samples: &[LabelledBoard]) -> Part {
     let mut q = Quiescence::new();
     let mut part = Part::default();
     for s in samples {
@@ -177,7 +177,7 @@ pub fn split(len: usize, fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
 /// Reads at most `limit` samples from the iterator, `chunk` at a time, extracting each chunk
 /// as it comes so that only the sparse features stay in memory.
 pub fn build(
-    samples: impl Iterator<Item = Result<Sample>>,
+    samples: impl Iterator<Item = Result<LabelledBoard>>,
     limit: Option<u64>,
     threads: usize,
     mut on_chunk: impl FnMut(&Dataset, u64),
@@ -229,8 +229,8 @@ mod tests {
 
     #[test]
     fn extracted_features_give_back_the_engine_evaluation_of_the_leaf() {
-        let samples: Vec<Sample> = augur::bench::positions()
-            .map(|f| Sample {
+        let samples: Vec<LabelledBoard> = augur::bench::positions()
+            .map(|f| LabelledBoard {
                 board: f.parse().unwrap(),
                 result: 0.5,
                 score: None,

@@ -318,16 +318,16 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::samples::Sample;
+    use crate::data::samples::LabelledBoard;
     use augur::eval::tapered::layout::{MATERIAL, PSQ};
     use augur::eval::tapered::{Trace, WEIGHTS};
 
     /// Positions from the bench set and seeded random play from it.
     /// The boards as drawn games (result 0.5) with this search score.
-    fn drawn(boards: &[cozy_chess::Board], score: Option<i32>) -> Vec<Sample> {
+    fn drawn(boards: &[cozy_chess::Board], score: Option<i32>) -> Vec<LabelledBoard> {
         boards
             .iter()
-            .map(|b| Sample {
+            .map(|b| LabelledBoard {
                 board: b.clone(),
                 result: 0.5,
                 score,

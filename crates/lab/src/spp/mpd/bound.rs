@@ -4,10 +4,10 @@
 use std::fmt::Write as _;
 
 use super::distribution::percentile;
-use super::measure::Sample;
+use super::measure::SiblingSpread;
 
 /// The section of the report over `all` positions, for the fixed MPD `mpd`.
-pub fn section(md: &mut String, all: &[&Sample], mpd: i32) {
+pub fn section(md: &mut String, all: &[&SiblingSpread], mpd: i32) {
     let mut bounds: Vec<i32> = all.iter().map(|s| s.bound).collect();
     bounds.sort_unstable();
     let violations = all

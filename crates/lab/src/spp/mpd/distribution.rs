@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::measure::{Phase, Sample, KINDS};
+use super::measure::{Phase, SiblingSpread, KINDS};
 
 /// Nearest-rank percentile of sorted values (q in 0..=1).
 pub fn percentile(sorted: &[i32], q: f64) -> Option<i32> {
@@ -52,7 +52,7 @@ fn row(s: &mut String, label: &str, phase: &str, d: &Distribution) {
     );
 }
 
-pub fn table(s: &mut String, title: &str, samples: &[Sample], mpd: i32) {
+pub fn table(s: &mut String, title: &str, samples: &[SiblingSpread], mpd: i32) {
     let _ = writeln!(s, "## {title}\n");
     let _ = writeln!(
         s,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::measure::{Phase, Sample, SampleFields, KINDS};
+use super::measure::{Phase, SiblingSpread, SiblingSpreadFields, KINDS};
 use crate::kit::chart::{CategoryChart, Chart, Series, Style, YScale};
 
 /// One row of `spreads.csv`: where the position came from (`selfplay` or `sample`), then its
@@ -13,7 +13,7 @@ use crate::kit::chart::{CategoryChart, Chart, Series, Style, YScale};
 const SPREAD_COLUMNS: &str =
     "source,phase,classic_spread,default_spread,nnue_spread,classic_gain,bound,fen";
 
-fn write_spreads(path: &Path, played: &[Sample], sampled: &[Sample]) -> Result<()> {
+fn write_spreads(path: &Path, played: &[SiblingSpread], sampled: &[SiblingSpread]) -> Result<()> {
     let mut out = csv::WriterBuilder::new()
         .has_headers(false)
         .terminator(csv::Terminator::Any(b'\n'))
@@ -22,7 +22,7 @@ fn write_spreads(path: &Path, played: &[Sample], sampled: &[Sample]) -> Result<(
     out.write_record(SPREAD_COLUMNS.split(','))?;
     for (source, set) in [("selfplay", played), ("sample", sampled)] {
         for s in set {
-            out.serialize((source, SampleFields::from(s)))?;
+            out.serialize((source, SiblingSpreadFields::from(s)))?;
         }
     }
     out.flush()
@@ -31,8 +31,8 @@ fn write_spreads(path: &Path, played: &[Sample], sampled: &[Sample]) -> Result<(
 
 pub fn write_files(
     dir: &std::path::Path,
-    played: &[Sample],
-    sampled: &[Sample],
+    played: &[SiblingSpread],
+    sampled: &[SiblingSpread],
     mpd: i32,
     md: &str,
 ) -> Result<()> {
@@ -40,7 +40,7 @@ pub fn write_files(
     write_spreads(&dir.join("spreads.csv"), played, sampled)?;
     std::fs::write(dir.join("summary.md"), md)?;
     // Histogram of spreads (10 cp bins, log scale) per evaluation, all positions.
-    let all: Vec<&Sample> = played.iter().chain(sampled.iter()).collect();
+    let all: Vec<&SiblingSpread> = played.iter().chain(sampled.iter()).collect();
     let top = all
         .iter()
         .flat_map(|s| s.spread.iter().flatten())

@@ -85,7 +85,7 @@ pub fn quiet_children(pos: &Position, kind: EvalKind) -> Vec<(Move, i32)> {
 
 /// One position's measurement.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
+pub struct SiblingSpread {
     pub phase: Phase,
     /// Quiet-sibling spread (max - min) per evaluation, `[classic, default, nnue]`; `None`
     /// with fewer than two quiet children.
@@ -100,7 +100,7 @@ pub struct Sample {
 /// A sample as the result files write it, one field each: `selfplay.csv` (a game's samples)
 /// and `spreads.csv` (one row each, after its source).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SampleFields {
+pub struct SiblingSpreadFields {
     pub phase: Phase,
     pub classic_spread: Option<i32>,
     pub default_spread: Option<i32>,
@@ -110,15 +110,15 @@ pub struct SampleFields {
     pub fen: String,
 }
 
-impl SampleFields {
+impl SiblingSpreadFields {
     /// The number of fields, and their short names for errors.
     pub const COUNT: usize = 7;
     pub const NAMES: &'static str = "phase;classic;default;nnue;gain;bound;fen";
 }
 
-impl From<&Sample> for SampleFields {
-    fn from(s: &Sample) -> SampleFields {
-        SampleFields {
+impl From<&SiblingSpread> for SiblingSpreadFields {
+    fn from(s: &SiblingSpread) -> SiblingSpreadFields {
+        SiblingSpreadFields {
             phase: s.phase,
             classic_spread: s.spread[0],
             default_spread: s.spread[1],
@@ -130,9 +130,9 @@ impl From<&Sample> for SampleFields {
     }
 }
 
-impl From<SampleFields> for Sample {
-    fn from(f: SampleFields) -> Sample {
-        Sample {
+impl From<SiblingSpreadFields> for SiblingSpread {
+    fn from(f: SiblingSpreadFields) -> SiblingSpread {
+        SiblingSpread {
             phase: f.phase,
             spread: [f.classic_spread, f.default_spread, f.nnue_spread],
             gain: f.classic_gain,
@@ -147,7 +147,7 @@ impl From<SampleFields> for Sample {
 /// if the search evaluated with it.
 pub const KINDS: [EvalKind; 3] = [EvalKind::Classic, EvalKind::Default, EvalKind::Nnue];
 
-pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> Sample {
+pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> SiblingSpread {
     let mut spread = [None; 3];
     let mut gain = None;
     for (k, &kind) in KINDS.iter().enumerate() {
@@ -166,7 +166,7 @@ pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> Sample {
                 .max();
         }
     }
-    Sample {
+    SiblingSpread {
         phase: phase(pos, fullmove),
         spread,
         gain,

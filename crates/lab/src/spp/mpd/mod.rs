@@ -22,8 +22,8 @@ pub mod selfplay;
 pub mod siblings;
 
 pub use measure::{
-    is_capture, is_castle, measure_position, phase, quiet_children, read_positions, Phase, Sample,
-    KINDS,
+    is_capture, is_castle, measure_position, phase, quiet_children, read_positions, Phase,
+    SiblingSpread, KINDS,
 };
 
 use std::path::PathBuf;
@@ -122,7 +122,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
     if let Some(n) = args.limit {
         positions.truncate(n.max(1));
     }
-    let sampled: Vec<Sample> = positions
+    let sampled: Vec<SiblingSpread> = positions
         .iter()
         .map(|(p, m)| measure_position(p, *m))
         .collect();
@@ -136,7 +136,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
         args.mpd,
     );
 
-    let all: Vec<&Sample> = played.iter().chain(sampled.iter()).collect();
+    let all: Vec<&SiblingSpread> = played.iter().chain(sampled.iter()).collect();
     // The spread against the material (thesis future work: MPD = a * material + b?).
     let material_fits = material::fits(&all);
     material::section(

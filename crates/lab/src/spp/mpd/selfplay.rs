@@ -14,7 +14,7 @@ use augur::search::SearchTeam;
 use serde::{Deserialize, Serialize};
 
 use super::distribution;
-use super::measure::{measure_position, read_positions, Sample, KINDS};
+use super::measure::{measure_position, read_positions, SiblingSpread, KINDS};
 use super::{MpdArgs, OPENINGS};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, sha256_hex, Provenance};
@@ -28,7 +28,7 @@ pub fn self_play(
     depth: i32,
     play_eval: EvalKind,
     max_plies: usize,
-) -> Vec<Sample> {
+) -> Vec<SiblingSpread> {
     let config = SearchConfig {
         eval: play_eval,
         ..SearchConfig::default()
@@ -66,7 +66,7 @@ pub struct GameRecord {
     /// How many samples `data` holds: a check on the line.
     pub samples: usize,
     #[serde(with = "sample_list")]
-    pub data: Vec<Sample>,
+    pub data: Vec<SiblingSpread>,
 }
 
 impl Row for GameRecord {
@@ -74,7 +74,7 @@ impl Row for GameRecord {
 }
 
 impl GameRecord {
-    pub fn new(game: usize, samples: &[Sample]) -> GameRecord {
+    pub fn new(game: usize, samples: &[SiblingSpread]) -> GameRecord {
         GameRecord {
             game,
             samples: samples.len(),
@@ -86,7 +86,7 @@ impl GameRecord {
 /// A game's samples in one field: a CSV text of its own, `;` between fields and `|` between
 /// samples, written and read by the `csv` crate.
 mod sample_list {
-    use super::super::measure::{Sample, SampleFields};
+    use super::super::measure::{SiblingSpread, SiblingSpreadFields};
     use serde::{de::Error as _, ser::Error as _, Deserialize, Deserializer, Serializer};
 
     fn builder_write() -> csv::WriterBuilder {
@@ -97,10 +97,10 @@ mod sample_list {
         b
     }
 
-    pub fn serialize<S: Serializer>(samples: &[Sample], s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(samples: &[SiblingSpread], s: S) -> Result<S::Ok, S::Error> {
         let mut out = builder_write().from_writer(Vec::new());
         for sample in samples {
-            out.serialize(SampleFields::from(sample))
+            out.serialize(SiblingSpreadFields::from(sample))
                 .map_err(S::Error::custom)?;
         }
         let bytes = out.into_inner().map_err(S::Error::custom)?;
@@ -108,7 +108,7 @@ mod sample_list {
         s.serialize_str(text.strip_suffix('|').unwrap_or(&text))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Sample>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SiblingSpread>, D::Error> {
         let text = String::deserialize(d)?;
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -119,16 +119,16 @@ mod sample_list {
         let mut out = Vec::new();
         for (i, record) in reader.records().enumerate() {
             let record = record.map_err(D::Error::custom)?;
-            if record.len() != SampleFields::COUNT {
+            if record.len() != SiblingSpreadFields::COUNT {
                 return Err(D::Error::custom(format!(
                     "data: sample {} has {} fields, not the {} fields {}",
                     i + 1,
                     record.len(),
-                    SampleFields::COUNT,
-                    SampleFields::NAMES
+                    SiblingSpreadFields::COUNT,
+                    SiblingSpreadFields::NAMES
                 )));
             }
-            let fields: SampleFields = record
+            let fields: SiblingSpreadFields = record
                 .deserialize(None)
                 .map_err(|e| D::Error::custom(format!("data: sample {}: {e}", i + 1)))?;
             out.push(fields.into());
@@ -145,7 +145,7 @@ struct Games<'a> {
 }
 
 impl Job for Games<'_> {
-    type Output = Vec<Sample>;
+    type Output = Vec<SiblingSpread>;
     type Row = GameRecord;
     type Worker = ();
 
@@ -157,7 +157,12 @@ impl Job for Games<'_> {
         Ok(())
     }
 
-    fn run(&self, _: &mut (), game: usize, _: Option<&Vec<Sample>>) -> Result<Vec<Sample>> {
+    fn run(
+        &self,
+        _: &mut (),
+        game: usize,
+        _: Option<&Vec<SiblingSpread>>,
+    ) -> Result<Vec<SiblingSpread>> {
         // Game i starts from opening i * 7 mod count: spread over the set and repeatable.
         let (pos, mv) = &self.openings[(game * 7) % self.openings.len()];
         let a = self.args;
@@ -170,7 +175,7 @@ impl Job for Games<'_> {
         ))
     }
 
-    fn rows(&self, game: usize, samples: &Vec<Sample>) -> Vec<GameRecord> {
+    fn rows(&self, game: usize, samples: &Vec<SiblingSpread>) -> Vec<GameRecord> {
         vec![GameRecord::new(game, samples)]
     }
 
@@ -181,7 +186,7 @@ impl Job for Games<'_> {
         Ok(r.game)
     }
 
-    fn output(&self, _: usize, mut rows: Vec<GameRecord>) -> Result<Vec<Sample>> {
+    fn output(&self, _: usize, mut rows: Vec<GameRecord>) -> Result<Vec<SiblingSpread>> {
         let r = rows.remove(0);
         if r.data.len() != r.samples {
             bail!(
@@ -203,7 +208,7 @@ pub fn section(
     threads: usize,
     provenance: &Provenance,
     md: &mut String,
-) -> Result<Vec<Sample>> {
+) -> Result<Vec<SiblingSpread>> {
     let openings_text = match &args.openings {
         Some(p) => std::fs::read_to_string(p)
             .with_context(|| format!("reading the openings {}", p.display()))?,
@@ -247,7 +252,7 @@ pub fn section(
         unit: "games",
         file,
     };
-    let played: Vec<Sample> = jobs::run(&job, options)?
+    let played: Vec<SiblingSpread> = jobs::run(&job, options)?
         .outputs
         .into_iter()
         .flatten()
@@ -302,14 +307,14 @@ mod tests {
     #[test]
     fn game_lines_round_trip_with_three_evaluations() {
         let samples = vec![
-            Sample {
+            SiblingSpread {
                 phase: Phase::ALL[0],
                 spread: [Some(40), Some(55), Some(120)],
                 gain: Some(12),
                 bound: 30,
                 fen: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into(),
             },
-            Sample {
+            SiblingSpread {
                 phase: Phase::ALL[2],
                 spread: [None, Some(3), None],
                 gain: None,

@@ -6,7 +6,8 @@
 //! The machinery apart from the experiments: [`kit`] (result files, provenance, intervals,
 //! charts) and [`data`] (what the lab reads). The experiments, one folder per family: [`spp`],
 //! [`probcut`], [`variants`] (engine variants compared position by position), [`datagen`],
-//! [`tune`], [`train`]; [`reproduce`] runs them end to end.
+//! [`tune`], [`train`]; [`reproduce`] runs them end to end. [`tournament`] and [`spsa`] are the
+//! arena's match and SPSA with the lab's summary and chart.
 
 pub mod data;
 pub mod datagen;
@@ -16,6 +17,7 @@ pub mod reproduce;
 pub mod scaling;
 pub mod spp;
 pub mod spsa;
+pub mod tournament;
 pub mod train;
 pub mod tune;
 pub mod variants;

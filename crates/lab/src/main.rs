@@ -18,7 +18,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play a match, gauntlet or round robin between UCI engines (PGN, Elo, SPRT).
-    Match(Box<augur_arena::matchmaking::tournament::MatchArgs>),
+    Match(Box<augur_lab::tournament::LabMatchArgs>),
     /// Statistics of the games in a PGN file (W/D/L, pentanomial, Elo, LOS, SPRT, ratings).
     Stats(augur_arena::matchmaking::pgn_stats::StatsArgs),
     /// Time used against the clock per move, per engine (overshoot percentiles), and faults, from match PGNs.
@@ -60,7 +60,7 @@ enum Command {
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Match(args) => augur_arena::matchmaking::tournament::run(&args).map(|_| ()),
+        Command::Match(args) => augur_lab::tournament::run(&args),
         Command::Spsa(args) => augur_lab::spsa::run(&args).map(|_| ()),
         Command::Stats(args) => augur_arena::matchmaking::pgn_stats::run(&args),
         Command::Timing(args) => augur_arena::matchmaking::timing::run(&args),

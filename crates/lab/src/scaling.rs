@@ -42,6 +42,7 @@ use crate::kit::chart::{CategoryChart, Chart, Series, Style};
 use crate::kit::jobs::{self, Job};
 use crate::kit::provenance::{sha256_file, sha256_hex, Provenance};
 use crate::kit::result_log::{self, Header, Row};
+use crate::kit::summary::SummaryArgs;
 use crate::probcut::collect::{self, CollectArgs};
 use crate::probcut::fit::{self, FitArgs};
 use crate::variants::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
@@ -107,6 +108,14 @@ pub struct ScalingArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
+}
+
+/// The figures of a study's summary (`--summary FILE`): every point, as in scaling.csv.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ScalingFigures {
+    pub points: Vec<Point>,
 }
 
 /// One technique of the study: the engine name of its side in the PGNs, its options, and the
@@ -562,6 +571,7 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
         hash: 16,
         eval: augur::eval::EvalKind::Default,
         quiet: args.quiet,
+        summary: SummaryArgs::default(),
     })?;
     fit::run(&FitArgs {
         csv,
@@ -577,6 +587,7 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
         plot_pair: "4:8".into(),
         plot_limit: 1000,
         no_plot: false,
+        summary: SummaryArgs::default(),
     })?;
     std::fs::write(&stamp, format!("{bench}\n"))
         .with_context(|| format!("writing {}", stamp.display()))?;
@@ -830,8 +841,13 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
     for t in &techniques {
         chart(args, t, &points).save(&args.out, &t.name)?;
     }
+    let figures = ScalingFigures { points };
+    args.summary.write("scaling", &figures)?;
     print!("{markdown}");
-    Ok(ScalingSummary { points, markdown })
+    Ok(ScalingSummary {
+        points: figures.points,
+        markdown,
+    })
 }
 
 fn fmt_opt(x: Option<f64>, decimals: usize) -> String {

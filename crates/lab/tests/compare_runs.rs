@@ -24,6 +24,7 @@ fn args(suite: Option<PathBuf>, out: Option<PathBuf>) -> CompareArgs {
         quiet: true,
         brief: true,
         engine_options: Vec::new(),
+        summary: Default::default(),
     }
 }
 

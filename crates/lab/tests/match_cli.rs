@@ -261,12 +261,28 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
     }
     assert!(kills >= 5, "only {kills} runs were still going when killed");
     assert!(torn_kills >= 2, "only {torn_kills} kills tore a record");
+    // The last run also writes its summary: the result of all 20 games, resumed ones included.
+    let summary = dir.join("match.summary.toml");
     let status = Command::new(lab)
         .args(args(&pgn))
+        .arg("--summary")
+        .arg(&summary)
         .stdout(Stdio::null())
         .status()
         .unwrap();
     assert!(status.success());
+    let read = augur_lab::kit::summary::read(&summary).unwrap();
+    assert_eq!(read.command, "match");
+    let figures: augur_lab::tournament::Figures = read.figures().unwrap();
+    let pairing = figures.pairing.unwrap();
+    assert_eq!(
+        (pairing.engine.as_str(), pairing.opponent.as_str()),
+        ("default", "classic")
+    );
+    let elo = pairing.elo.unwrap();
+    assert_eq!(elo.games, games as u64);
+    assert!(elo.elo_low <= elo.elo && elo.elo <= elo.elo_high, "{elo:?}");
+    assert!(pairing.sprt.is_none());
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
         complete_prefix_len(&text),

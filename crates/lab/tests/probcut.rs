@@ -232,6 +232,7 @@ fn collect_args(dir: &std::path::Path, threads: usize) -> CollectArgs {
         hash: 1,
         eval: EvalKind::Default,
         quiet: true,
+        summary: Default::default(),
     }
 }
 

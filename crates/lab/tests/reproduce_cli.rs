@@ -38,6 +38,23 @@ fn reproduce_runs_a_step_once_and_indexes_it() {
     assert!(index.contains("| compare |"), "{index}");
     assert!(index.contains("| done, "), "{index}");
     assert!(index.contains("`augur-lab compare --depths 3-5"), "{index}");
+    // The index's figure comes from the summary the step wrote beside its report.
+    let summary = std::fs::read_to_string(dir.join("compare.summary.toml")).unwrap();
+    assert!(summary.starts_with("command = \"compare\""), "{summary}");
+    let figures: toml::Table = summary.parse().unwrap();
+    let odd = figures["figures"]["extra_pruning"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["pair"].as_str() == Some("SPP/AB") && p["depths"].as_str() == Some("odd (3,5)"))
+        .unwrap_or_else(|| panic!("no pooled odd depths: {summary}"));
+    let pooled = odd["pooled"].as_float().unwrap();
+    assert!(
+        index.contains(&format!(
+            "| SPP/AB fewer leaves, pooled: odd (3,5) depths {pooled:.1} % |"
+        )),
+        "{index}"
+    );
 
     let again = run("compare");
     assert!(again.status.success());

@@ -42,6 +42,26 @@ pub fn white_score(outcome: KnownOutcome) -> f64 {
     }
 }
 
+/// One engine's games against the anchor of a gauntlet.
+#[derive(Clone, Copy, Debug)]
+pub struct AgainstAnchor {
+    pub engine: usize,
+    pub wdl: Wdl,
+    pub sample: Counts,
+    pub estimate: elo::Estimate,
+}
+
+/// One engine's score against the anchor minus another's, per game, with half its 95%
+/// interval: the two come from different games, so their variances add (games of the same
+/// opening correlate positively, which makes this interval conservative).
+pub fn score_difference(e: &elo::Estimate, f: &elo::Estimate) -> (f64, f64) {
+    let z = elo::phi_inv(0.975);
+    (
+        e.score - f.score,
+        z * (e.std_error.powi(2) + f.std_error.powi(2)).sqrt(),
+    )
+}
+
 impl ResultTable {
     pub fn new(names: Vec<String>) -> Self {
         let faults = vec![HashMap::new(); names.len()];
@@ -238,19 +258,34 @@ impl ResultTable {
         out
     }
 
-    /// Each engine's result against the anchor alone, from its own side, with
-    /// a 95% Elo interval (pentanomial when its games pair up, else
-    /// trinomial). The joint ratings above carry no interval, and a gauntlet's
-    /// question (Table 4: does each of our engines beat the opponent, by how
-    /// much?) is answered by these per-pairing intervals.
-    pub fn against_anchor(&self, anchor: usize) -> String {
-        let measured: Vec<(usize, Wdl, Counts, elo::Estimate)> = (0..self.names.len())
+    /// Each engine's games against the anchor alone, from its own side, with
+    /// their Elo estimate (pentanomial when its games pair up, else trinomial);
+    /// engines without games against the anchor are left out.
+    pub fn measured_against(&self, anchor: usize) -> Vec<AgainstAnchor> {
+        (0..self.names.len())
             .filter(|&i| i != anchor)
             .filter_map(|i| {
                 let (wdl, penta) = self.head_to_head(i, anchor);
                 let sample = Counts::choose(&wdl, &penta);
-                elo::estimate(&sample).map(|e| (i, wdl, sample, e))
+                elo::estimate(&sample).map(|estimate| AgainstAnchor {
+                    engine: i,
+                    wdl,
+                    sample,
+                    estimate,
+                })
             })
+            .collect()
+    }
+
+    /// Each engine's result against the anchor alone ([`ResultTable::measured_against`]),
+    /// with a 95% Elo interval. The joint ratings above carry no interval, and a gauntlet's
+    /// question (Table 4: does each of our engines beat the opponent, by how much?) is
+    /// answered by these per-pairing intervals.
+    pub fn against_anchor(&self, anchor: usize) -> String {
+        let measured: Vec<(usize, Wdl, Counts, elo::Estimate)> = self
+            .measured_against(anchor)
+            .into_iter()
+            .map(|m| (m.engine, m.wdl, m.sample, m.estimate))
             .collect();
         let Some((first, _, _, f)) = measured.first() else {
             return String::new();
@@ -277,18 +312,15 @@ impl ResultTable {
                 sample.name()
             );
         }
-        // Each engine's score against the anchor minus the first engine's: the two come from
-        // different games, so their variances add (games of the same opening correlate
-        // positively, which makes this interval conservative).
-        let z = elo::phi_inv(0.975);
         for (i, _, _, e) in &measured[1..] {
+            let (difference, half) = score_difference(e, f);
             let _ = writeln!(
                 out,
                 "  {} - {}: {:+.1} ± {:.1} points of score per 100 games (95%), Elo {}",
                 self.names[*i],
                 self.names[*first],
-                100.0 * (e.score - f.score),
-                100.0 * z * (e.std_error.powi(2) + f.std_error.powi(2)).sqrt(),
+                100.0 * difference,
+                100.0 * half,
                 fmt_elo(e.elo - f.elo)
             );
         }

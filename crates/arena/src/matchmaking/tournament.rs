@@ -194,6 +194,8 @@ pub struct MatchSummary {
     /// Every game's outcome, resumed ones included (callers such as `augur-lab grid` take
     /// W/D/L and the pentanomial from it).
     pub table: ResultTable,
+    /// The engine the ratings and the per-engine intervals are relative to.
+    pub anchor: usize,
 }
 
 fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String {
@@ -571,6 +573,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         overhead: state.overhead,
         report,
         table: state.table,
+        anchor,
     })
 }
 

@@ -16,3 +16,7 @@ pub const MPD_SAMPLE1000: &str = include_str!("../../data/mpd-sample1000.epd");
 /// The SPP thesis's test set rebuilt from our data: a mate-in-3 problem, 12 Bratko-Kopec
 /// positions, and three endgames (bishops and pawns, KPK, KRK); `compare`'s default suite.
 pub const SPP_THESIS_16: &str = include_str!("../../data/spp-thesis-16.epd");
+
+/// Win At Chess, 300 positions (revised; `data/wac.md`: MIT, arasan-chess's `wacnew.epd`):
+/// `reproduce`'s `solve` step when `../shared` is not there.
+pub const WAC: &str = include_str!("../../data/wac.epd");

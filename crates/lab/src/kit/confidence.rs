@@ -6,7 +6,7 @@
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
 
 /// A mean with its two-sided 95% confidence interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Interval {
     pub n: usize,
     pub mean: f64,

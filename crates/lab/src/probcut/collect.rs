@@ -39,6 +39,7 @@ use crate::data::epd::{load_epd, EpdLine};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
 use crate::kit::result_log::{self, Header, Row};
+use crate::kit::summary::SummaryArgs;
 
 pub const HEADER: &str = "id,depth,score,mate,stage,nodes,depths,fen";
 
@@ -69,6 +70,38 @@ pub struct CollectArgs {
     /// No progress line.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
+}
+
+/// The headline figures of a collection (its `--summary`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    pub positions: usize,
+    /// The deepest search.
+    pub depth: i32,
+    pub records: usize,
+    pub middlegame: usize,
+    pub endgame: usize,
+}
+
+impl Figures {
+    /// The figures of the records of a run to `depth` (a position counts by its depth-1 line).
+    fn of(depth: i32, records: &[Record]) -> Figures {
+        let first = |stage: Option<Stage>| {
+            records
+                .iter()
+                .filter(|r| r.depth == 1 && stage.is_none_or(|s| r.stage == s))
+                .count()
+        };
+        Figures {
+            positions: first(None),
+            depth,
+            records: records.len(),
+            middlegame: first(Some(Stage::Middlegame)),
+            endgame: first(Some(Stage::Endgame)),
+        }
+    }
 }
 
 /// One CSV line (the columns [`HEADER`]).
@@ -328,20 +361,20 @@ pub fn run(args: &CollectArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    print!("{}", report(args, &header, &records, new));
-    Ok(())
+    let figures = Figures::of(args.depth, &records);
+    print!("{}", report(args, &header, &figures, &records, new));
+    args.summary.write("collect", &figures)
 }
 
 /// The run's report on standard output (`--quiet` silences only the progress): what was
 /// collected and where, so that a `reproduce` step has a report beside its data.
-fn report(args: &CollectArgs, header: &Header, records: &[Record], new: usize) -> String {
-    let per_stage = |stage: Stage| {
-        records
-            .iter()
-            .filter(|r| r.stage == stage && r.depth == 1)
-            .count()
-    };
-    let positions = records.iter().filter(|r| r.depth == 1).count();
+fn report(
+    args: &CollectArgs,
+    header: &Header,
+    figures: &Figures,
+    records: &[Record],
+    new: usize,
+) -> String {
     let nodes: u64 = records
         .iter()
         .filter(|r| r.depth == args.depth)
@@ -352,13 +385,13 @@ fn report(args: &CollectArgs, header: &Header, records: &[Record], new: usize) -
          {} records in `{}`, {} middle-game and {} endgame positions, {} nodes at the last \
          depth. `augur-lab fit {}` fits the regressions.\n",
         header.provenance.markdown(),
-        positions,
+        figures.positions,
         args.depth,
         new,
-        records.len(),
+        figures.records,
         args.out.display(),
-        per_stage(Stage::Middlegame),
-        per_stage(Stage::Endgame),
+        figures.middlegame,
+        figures.endgame,
         nodes,
         args.out.display()
     )

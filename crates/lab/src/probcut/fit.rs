@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use serde::{Deserialize, Serialize};
 
 use augur::search::probcut::{Pair, Stage};
 
@@ -17,6 +18,7 @@ use super::params;
 use crate::kit::chart::{Chart, PointSeries, ScatterChart};
 use crate::kit::provenance::{sha256_file, Provenance};
 use crate::kit::regression::{fit_line, LinearFit};
+use crate::kit::summary::SummaryArgs;
 
 #[derive(Args, Debug, Clone)]
 pub struct FitArgs {
@@ -56,6 +58,29 @@ pub struct FitArgs {
     /// Write no charts.
     #[arg(long)]
     pub no_plot: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
+}
+
+/// The headline figures of a fit (its `--summary`): the pairs written to the parameter file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    pub positions: usize,
+    pub pairs: Vec<FittedPair>,
+}
+
+/// One fitted model `v = a*v' + b + e` of a depth pair in a game stage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FittedPair {
+    /// `mid` or `end`.
+    pub stage: String,
+    pub shallow: i32,
+    pub deep: i32,
+    pub a: f64,
+    pub b: f64,
+    pub sigma: f64,
+    pub r: f64,
+    pub n: u64,
 }
 
 /// ProbCut's model `v = a*v' + b + e` by the lab's one least-squares fit (a = slope,
@@ -483,6 +508,24 @@ pub fn run(args: &FitArgs) -> Result<()> {
         written.len(),
         names.join(", ")
     );
+
+    let figures = Figures {
+        positions: samples.len(),
+        pairs: written
+            .iter()
+            .map(|p| FittedPair {
+                stage: p.stage.short().to_string(),
+                shallow: p.shallow,
+                deep: p.deep,
+                a: p.a,
+                b: p.b,
+                sigma: p.sigma,
+                r: p.r,
+                n: p.n,
+            })
+            .collect(),
+    };
+    args.summary.write("fit", &figures)?;
 
     if !args.no_plot {
         let pair = parse_pair(&args.plot_pair)?;

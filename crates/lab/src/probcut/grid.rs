@@ -28,6 +28,8 @@ use crate::kit::chart::{Chart, HeatMap};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{sha256_file, Provenance};
 use crate::kit::result_log::{Header, Row};
+use crate::kit::summary::SummaryArgs;
+use crate::tournament::EloFigures;
 use crate::variants::{check_fitted_pairs, default_engine, parse_options, search_config};
 
 #[derive(Args, Debug, Clone)]
@@ -71,6 +73,8 @@ pub struct GridArgs {
     /// No progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
 }
 
 /// One axis of the grid: an option and its values, in the given order.
@@ -537,6 +541,7 @@ pub fn run(args: &GridArgs) -> Result<GridSummary> {
             png.display()
         );
     }
+    args.summary.write("grid", &figures(&x, &y, &cells))?;
     Ok(GridSummary {
         x,
         y,
@@ -544,6 +549,46 @@ pub fn run(args: &GridArgs) -> Result<GridSummary> {
         games_played,
         markdown,
     })
+}
+
+/// The headline figures of a grid (its `--summary`): each cell's Elo and the pooled one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// The axes, `NAME=V1,V2,...`.
+    pub x: String,
+    pub y: String,
+    /// Every cell's games pooled.
+    pub pooled: Option<EloFigures>,
+    pub cells: Vec<CellFigures>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellFigures {
+    pub x: i64,
+    pub y: i64,
+    pub elo: Option<EloFigures>,
+}
+
+fn elo_figures(c: &Cell) -> Option<EloFigures> {
+    c.estimate().map(|e| EloFigures::of(c.wdl.games(), &e))
+}
+
+/// The figures of the finished `cells[y][x]`.
+pub fn figures(x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Figures {
+    Figures {
+        x: x.text(),
+        y: y.text(),
+        pooled: elo_figures(&pooled(cells.iter().flatten())),
+        cells: cells
+            .iter()
+            .flatten()
+            .map(|c| CellFigures {
+                x: c.x,
+                y: c.y,
+                elo: elo_figures(c),
+            })
+            .collect(),
+    }
 }
 
 /// The games of several cells as one sample (W/D/L and pair counts summed; x and y are 0).

@@ -30,6 +30,7 @@ use crate::kit::confidence::{mean_interval, wilson};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
 use crate::kit::result_log::{Header, Row};
+use crate::kit::summary::SummaryArgs;
 use crate::variants::search_config;
 
 pub const DEFAULT_RULES: &str = "fixed,dynamic,dynamic-clamped";
@@ -57,6 +58,8 @@ pub struct SfpcDepthsArgs {
     pub out: Option<PathBuf>,
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
 }
 
 /// One rule's search of one position.
@@ -227,6 +230,57 @@ fn share(k: u64, n: u64) -> String {
 
 /// The two tables: per rule (nodes, paired against the first rule; verifications; ProbCut's
 /// cut rate) and per gap bucket (each rule's verifications, extended and reduced shares).
+/// The headline figures of a run (its `--summary`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    pub positions: usize,
+    pub depth: i32,
+    pub rules: Vec<RuleFigures>,
+}
+
+/// One rule's verification depths over all positions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RuleFigures {
+    pub rule: String,
+    /// Verification depths computed, and how many came out deeper or shallower than the fixed
+    /// rule's.
+    pub verifications: u64,
+    pub extended: u64,
+    pub reduced: u64,
+}
+
+/// Rule `r`'s gap buckets summed over every bucket and position.
+fn totals(blocks: &[Vec<Measured>], r: usize) -> SfpcGap {
+    let mut t = SfpcGap::default();
+    for g in blocks.iter().flat_map(|b| &b[r].gaps) {
+        t.computed += g.computed;
+        t.extended += g.extended;
+        t.reduced += g.reduced;
+    }
+    t
+}
+
+/// Each rule's verifications, extended and reduced.
+pub fn figures(blocks: &[Vec<Measured>], rules: &[String], depth: i32) -> Figures {
+    Figures {
+        positions: blocks.len(),
+        depth,
+        rules: rules
+            .iter()
+            .enumerate()
+            .map(|(r, rule)| {
+                let t = totals(blocks, r);
+                RuleFigures {
+                    rule: rule.clone(),
+                    verifications: t.computed,
+                    extended: t.extended,
+                    reduced: t.reduced,
+                }
+            })
+            .collect(),
+    }
+}
+
 pub fn report(blocks: &[Vec<Measured>], rules: &[String]) -> String {
     let n = blocks.len();
     let mut out = String::new();
@@ -236,12 +290,6 @@ pub fn report(blocks: &[Vec<Measured>], rules: &[String]) -> String {
         rules[0]
     );
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- |");
-    let sum = |r: usize, f: &dyn Fn(&SfpcGap) -> u64| -> u64 {
-        blocks
-            .iter()
-            .map(|b| b[r].gaps.iter().map(f).sum::<u64>())
-            .sum()
-    };
     for (r, rule) in rules.iter().enumerate() {
         let nodes: Vec<f64> = blocks.iter().map(|b| b[r].nodes as f64).collect();
         let mean = nodes.iter().sum::<f64>() / n.max(1) as f64;
@@ -254,15 +302,16 @@ pub fn report(blocks: &[Vec<Measured>], rules: &[String]) -> String {
                 .collect();
             mean_interval(&change).map_or("–".into(), |i| i.text(2))
         };
-        let computed = sum(r, &|g| g.computed);
+        let t = totals(blocks, r);
+        let computed = t.computed;
         let (tried, cut) = blocks
             .iter()
             .fold((0, 0), |(t, c), b| (t + b[r].sfpc.0, c + b[r].sfpc.1));
         let _ = writeln!(
             out,
             "| {rule} | {n} | {mean:.0} | {paired} | {computed} | {} | {} | {} |",
-            share(sum(r, &|g| g.extended), computed),
-            share(sum(r, &|g| g.reduced), computed),
+            share(t.extended, computed),
+            share(t.reduced, computed),
             share(cut, tried)
         );
     }
@@ -427,7 +476,8 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         args.depth
     );
     print!("{}", report(&blocks, &rules));
-    Ok(())
+    args.summary
+        .write("sfpc-depths", &figures(&blocks, &rules, args.depth))
 }
 
 #[cfg(test)]

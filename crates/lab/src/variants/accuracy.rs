@@ -27,10 +27,11 @@ use super::{check_fitted_pairs, search_config, Variant};
 use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
 use crate::data::epd::load_epd;
 use crate::data::epd::EpdLine;
-use crate::kit::confidence::{mean_interval, paired_interval, wilson};
+use crate::kit::confidence::{mean_interval, paired_interval, wilson, Interval};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
 use crate::kit::result_log::{Header, Row};
+use crate::kit::summary::SummaryArgs;
 
 /// The variants of the forward-pruning family, each alone on the search without them (`Sfpc`
 /// is on by default, so the others switch it off).
@@ -72,6 +73,8 @@ pub struct AccuracyArgs {
     pub out: Option<PathBuf>,
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
 }
 
 /// One search's result in a position: the oracle's or a variant's.
@@ -234,6 +237,43 @@ fn columns(blocks: &[Vec<Judged>], names: &[String]) -> Vec<Column> {
             }
         })
         .collect()
+}
+
+/// The headline figures of an accuracy run (its `--summary`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// The variants' depth; the oracle searches `extra` plies deeper.
+    pub depth: i32,
+    pub extra: i32,
+    pub variants: Vec<VariantFigures>,
+}
+
+/// One variant's moves judged by the oracle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantFigures {
+    pub name: String,
+    pub positions: usize,
+    /// Positions where its move is not the oracle's.
+    pub differs: usize,
+    /// The mean loss in centipawns, with its 95% interval.
+    pub mean_loss: Option<Interval>,
+}
+
+/// Each variant's differing moves and mean loss.
+pub fn figures(blocks: &[Vec<Judged>], names: &[String], depth: i32, extra: i32) -> Figures {
+    Figures {
+        depth,
+        extra,
+        variants: columns(blocks, names)
+            .into_iter()
+            .map(|c| VariantFigures {
+                mean_loss: mean_interval(&c.losses),
+                name: c.name,
+                positions: blocks.len(),
+                differs: c.differs,
+            })
+            .collect(),
+    }
 }
 
 /// The table: per variant, the differing share, the mean loss, the loss against the first
@@ -458,7 +498,8 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
     if capped_losses > 0 {
         println!("{capped_losses} losses involve a mate score (counted as ±{SCORE_CAP} cp)");
     }
-    Ok(())
+    let figures = figures(&blocks, &names, args.depth, args.extra);
+    args.summary.write("accuracy", &figures)
 }
 
 #[cfg(test)]

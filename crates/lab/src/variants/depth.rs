@@ -10,13 +10,15 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use clap::Args;
+use serde::{Deserialize, Serialize};
 
 use super::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
 use super::Variant;
 use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
 use crate::data::epd::load_epd;
-use crate::kit::confidence::{mean_interval, paired_interval};
+use crate::kit::confidence::{mean_interval, paired_interval, Interval};
 use crate::kit::provenance::{sha256_file, sha256_hex, Provenance};
+use crate::kit::summary::SummaryArgs;
 
 #[derive(Args, Debug, Clone)]
 pub struct DepthArgs {
@@ -40,6 +42,8 @@ pub struct DepthArgs {
     pub csv: Option<PathBuf>,
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
 }
 
 /// Counter keys of the ProbCut family in the stats line.
@@ -107,7 +111,50 @@ fn pct(cut: u64, tried: u64) -> String {
     }
 }
 
-pub fn report(variants: &[Variant], results: &[Vec<Measurement>]) -> String {
+/// The headline figures of a depth run (its `--summary`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// The budget of every search (`20000 nodes`, `1000 ms`).
+    pub budget: String,
+    pub positions: usize,
+    pub variants: Vec<VariantFigures>,
+}
+
+/// One variant's depth over the positions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantFigures {
+    pub name: String,
+    /// The mean depth reached, with its 95% interval.
+    pub avg_depth: Option<Interval>,
+    /// The depth minus the first variant's, paired per position; none for the first.
+    pub gain: Option<Interval>,
+    pub avg_nodes: f64,
+}
+
+/// Each variant's mean depth and its gain over the first, with their intervals.
+pub fn figures(variants: &[Variant], results: &[Vec<Measurement>], budget: Budget) -> Figures {
+    let depths = |v: usize| -> Vec<f64> { results.iter().map(|r| f64::from(r[v].depth)).collect() };
+    let base = depths(0);
+    Figures {
+        budget: budget.label(),
+        positions: results.len(),
+        variants: variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let mine = depths(i);
+                VariantFigures {
+                    name: v.name.clone(),
+                    avg_depth: mean_interval(&mine),
+                    gain: (i > 0).then(|| paired_interval(&mine, &base)).flatten(),
+                    avg_nodes: summarize(results, i).avg_nodes,
+                }
+            })
+            .collect(),
+    }
+}
+
+pub fn report(figures: &Figures, results: &[Vec<Measurement>]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -123,19 +170,12 @@ pub fn report(variants: &[Variant], results: &[Vec<Measurement>]) -> String {
         "nmp cut",
         "deeper/=/less"
     );
-    let depths = |v: usize| -> Vec<f64> { results.iter().map(|r| f64::from(r[v].depth)).collect() };
-    let base = depths(0);
-    for (i, v) in variants.iter().enumerate() {
+    for (i, v) in figures.variants.iter().enumerate() {
         let s = summarize(results, i);
-        let mine = depths(i);
-        let avg = mean_interval(&mine).map_or("-".into(), |c| c.text(2));
-        let gain = if i == 0 {
-            "-".to_string()
-        } else {
-            paired_interval(&mine, &base).map_or("-".into(), |c| {
-                format!("{}{}", if c.mean >= 0.0 { "+" } else { "" }, c.text(2))
-            })
-        };
+        let avg = v.avg_depth.map_or("-".into(), |c| c.text(2));
+        let gain = v.gain.map_or("-".into(), |c| {
+            format!("{}{}", if c.mean >= 0.0 { "+" } else { "" }, c.text(2))
+        });
         let _ = writeln!(
             out,
             "{:<12} {:>5} {:>14} {:>16} {:>11.0} {:>7.0} {:>10} {:>8} {:>8} {:>14}",
@@ -194,11 +234,12 @@ pub fn run(args: &DepthArgs) -> Result<()> {
         fens.len(),
         engine.display()
     );
-    print!("{}", report(&variants, &results));
+    let figures = figures(&variants, &results, budget);
+    print!("{}", report(&figures, &results));
     println!(
         "avg depth and gain with 95% confidence intervals; gain = depth minus the first \
          variant's, paired per position; pc = ProbCut family shallow searches \
          (probcut+mpc+sfpc), cut = share that cut"
     );
-    Ok(())
+    args.summary.write("depth", &figures)
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess};
@@ -15,8 +16,9 @@ use shakmaty::{CastlingMode, Chess};
 use super::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
 use super::Variant;
 use crate::data::epd::{parse_epd, EpdLine};
-use crate::kit::confidence::{paired_interval, wilson};
+use crate::kit::confidence::{paired_interval, wilson, Interval};
 use crate::kit::provenance::{sha256_hex, Provenance};
+use crate::kit::summary::SummaryArgs;
 
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
@@ -40,6 +42,8 @@ pub struct SolveArgs {
     pub csv: Option<PathBuf>,
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
 }
 
 /// A suite position with its best/avoid moves in UCI notation.
@@ -102,7 +106,65 @@ pub fn parse_suite(text: &str, name: &str) -> Result<Vec<Problem>> {
         .collect()
 }
 
-pub fn report(variants: &[Variant], problems: &[Problem], results: &[Vec<Measurement>]) -> String {
+/// The headline figures of a solve run (its `--summary`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// The budget of every search (`50000 nodes`, `1000 ms`).
+    pub budget: String,
+    pub variants: Vec<VariantFigures>,
+}
+
+/// One variant's positions solved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantFigures {
+    pub name: String,
+    pub solved: usize,
+    pub positions: usize,
+    /// Its solved share minus the first variant's, paired per position; none for the first.
+    pub vs_first: Option<Interval>,
+}
+
+/// Whether each variant solved each problem: `solved[variant][problem]`.
+fn solved(variants: usize, problems: &[Problem], results: &[Vec<Measurement>]) -> Vec<Vec<bool>> {
+    (0..variants)
+        .map(|v| {
+            problems
+                .iter()
+                .zip(results)
+                .map(|(p, r)| p.solved_by(&r[v].bestmove))
+                .collect()
+        })
+        .collect()
+}
+
+/// Each variant's solved count and its paired difference from the first.
+pub fn figures(
+    variants: &[Variant],
+    problems: &[Problem],
+    results: &[Vec<Measurement>],
+    budget: Budget,
+) -> Figures {
+    let flags: Vec<Vec<f64>> = solved(variants.len(), problems, results)
+        .into_iter()
+        .map(|s| s.into_iter().map(|x| f64::from(u8::from(x))).collect())
+        .collect();
+    Figures {
+        budget: budget.label(),
+        variants: variants
+            .iter()
+            .zip(&flags)
+            .enumerate()
+            .map(|(v, (variant, mine))| VariantFigures {
+                name: variant.name.clone(),
+                solved: mine.iter().filter(|&&x| x > 0.0).count(),
+                positions: problems.len(),
+                vs_first: (v > 0).then(|| paired_interval(mine, &flags[0])).flatten(),
+            })
+            .collect(),
+    }
+}
+
+pub fn report(figures: &Figures, problems: &[Problem], results: &[Vec<Measurement>]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -114,17 +176,12 @@ pub fn report(variants: &[Variant], problems: &[Problem], results: &[Vec<Measure
         "vs first (paired)",
         "avg depth",
         "avg nodes",
-        variants[0].name
+        figures.variants[0].name
     );
-    let solved = |v: usize, p: usize| problems[p].solved_by(&results[p][v].bestmove);
-    let flags = |v: usize| -> Vec<f64> {
-        (0..problems.len())
-            .map(|p| f64::from(u8::from(solved(v, p))))
-            .collect()
-    };
-    let base = flags(0);
-    for (v, variant) in variants.iter().enumerate() {
-        let n = (0..problems.len()).filter(|&p| solved(v, p)).count();
+    let table = solved(figures.variants.len(), problems, results);
+    let solved = |v: usize, p: usize| table[v][p];
+    for (v, variant) in figures.variants.iter().enumerate() {
+        let n = variant.solved;
         let share = wilson(n, problems.len()).map_or("-".into(), |(lo, hi)| {
             format!(
                 "{:.0}% [{:.0}, {:.0}]",
@@ -133,13 +190,9 @@ pub fn report(variants: &[Variant], problems: &[Problem], results: &[Vec<Measure
                 100.0 * hi
             )
         });
-        let diff = if v == 0 {
-            "-".to_string()
-        } else {
-            paired_interval(&flags(v), &base).map_or("-".into(), |c| {
-                format!("{:+.0} ± {:.0} pp", 100.0 * c.mean, 100.0 * c.half_width())
-            })
-        };
+        let diff = variant.vs_first.map_or("-".into(), |c| {
+            format!("{:+.0} ± {:.0} pp", 100.0 * c.mean, 100.0 * c.half_width())
+        });
         let depth: f64 = results.iter().map(|r| f64::from(r[v].depth)).sum::<f64>()
             / results.len().max(1) as f64;
         let nodes: f64 =
@@ -209,12 +262,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         budget.label(),
         engine.display()
     );
-    print!("{}", report(&variants, &problems, &results));
+    let figures = figures(&variants, &problems, &results, budget);
+    print!("{}", report(&figures, &problems, &results));
     println!(
         "share: solved with its 95% Wilson interval; vs first: the difference in solved share \
          from the first variant, percentage points with a 95% interval paired per position"
     );
-    Ok(())
+    args.summary.write("solve", &figures)
 }
 
 #[cfg(test)]

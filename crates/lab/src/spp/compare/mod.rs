@@ -15,6 +15,7 @@ use crate::data::bundled::SPP_THESIS_16;
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
 use crate::kit::result_log::{as_text, Header, Row as ResultRow};
+use crate::kit::summary::SummaryArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
@@ -84,6 +85,8 @@ pub struct CompareArgs {
     /// `--engine-option Nmp=false`. Checked by the engine's own option table.
     #[arg(long = "engine-option", value_name = "NAME=VALUE")]
     pub engine_options: Vec<String>,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
 }
 
 /// One measurement.
@@ -497,6 +500,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let mut rep = report::Report::new(&plan, &rows, wall);
     rep.provenance = Some(provenance);
     print!("{}", rep.markdown(!args.brief));
+    args.summary.write("compare", &rep.figures())?;
     if let Some(dir) = &args.out {
         rep.write_files(dir)?;
         eprintln!("wrote {}", dir.display());

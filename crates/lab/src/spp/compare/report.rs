@@ -7,9 +7,34 @@ use crate::kit::chart::{CategoryChart, Chart, Series, Style, YScale};
 use crate::kit::provenance::Provenance;
 use anyhow::{Context, Result};
 use augur::search::Mode;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::Path;
 use std::time::Duration;
+
+/// The headline figures of a compare run (its `--summary`): the extra pruning of every pair
+/// of algorithms over every depth and parity set, and the move-score checks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    pub extra_pruning: Vec<PruningFigures>,
+    /// Move-score pairs compared with their reference, and how many differ.
+    pub comparisons: usize,
+    pub mismatches: usize,
+}
+
+/// `100 - 100 * NBP(A1) / NBP(A2)` over a set of depths.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PruningFigures {
+    /// `SPP/AB`.
+    pub pair: String,
+    /// One depth (`5`), or the depths of a parity pooled (`odd (5,7)`).
+    pub depths: String,
+    pub n: usize,
+    /// Over the summed leaf counts.
+    pub pooled: f64,
+    pub mean: f64,
+    pub median: f64,
+}
 
 pub struct Report<'a> {
     plan: &'a Plan,
@@ -88,6 +113,32 @@ impl<'a> Report<'a> {
             }
         }
         sets
+    }
+
+    /// The figures of the run.
+    pub fn figures(&self) -> Figures {
+        let plan = self.plan;
+        let mut extra_pruning = Vec::new();
+        for (a1, a2) in analysis::pairs(&plan.algorithms) {
+            for (depths, ds, _) in self.depth_sets() {
+                if let Some(sm) = analysis::summarize(&self.idx, plan.positions.len(), &ds, a1, a2)
+                {
+                    extra_pruning.push(PruningFigures {
+                        pair: analysis::pair_name(a1, a2),
+                        depths,
+                        n: sm.n,
+                        pooled: sm.pooled,
+                        mean: sm.mean,
+                        median: sm.median,
+                    });
+                }
+            }
+        }
+        Figures {
+            extra_pruning,
+            comparisons: analysis::comparisons(self.rows, &plan.algorithms),
+            mismatches: analysis::mismatches(self.rows, &plan.algorithms).len(),
+        }
     }
 
     /// The whole report as markdown; `with_positions` includes the per-position tables.

@@ -31,10 +31,12 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use augur::eval::EvalKind;
 use clap::Args;
+use serde::{Deserialize, Serialize};
 
 use crate::data::bundled::MPD_SAMPLE1000;
 use crate::kit::chart::Chart;
 use crate::kit::provenance::Provenance;
+use crate::kit::summary::SummaryArgs;
 use crate::spp::material;
 
 /// Openings for the self-play games (shared with `augur-lab match`).
@@ -94,6 +96,19 @@ pub struct MpdArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
+}
+
+/// The headline figures of an mpd run (its `--summary`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    pub games: usize,
+    /// Positions the self-play games visited, and positions sampled.
+    pub self_play_positions: usize,
+    pub sampled_positions: usize,
+    /// Per evaluation, the MPD self-play found (the thesis's method).
+    pub mpd_found: Vec<selfplay::MpdFound>,
 }
 
 pub fn run(args: &MpdArgs) -> Result<()> {
@@ -191,5 +206,11 @@ pub fn run(args: &MpdArgs) -> Result<()> {
         provenance.write_into(dir)?;
         eprintln!("wrote {}", dir.display());
     }
-    Ok(())
+    let figures = Figures {
+        games: args.games,
+        self_play_positions: played.len(),
+        sampled_positions: sampled.len(),
+        mpd_found: selfplay::mpd_found(&played),
+    };
+    args.summary.write("mpd", &figures)
 }

@@ -200,6 +200,33 @@ impl Job for Games<'_> {
     }
 }
 
+/// The MPD self-play found for one evaluation: the largest quiet-sibling spread, and where.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MpdFound {
+    pub eval: String,
+    pub spread: i32,
+    pub fen: String,
+}
+
+/// Per evaluation with a spread, the largest one among `played`.
+pub fn mpd_found(played: &[SiblingSpread]) -> Vec<MpdFound> {
+    KINDS
+        .iter()
+        .enumerate()
+        .filter_map(|(k, kind)| {
+            let best = played
+                .iter()
+                .filter(|s| s.spread[k].is_some())
+                .max_by_key(|s| s.spread[k])?;
+            Some(MpdFound {
+                eval: kind.to_string(),
+                spread: best.spread[k].unwrap_or(0),
+                fen: best.fen.clone(),
+            })
+        })
+        .collect()
+}
+
 /// Plays (or resumes, with `--out`) the games and writes their section of the report; the
 /// positions visited, game by game.
 pub fn section(
@@ -272,19 +299,12 @@ pub fn section(
         "| eval | MPD found (largest quiet-sibling spread) | at |"
     );
     let _ = writeln!(md, "|---|---:|---|");
-    for (k, kind) in KINDS.iter().enumerate() {
-        if let Some(best) = played
-            .iter()
-            .filter(|s| s.spread[k].is_some())
-            .max_by_key(|s| s.spread[k])
-        {
-            let _ = writeln!(
-                md,
-                "| {kind} | {} | `{}` |",
-                best.spread[k].unwrap_or(0),
-                best.fen
-            );
-        }
+    for found in mpd_found(&played) {
+        let _ = writeln!(
+            md,
+            "| {} | {} | `{}` |",
+            found.eval, found.spread, found.fen
+        );
     }
     let _ = writeln!(md);
     distribution::table(

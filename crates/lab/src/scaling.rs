@@ -30,9 +30,7 @@ use augur_arena::game::pgn;
 use augur_arena::game::time_control::TimeControl;
 use augur_arena::matchmaking::elo::{self, Estimate};
 use augur_arena::matchmaking::outcomes::{Counts, Penta, Wdl};
-use augur_arena::matchmaking::schedule::{Format, OpeningOrder};
-use augur_arena::matchmaking::sprt::EloModel;
-use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
+use augur_arena::matchmaking::tournament::{self, MatchArgs};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
@@ -335,39 +333,17 @@ fn match_args(
     pgn: PathBuf,
 ) -> MatchArgs {
     MatchArgs {
-        engines,
-        engines_file: None,
-        each: Vec::new(),
-        tc: TimeControl::Nodes(nodes),
-        margin_ms: 100,
-        stall_timeout: 60.0,
-        games,
         openings: args.openings.clone(),
-        opening_plies: None,
-        chess960: false,
-        order: OpeningOrder::Random,
         seed: args.seed,
         concurrency: Some(args.concurrency.max(1)),
-        pgn,
-        sprt: SprtArgs {
-            sprt: None,
-            alpha: 0.05,
-            beta: 0.05,
-            elo_model: EloModel::Normalized,
-            change: None,
-            commit: None,
-        },
         resign_score: Some(1000),
         resign_moves: 4,
         draw_score: Some(10),
         draw_moves: 8,
         draw_after: 40,
-        format: Format::Gauntlet,
-        anchor: None,
         event: "augur-lab scaling".to_string(),
-        significance: 0.05,
-        assumed_draws: 0.30,
         quiet: args.quiet,
+        ..MatchArgs::new(engines, TimeControl::Nodes(nodes), games, pgn)
     }
 }
 

@@ -106,6 +106,27 @@ pub struct MatchArgs {
     pub quiet: bool,
 }
 
+impl MatchArgs {
+    /// A match as `augur-lab match` would play it with only `--engine`s, `--tc`, `--games` and
+    /// `--pgn` given: the other settings are the command line's own defaults (clap's, so the
+    /// two cannot drift apart). Callers such as `augur-lab grid` and `scaling` change the rest.
+    pub fn new(engines: Vec<String>, tc: TimeControl, games: usize, pgn: PathBuf) -> MatchArgs {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let mut args = <Defaults as clap::Parser>::try_parse_from(["match", "--pgn", "-"])
+            .expect("the match command's defaults parse")
+            .args;
+        args.engines = engines;
+        args.tc = tc;
+        args.games = games;
+        args.pgn = pgn;
+        args
+    }
+}
+
 /// Parses `ELO0,ELO1`.
 pub fn parse_sprt_bounds(text: &str) -> Result<(f64, f64)> {
     let (a, b) = text

@@ -18,9 +18,7 @@ use anyhow::{bail, Context, Result};
 use augur_arena::game::time_control::TimeControl;
 use augur_arena::matchmaking::elo::{self, Estimate};
 use augur_arena::matchmaking::outcomes::{Counts, Penta, Wdl};
-use augur_arena::matchmaking::schedule::{Format, OpeningOrder};
-use augur_arena::matchmaking::sprt::EloModel;
-use augur_arena::matchmaking::tournament::{self, MatchArgs, SprtArgs};
+use augur_arena::matchmaking::tournament::{self, MatchArgs};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
@@ -307,39 +305,12 @@ fn check_variant(name: &str, options: &[(String, String)]) -> Result<()> {
 
 fn match_args(args: &GridArgs, engines: Vec<String>, pgn: PathBuf) -> MatchArgs {
     MatchArgs {
-        engines,
-        engines_file: None,
-        each: Vec::new(),
-        tc: args.tc,
-        margin_ms: 100,
-        stall_timeout: 60.0,
-        games: args.games,
         openings: args.openings.clone(),
-        opening_plies: None,
-        chess960: false,
-        order: OpeningOrder::Random,
         seed: args.seed,
         concurrency: Some(args.concurrency.max(1)),
-        pgn,
-        sprt: SprtArgs {
-            sprt: None,
-            alpha: 0.05,
-            beta: 0.05,
-            elo_model: EloModel::Normalized,
-            change: None,
-            commit: None,
-        },
-        resign_score: None,
-        resign_moves: 3,
-        draw_score: None,
-        draw_moves: 8,
-        draw_after: 40,
-        format: Format::Gauntlet,
-        anchor: None,
         event: "augur-lab grid".to_string(),
-        significance: 0.05,
-        assumed_draws: 0.30,
         quiet: args.quiet,
+        ..MatchArgs::new(engines, args.tc, args.games, pgn)
     }
 }
 

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Result;
-use augur_arena::matchmaking::elo::fmt_elo;
+use augur_arena::matchmaking::elo::{fmt_elo_interval, fmt_elo_range};
 
 use super::steps::{seed_figure, summary_path, table4_opponents, Step};
 use super::ReproduceArgs;
@@ -127,27 +127,12 @@ pub fn seeds_section(out: &Path, steps: &[&Step]) -> String {
 
 /// Elo with its 95% interval: `+12.3 ±25.1`, or the ends when one is infinite.
 fn elo_interval(e: &EloFigures) -> String {
-    let half = (e.elo_high - e.elo_low) / 2.0;
-    if half.is_finite() {
-        format!("{} ±{half:.1}", fmt_elo(e.elo))
-    } else {
-        format!(
-            "{} [{}, {}]",
-            fmt_elo(e.elo),
-            fmt_elo(e.elo_low),
-            fmt_elo(e.elo_high)
-        )
-    }
+    fmt_elo_interval(e.elo, e.elo_low, e.elo_high)
 }
 
 /// Elo with the ends of its interval: `-15.0 [-28.8, -1.3]`.
 fn elo_ends(e: &EloFigures) -> String {
-    format!(
-        "{} [{}, {}]",
-        fmt_elo(e.elo),
-        fmt_elo(e.elo_low),
-        fmt_elo(e.elo_high)
-    )
+    fmt_elo_range(e.elo, e.elo_low, e.elo_high)
 }
 
 /// `m ± h`, or `m` alone without a spread.
@@ -197,8 +182,8 @@ pub fn augur_figure(s: &Summary) -> Result<Option<String>> {
                     .iter()
                     .map(|p| {
                         format!(
-                            "({},{}) {} {:.2}, {:.1}, {:.1}",
-                            p.shallow, p.deep, p.stage, p.a, p.b, p.sigma
+                            "{} {} {:.2}, {:.1}, {:.1}",
+                            p.pair, p.stage, p.a, p.b, p.sigma
                         )
                     })
                     .collect(),

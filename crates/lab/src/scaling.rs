@@ -405,6 +405,9 @@ fn probe(
         engine: Some(engine.to_path_buf()),
         hash: args.hash,
         concurrency: 1,
+        movetime: 0,
+        nodes: Some(nodes),
+        csv: None,
     };
     let only: Vec<String> = fens.iter().map(|(_, f)| f.clone()).collect();
     let settings = vec![

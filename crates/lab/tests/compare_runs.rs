@@ -108,11 +108,15 @@ fn spp_agrees_with_alphabeta_and_writes_results() {
     for l in &body {
         assert_eq!(l.split(',').count(), 12, "{l}");
     }
-    assert!(body[0].starts_with(&format!("1,{},3,alphabeta,", set[2].id)));
+    assert!(
+        body[0].starts_with(&format!("1,{},3,alphabeta,", set[2].id)),
+        "{}",
+        body[0]
+    );
     // The rows read back as they were measured (the file is what a restart resumes from).
     for (line, row) in body.iter().zip(&rows) {
-        let record = augur_lab::kit::result_log::from_line(line).unwrap();
-        let back = compare::Row::from_record(record, &plan).unwrap();
+        let back: compare::Row = augur_lab::kit::result_log::from_line(line).unwrap();
+        back.check(&plan).unwrap();
         assert_eq!(
             (back.position, back.depth, back.algorithm),
             (row.position, row.depth, row.algorithm)

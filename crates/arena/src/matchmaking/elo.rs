@@ -165,6 +165,22 @@ pub fn fmt_elo(e: f64) -> String {
     }
 }
 
+/// An Elo with the ends of its interval: `-15.0 [-28.8, -1.3]`.
+pub fn fmt_elo_range(elo: f64, low: f64, high: f64) -> String {
+    format!("{} [{}, {}]", fmt_elo(elo), fmt_elo(low), fmt_elo(high))
+}
+
+/// An Elo with half its 95% interval, `+12.3 ±25.1`; with the interval's ends when one of
+/// them is infinite (a perfect or a zero score).
+pub fn fmt_elo_interval(elo: f64, low: f64, high: f64) -> String {
+    let half = (high - low) / 2.0;
+    if half.is_finite() {
+        format!("{} ±{half:.1}", fmt_elo(elo))
+    } else {
+        fmt_elo_range(elo, low, high)
+    }
+}
+
 /// Plain-text report for a head-to-head result (first engine's view).
 pub fn report(wdl: &Wdl, penta: &Penta, alpha: f64, assumed_draws: f64) -> String {
     let mut out = String::new();

@@ -235,17 +235,8 @@ fn status_line(table: &ResultTable, sprt: Option<&Sprt>, faults: u64) -> String 
             // The SPRT's own model, so the live figure and the bounds compare.
             s.push_str(&format!("  nElo {} ±{:.1}", fmt_elo(e.nelo), e.nelo_half));
         } else if let Some(e) = est {
-            let half = (e.elo_high - e.elo_low) / 2.0;
-            if half.is_finite() {
-                s.push_str(&format!("  Elo {} ±{half:.1}", fmt_elo(e.elo)));
-            } else {
-                s.push_str(&format!(
-                    "  Elo {} [{}, {}]",
-                    fmt_elo(e.elo),
-                    fmt_elo(e.elo_low),
-                    fmt_elo(e.elo_high)
-                ));
-            }
+            let text = elo::fmt_elo_interval(e.elo, e.elo_low, e.elo_high);
+            s.push_str(&format!("  Elo {text}"));
         }
         if let Some(t) = sprt {
             let (lo, hi) = t.bounds();
@@ -330,12 +321,7 @@ pub fn strength_row(table: &ResultTable, sprt: &Sprt, labels: &RowLabels) -> Str
             if half.is_finite() {
                 format!("{} ± {half:.1}", fmt_elo(e.elo))
             } else {
-                format!(
-                    "{} [{}, {}]",
-                    fmt_elo(e.elo),
-                    fmt_elo(e.elo_low),
-                    fmt_elo(e.elo_high)
-                )
+                elo::fmt_elo_range(e.elo, e.elo_low, e.elo_high)
             }
         }
         None => "-".to_string(),

@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 
 use super::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
+use crate::kit::provenance::{sha256_file, sha256_hex};
 
 /// One EPD line: the FEN (the four EPD fields, or six with move counters) and the
 /// operations that follow it.
@@ -102,6 +103,18 @@ fn split_operations(text: &str) -> Result<Vec<String>> {
         ops.push(cur);
     }
     Ok(ops)
+}
+
+/// How a run's header names the EPD it reads, and the EPD's SHA-256: the file's path, or the
+/// bundled sample's name when `path` is `None` (the sample [`load_epd`] reads then).
+pub fn epd_identity(path: Option<&Path>) -> Result<(String, String)> {
+    Ok(match path {
+        None => (
+            GAMES_SAMPLE300_NAME.to_string(),
+            sha256_hex(GAMES_SAMPLE300.as_bytes()),
+        ),
+        Some(p) => (p.display().to_string(), sha256_file(p)?),
+    })
 }
 
 /// Reads an EPD file, or the bundled 300-position sample ([`GAMES_SAMPLE300`]) when `path` is

@@ -314,6 +314,115 @@ pub fn run<J: Job>(job: &J, options: Options) -> Result<Finished<J::Output>> {
     Ok(Finished { outputs, resumed })
 }
 
+/// A record of a block per position: which position it is of (`index`, 1-based) and which
+/// member of the block (a variant, a rule) it holds.
+pub trait PositionRow: Row + Clone + Send + Sync {
+    fn index(&self) -> usize;
+    fn member(&self) -> &str;
+    /// Records where it was measured: the position's 1-based index in the run, its line in
+    /// its file, its FEN.
+    fn place(&mut self, index: usize, line: usize, fen: &str);
+}
+
+/// Implements [`PositionRow`] for a record type whose `index`, `line` and `fen` fields say
+/// where it was measured and whose field `$member` names its member.
+macro_rules! position_row {
+    ($row:ty, $member:ident) => {
+        impl $crate::kit::jobs::PositionRow for $row {
+            fn index(&self) -> usize {
+                self.index
+            }
+
+            fn member(&self) -> &str {
+                &self.$member
+            }
+
+            fn place(&mut self, index: usize, line: usize, fen: &str) {
+                (self.index, self.line, self.fen) = (index, line, fen.to_string());
+            }
+        }
+    };
+}
+pub(crate) use position_row;
+
+/// The job of the in-process experiments: per position, one search per member (variant,
+/// rule), each its own record, and nothing kept from one position to the next.
+pub struct PositionBlocks<'a, F> {
+    /// Each position's (line in its file, FEN).
+    pub positions: &'a [(usize, String)],
+    /// The members of a block, in order.
+    pub members: &'a [&'a str],
+    /// The block of a position (by its place in `positions`), one record per member.
+    pub measure: F,
+}
+
+impl<F> PositionBlocks<'_, F> {
+    /// Works through the positions one at a time (the searches use every core they are
+    /// given), into `file` when given; every position's block, in order.
+    pub fn run<R>(&self, file: Option<(&Path, Header)>, progress: bool) -> Result<Vec<Vec<R>>>
+    where
+        R: PositionRow,
+        F: Fn(usize) -> Result<Vec<R>> + Sync,
+    {
+        let options = Options {
+            workers: 1,
+            progress,
+            unit: "positions",
+            file,
+        };
+        Ok(run(self, options)?.outputs)
+    }
+}
+
+impl<R: PositionRow, F: Fn(usize) -> Result<Vec<R>> + Sync> Job for PositionBlocks<'_, F> {
+    type Output = Vec<R>;
+    type Row = R;
+    type Worker = ();
+
+    fn items(&self) -> usize {
+        self.positions.len()
+    }
+
+    fn worker(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn run(&self, _: &mut (), item: usize, _: Option<&Vec<R>>) -> Result<Vec<R>> {
+        let (line, fen) = &self.positions[item];
+        let mut block = (self.measure)(item)?;
+        for r in &mut block {
+            r.place(item + 1, *line, fen);
+        }
+        Ok(block)
+    }
+
+    fn rows(&self, _: usize, block: &Vec<R>) -> Vec<R> {
+        block.clone()
+    }
+
+    fn item_of(&self, r: &R) -> Result<usize> {
+        one_based(r.index(), self.positions.len())
+    }
+
+    fn block_len(&self, _: &R) -> usize {
+        self.members.len()
+    }
+
+    fn output(&self, item: usize, rows: Vec<R>) -> Result<Vec<R>> {
+        check_members(item, rows.iter().map(R::member), self.members)?;
+        Ok(rows)
+    }
+}
+
+/// The item of a record that names its position by a 1-based `index` into the run's `items`
+/// positions; an error for a position the run does not have.
+pub fn one_based(index: usize, items: usize) -> Result<usize> {
+    index
+        .checked_sub(1)
+        .filter(|&i| i < items)
+        .with_context(|| format!("position {index} is not one of this run's {items}"))
+}
+
 /// Checks that a block read back holds its members in order (a variant or rule per row):
 /// `found` are the rows' member names, `expected` the run's.
 pub fn check_members<'a>(

@@ -34,10 +34,9 @@ use augur::search::{SearchTeam, MATE_BOUND};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
-use crate::data::epd::{load_epd, EpdLine};
+use crate::data::epd::{epd_identity, load_epd, EpdLine};
 use crate::kit::jobs::{self, Job, Options};
-use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::provenance::{in_process_engine, Provenance};
 use crate::kit::result_log::{self, Header, Row};
 use crate::kit::summary::SummaryArgs;
 
@@ -189,13 +188,7 @@ pub fn read_csv(path: &Path) -> Result<Vec<Record>> {
 /// refused), the provenance, and the columns. How many positions is not a setting: a finished
 /// run can be extended with a larger `--positions`.
 pub fn header(args: &CollectArgs) -> Result<Header> {
-    let (epd, epd_sha256) = match &args.epd {
-        None => (
-            GAMES_SAMPLE300_NAME.to_string(),
-            sha256_hex(GAMES_SAMPLE300.as_bytes()),
-        ),
-        Some(p) => (p.display().to_string(), sha256_file(p)?),
-    };
+    let (epd, epd_sha256) = epd_identity(args.epd.as_deref())?;
     Ok(Header {
         kind: "collect".into(),
         settings: vec![

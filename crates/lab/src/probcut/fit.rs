@@ -69,18 +69,19 @@ pub struct Figures {
     pub pairs: Vec<FittedPair>,
 }
 
-/// One fitted model `v = a*v' + b + e` of a depth pair in a game stage.
+/// One fitted model `v = a*v' + b + e` of a depth pair in a game stage, over `n` positions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FittedPair {
+    /// `SHALLOW:DEEP`, as `--file-pairs` names it.
+    pub pair: String,
     /// `mid` or `end`.
     pub stage: String,
-    pub shallow: i32,
-    pub deep: i32,
+    pub n: u64,
+    /// Slope, intercept, standard deviation of the residual, correlation.
     pub a: f64,
     pub b: f64,
     pub sigma: f64,
     pub r: f64,
-    pub n: u64,
 }
 
 /// ProbCut's model `v = a*v' + b + e` by the lab's one least-squares fit (a = slope,
@@ -514,14 +515,13 @@ pub fn run(args: &FitArgs) -> Result<()> {
         pairs: written
             .iter()
             .map(|p| FittedPair {
+                pair: format!("{}:{}", p.shallow, p.deep),
                 stage: p.stage.short().to_string(),
-                shallow: p.shallow,
-                deep: p.deep,
+                n: p.n,
                 a: p.a,
                 b: p.b,
                 sigma: p.sigma,
                 r: p.r,
-                n: p.n,
             })
             .collect(),
     };

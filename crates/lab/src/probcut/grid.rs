@@ -230,15 +230,7 @@ impl Cell {
     /// `+12.3 ±25.1` (logistic Elo and half its 95% interval).
     pub fn elo_text(&self) -> String {
         match self.estimate() {
-            Some(e) if Cell::elo_half(&e).is_finite() => {
-                format!("{} ±{:.1}", fmt_elo(e.elo), Cell::elo_half(&e))
-            }
-            Some(e) => format!(
-                "{} [{}, {}]",
-                fmt_elo(e.elo),
-                fmt_elo(e.elo_low),
-                fmt_elo(e.elo_high)
-            ),
+            Some(e) => elo::fmt_elo_interval(tidy(e.elo), e.elo_low, e.elo_high),
             None => "-".to_string(),
         }
     }
@@ -640,12 +632,7 @@ pub fn report(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Strin
         let (score, elo, nelo, los) = match c.estimate() {
             Some(e) => (
                 format!("{:.1}%", 100.0 * e.score),
-                format!(
-                    "{} [{}, {}]",
-                    fmt_elo(e.elo),
-                    fmt_elo(e.elo_low),
-                    fmt_elo(e.elo_high)
-                ),
+                elo::fmt_elo_range(tidy(e.elo), tidy(e.elo_low), tidy(e.elo_high)),
                 format!("{} ± {:.1}", fmt_elo(e.nelo), e.nelo_half),
                 format!("{:.1}%", 100.0 * e.los),
             ),

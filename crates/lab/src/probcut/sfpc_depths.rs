@@ -23,12 +23,10 @@ use augur::search::limits::Limits;
 use augur::search::stats::{sfpc_gap_range, SfpcGap, Technique, SFPC_GAP_BUCKETS};
 use augur::search::SearchTeam;
 
-use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
-use crate::data::epd::load_epd;
-use crate::data::epd::EpdLine;
+use crate::data::epd::{epd_identity, load_epd};
 use crate::kit::confidence::{mean_interval, wilson};
-use crate::kit::jobs::{self, Job, Options};
-use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::jobs::{self, PositionBlocks};
+use crate::kit::provenance::{in_process_engine, Provenance};
 use crate::kit::result_log::{Header, Row};
 use crate::kit::summary::SummaryArgs;
 use crate::variants::search_config;
@@ -62,28 +60,16 @@ pub struct SfpcDepthsArgs {
     pub summary: SummaryArgs,
 }
 
-/// One rule's search of one position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Measured {
-    pub rule: String,
-    pub depth: i32,
-    pub nodes: u64,
-    /// Stockfish-style ProbCut: tried, cut.
-    pub sfpc: (u64, u64),
-    pub gaps: [SfpcGap; SFPC_GAP_BUCKETS],
-}
-
-pub const COLUMNS: &str = "index,line,rule,depth,nodes,sfpc_tried,sfpc_cut,gaps,fen";
-
-/// A record of the result file: a rule's search of a position (`index` its 1-based place in
-/// the run, `line` in the EPD), the gap buckets as `computed/extended/reduced` words.
+/// One rule's search of one position; a record of the result file (`index` its 1-based
+/// place in the run, `line` in the EPD; the gap buckets as `computed/extended/reduced` words).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Record {
+pub struct Measured {
     pub index: usize,
     pub line: usize,
     pub rule: String,
     pub depth: i32,
     pub nodes: u64,
+    /// Stockfish-style ProbCut: tried, cut.
     pub sfpc_tried: u64,
     pub sfpc_cut: u64,
     #[serde(with = "gap_words")]
@@ -91,35 +77,13 @@ pub struct Record {
     pub fen: String,
 }
 
-impl Row for Record {
+impl Row for Measured {
     const COLUMNS: &'static str = COLUMNS;
 }
 
-impl Record {
-    fn new(index: usize, line: usize, fen: &str, m: &Measured) -> Record {
-        Record {
-            index,
-            line,
-            rule: m.rule.clone(),
-            depth: m.depth,
-            nodes: m.nodes,
-            sfpc_tried: m.sfpc.0,
-            sfpc_cut: m.sfpc.1,
-            gaps: m.gaps,
-            fen: fen.to_string(),
-        }
-    }
+jobs::position_row!(Measured, rule);
 
-    fn measured(self) -> Measured {
-        Measured {
-            rule: self.rule,
-            depth: self.depth,
-            nodes: self.nodes,
-            sfpc: (self.sfpc_tried, self.sfpc_cut),
-            gaps: self.gaps,
-        }
-    }
-}
+pub const COLUMNS: &str = "index,line,rule,depth,nodes,sfpc_tried,sfpc_cut,gaps,fen";
 
 /// The gap buckets as one field: `computed/extended/reduced` per bucket, space-separated.
 mod gap_words {
@@ -181,7 +145,8 @@ fn rule_config(rule: &str) -> Result<SearchConfig> {
         .0)
 }
 
-/// One search from a fresh state with the rule's configuration `cfg`.
+/// One search from a fresh state with the rule's configuration `cfg` (its place in the run
+/// left for the caller).
 fn measure(
     pos: &Position,
     rule: &str,
@@ -196,14 +161,15 @@ fn measure(
     };
     let stats = team.search(pos, &limits).stats;
     Ok(Measured {
+        index: 0,
+        line: 0,
         rule: rule.to_string(),
         depth,
         nodes: stats.nodes,
-        sfpc: (
-            stats.tried[Technique::Sfpc as usize],
-            stats.cut[Technique::Sfpc as usize],
-        ),
+        sfpc_tried: stats.tried[Technique::Sfpc as usize],
+        sfpc_cut: stats.cut[Technique::Sfpc as usize],
         gaps: stats.sfpc_gaps,
+        fen: String::new(),
     })
 }
 
@@ -306,7 +272,7 @@ pub fn report(blocks: &[Vec<Measured>], rules: &[String]) -> String {
         let computed = t.computed;
         let (tried, cut) = blocks
             .iter()
-            .fold((0, 0), |(t, c), b| (t + b[r].sfpc.0, c + b[r].sfpc.1));
+            .fold((0, 0), |(t, c), b| (t + b[r].sfpc_tried, c + b[r].sfpc_cut));
         let _ = writeln!(
             out,
             "| {rule} | {n} | {mean:.0} | {paired} | {computed} | {} | {} | {} |",
@@ -345,64 +311,6 @@ pub fn report(blocks: &[Vec<Measured>], rules: &[String]) -> String {
     out
 }
 
-/// The measurement as a job of the runner: an item is a position, its block one search per
-/// rule, in the order of `--rules`.
-struct Rules<'a> {
-    positions: &'a [EpdLine],
-    boards: &'a [Position],
-    rules: &'a [String],
-    configs: &'a [SearchConfig],
-    depth: i32,
-    hash: usize,
-}
-
-impl Job for Rules<'_> {
-    type Output = Vec<Measured>;
-    type Row = Record;
-    type Worker = ();
-
-    fn items(&self) -> usize {
-        self.boards.len()
-    }
-
-    fn worker(&self) -> Result<()> {
-        Ok(())
-    }
-
-    fn run(&self, _: &mut (), item: usize, _: Option<&Vec<Measured>>) -> Result<Vec<Measured>> {
-        self.rules
-            .iter()
-            .zip(self.configs)
-            .map(|(rule, cfg)| measure(&self.boards[item], rule, cfg, self.depth, self.hash))
-            .collect()
-    }
-
-    fn rows(&self, item: usize, block: &Vec<Measured>) -> Vec<Record> {
-        let p = &self.positions[item];
-        block
-            .iter()
-            .map(|m| Record::new(item + 1, p.line, &p.fen, m))
-            .collect()
-    }
-
-    fn item_of(&self, r: &Record) -> Result<usize> {
-        r.index
-            .checked_sub(1)
-            .filter(|&i| i < self.boards.len())
-            .with_context(|| format!("position {} is not one of this run's", r.index))
-    }
-
-    fn block_len(&self, _: &Record) -> usize {
-        self.rules.len()
-    }
-
-    fn output(&self, item: usize, rows: Vec<Record>) -> Result<Vec<Measured>> {
-        let rules: Vec<&str> = self.rules.iter().map(String::as_str).collect();
-        jobs::check_members(item, rows.iter().map(|r| r.rule.as_str()), &rules)?;
-        Ok(rows.into_iter().map(Record::measured).collect())
-    }
-}
-
 pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
     if args.depth < 1 {
         bail!("--depth must be at least 1");
@@ -430,13 +338,7 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         .map(|p| Position::from_fen(&p.fen, false).map_err(|e| anyhow!("line {}: {e}", p.line)))
         .collect::<Result<_>>()?;
     let provenance = Provenance::capture(args, None);
-    let (epd, epd_sha256) = match &args.epd {
-        None => (
-            GAMES_SAMPLE300_NAME.to_string(),
-            sha256_hex(GAMES_SAMPLE300.as_bytes()),
-        ),
-        Some(p) => (p.display().to_string(), sha256_file(p)?),
-    };
+    let (epd, epd_sha256) = epd_identity(args.epd.as_deref())?;
     let header = Header {
         kind: "sfpc-depths".into(),
         settings: vec![
@@ -451,24 +353,21 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         provenance: provenance.clone(),
         columns: COLUMNS.into(),
     };
-    let job = Rules {
-        positions: &positions,
-        boards: &boards,
-        rules: &rules,
-        configs: &configs,
-        depth: args.depth,
-        hash: args.hash,
-    };
-    let blocks = jobs::run(
-        &job,
-        Options {
-            workers: 1,
-            progress: !args.quiet,
-            unit: "positions",
-            file: args.out.as_deref().map(|p| (p, header)),
+    let places: Vec<(usize, String)> = positions.iter().map(|p| (p.line, p.fen.clone())).collect();
+    let members: Vec<&str> = rules.iter().map(String::as_str).collect();
+    let job = PositionBlocks {
+        positions: &places,
+        members: &members,
+        measure: |i: usize| -> Result<Vec<Measured>> {
+            rules
+                .iter()
+                .zip(&configs)
+                .map(|(rule, cfg)| measure(&boards[i], rule, cfg, args.depth, args.hash))
+                .collect()
         },
-    )?
-    .outputs;
+    };
+    let file = args.out.as_deref().map(|p| (p, header));
+    let blocks = job.run(file, !args.quiet)?;
     print!("{}", provenance.markdown());
     println!(
         "{} positions at depth {}, `Sfpc` on, one search per rule from a fresh state; shares with Wilson 95% intervals (they treat the verifications of one search as independent, so read them as lower bounds on the uncertainty), paired node change as a mean ± 95% t interval",
@@ -503,10 +402,8 @@ mod tests {
         let total = |m: &Measured, f: fn(&SfpcGap) -> u64| m.gaps.iter().map(f).sum::<u64>();
         for m in &block {
             assert!(total(m, |g| g.computed) > 0, "{}", m.rule);
-            let record = Record::new(3, 17, "8/8/8/8/8/8/8/K1k5 w - - 0 1", m);
-            let line = result_log::to_line(&record).unwrap();
-            assert_eq!(result_log::from_line::<Record>(&line).unwrap(), record);
-            assert_eq!(record.measured(), *m);
+            let line = result_log::to_line(m).unwrap();
+            assert_eq!(result_log::from_line::<Measured>(&line).unwrap(), *m);
         }
         assert_eq!(total(&block[0], |g| g.extended + g.reduced), 0);
         assert_eq!(total(&block[2], |g| g.extended), 0);
@@ -534,7 +431,7 @@ mod tests {
 
     #[test]
     fn a_damaged_record_is_an_error() {
-        let parse = |line: &str| result_log::from_line::<Record>(line).map_err(|e| e.to_string());
+        let parse = |line: &str| result_log::from_line::<Measured>(line).map_err(|e| e.to_string());
         let e = parse("1,2,fixed,9,100,3,1,0/0/0,fen").unwrap_err();
         assert_eq!(e, format!("gaps: 1 buckets, not {SFPC_GAP_BUCKETS}"));
         let gaps = vec!["1/0/x"; SFPC_GAP_BUCKETS].join(" ");

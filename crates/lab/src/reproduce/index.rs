@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Result;
-use augur_arena::matchmaking::elo::fmt_elo;
+use augur_arena::matchmaking::elo::{fmt_elo_interval, fmt_elo_range};
 
 use super::steps::{seed_figure, summary_path, table4_opponents, Step};
 use super::ReproduceArgs;
@@ -127,27 +127,12 @@ pub fn seeds_section(out: &Path, steps: &[&Step]) -> String {
 
 /// Elo with its 95% interval: `+12.3 ±25.1`, or the ends when one is infinite.
 fn elo_interval(e: &EloFigures) -> String {
-    let half = (e.elo_high - e.elo_low) / 2.0;
-    if half.is_finite() {
-        format!("{} ±{half:.1}", fmt_elo(e.elo))
-    } else {
-        format!(
-            "{} [{}, {}]",
-            fmt_elo(e.elo),
-            fmt_elo(e.elo_low),
-            fmt_elo(e.elo_high)
-        )
-    }
+    fmt_elo_interval(e.elo, e.elo_low, e.elo_high)
 }
 
 /// Elo with the ends of its interval: `-15.0 [-28.8, -1.3]`.
 fn elo_ends(e: &EloFigures) -> String {
-    format!(
-        "{} [{}, {}]",
-        fmt_elo(e.elo),
-        fmt_elo(e.elo_low),
-        fmt_elo(e.elo_high)
-    )
+    fmt_elo_range(e.elo, e.elo_low, e.elo_high)
 }
 
 /// `m ± h`, or `m` alone without a spread.
@@ -192,18 +177,18 @@ pub fn augur_figure(s: &Summary) -> Result<Option<String>> {
         }
         "fit" => {
             let f: fit::Figures = s.figures()?;
-            joined(
-                f.pairs
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "({},{}) {} {:.2}, {:.1}, {:.1}",
-                            p.shallow, p.deep, p.stage, p.a, p.b, p.sigma
-                        )
-                    })
-                    .collect(),
-            )
-            .map(|pairs| format!("a, b, sigma per pair: {pairs}"))
+            let pairs: Vec<String> = f
+                .pairs
+                .iter()
+                .map(|p| {
+                    let (a, b, sigma) = (p.a, p.b, p.sigma);
+                    format!(
+                        "{} {}: a {a:.2}, b {b:.1}, sigma {sigma:.1}",
+                        p.pair, p.stage
+                    )
+                })
+                .collect();
+            (!pairs.is_empty()).then(|| format!("the parameter file's pairs: {}", pairs.join("; ")))
         }
         "depth" => {
             let f: depth::Figures = s.figures()?;
@@ -582,6 +567,22 @@ mod tests {
         assert_eq!(
             through_a_summary("sfpc-depths", &sfpc).as_deref(),
             Some("dynamic extends 1.7% and reduces 3.2% of verifications")
+        );
+        let fit = fit::Figures {
+            positions: 100,
+            pairs: vec![fit::FittedPair {
+                pair: "3:5".into(),
+                stage: "mid".into(),
+                n: 84,
+                a: 0.974,
+                b: -2.14,
+                sigma: 23.46,
+                r: 0.98,
+            }],
+        };
+        assert_eq!(
+            through_a_summary("fit", &fit).as_deref(),
+            Some("the parameter file's pairs: 3:5 mid: a 0.97, b -2.1, sigma 23.5")
         );
         // A command whose figures are tables to read has no headline; a wrong shape is an error.
         assert_eq!(through_a_summary("timing", &sfpc), None);

@@ -24,12 +24,10 @@ use augur::search::limits::Limits;
 use augur::search::{SearchTeam, MATE_BOUND};
 
 use super::{check_fitted_pairs, search_config, Variant};
-use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
-use crate::data::epd::load_epd;
-use crate::data::epd::EpdLine;
+use crate::data::epd::{epd_identity, load_epd};
 use crate::kit::confidence::{mean_interval, paired_interval, wilson, Interval};
-use crate::kit::jobs::{self, Job, Options};
-use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
+use crate::kit::jobs::{self, PositionBlocks};
+use crate::kit::provenance::{in_process_engine, Provenance};
 use crate::kit::result_log::{Header, Row};
 use crate::kit::summary::SummaryArgs;
 
@@ -77,9 +75,12 @@ pub struct AccuracyArgs {
     pub summary: SummaryArgs,
 }
 
-/// One search's result in a position: the oracle's or a variant's.
-#[derive(Clone, Debug, PartialEq)]
+/// One search's result in a position: the oracle's or a variant's; a record of the result
+/// file (`index` is the position's 1-based place in the run, `line` its line in the EPD).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Judged {
+    pub index: usize,
+    pub line: usize,
     pub variant: String,
     pub depth: i32,
     pub nodes: u64,
@@ -90,58 +91,16 @@ pub struct Judged {
     pub oracle_score: i32,
     /// The oracle's best score minus `oracle_score`, both capped at ±[`SCORE_CAP`].
     pub loss: i32,
-}
-
-pub const COLUMNS: &str = "index,line,variant,depth,nodes,bestmove,score,oracle_score,loss,fen";
-
-/// A record of the result file: a search's judgement (`index` is the position's 1-based place
-/// in the run, `line` its line in the EPD).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Record {
-    pub index: usize,
-    pub line: usize,
-    pub variant: String,
-    pub depth: i32,
-    pub nodes: u64,
-    pub bestmove: String,
-    pub score: i32,
-    pub oracle_score: i32,
-    pub loss: i32,
     pub fen: String,
 }
 
-impl Row for Record {
+impl Row for Judged {
     const COLUMNS: &'static str = COLUMNS;
 }
 
-impl Record {
-    fn new(index: usize, line: usize, fen: &str, j: &Judged) -> Record {
-        Record {
-            index,
-            line,
-            variant: j.variant.clone(),
-            depth: j.depth,
-            nodes: j.nodes,
-            bestmove: j.bestmove.clone(),
-            score: j.score,
-            oracle_score: j.oracle_score,
-            loss: j.loss,
-            fen: fen.to_string(),
-        }
-    }
+jobs::position_row!(Judged, variant);
 
-    fn judged(self) -> Judged {
-        Judged {
-            variant: self.variant,
-            depth: self.depth,
-            nodes: self.nodes,
-            bestmove: self.bestmove,
-            score: self.score,
-            oracle_score: self.oracle_score,
-            loss: self.loss,
-        }
-    }
-}
+pub const COLUMNS: &str = "index,line,variant,depth,nodes,bestmove,score,oracle_score,loss,fen";
 
 fn capped(score: i32) -> i32 {
     score.clamp(-SCORE_CAP, SCORE_CAP)
@@ -166,7 +125,8 @@ fn search(
     Ok((best, r.score, r.stats.nodes))
 }
 
-/// The oracle's line and each variant's for one position (the block of the result file).
+/// The oracle's line and each variant's for one position (the block of the result file, its
+/// place in the run left for the caller).
 fn judge(
     pos: &Position,
     oracle_cfg: &SearchConfig,
@@ -181,6 +141,8 @@ fn judge(
     // The oracle-depth score of each move a variant chose (its own for the oracle's move).
     let mut scored: HashMap<String, i32> = HashMap::from([(oracle_move.clone(), oracle_best)]);
     let mut block = vec![Judged {
+        index: 0,
+        line: 0,
         variant: "oracle".into(),
         depth: oracle_depth,
         nodes: oracle_nodes,
@@ -188,6 +150,7 @@ fn judge(
         score: oracle_best,
         oracle_score: oracle_best,
         loss: 0,
+        fen: String::new(),
     }];
     for (name, cfg) in variants {
         let (mv, score, nodes) = search(cfg, hash, pos, depth, None)?;
@@ -200,6 +163,8 @@ fn judge(
             }
         };
         block.push(Judged {
+            index: 0,
+            line: 0,
             variant: name.clone(),
             depth,
             nodes,
@@ -207,6 +172,7 @@ fn judge(
             score,
             oracle_score,
             loss: capped(oracle_best) - capped(oracle_score),
+            fen: String::new(),
         });
     }
     Ok(block)
@@ -319,70 +285,6 @@ pub fn report(blocks: &[Vec<Judged>], names: &[String]) -> String {
     out
 }
 
-/// The measure as a job of the runner: an item is a position, its block the oracle's line
-/// and then one per variant. The oracle is the first variant (the reference) searched deeper.
-struct Judging<'a> {
-    positions: &'a [EpdLine],
-    boards: &'a [Position],
-    oracle: &'a SearchConfig,
-    variants: &'a [(String, SearchConfig)],
-    /// `oracle` and the variants' names: the members of a block, in order.
-    members: &'a [&'a str],
-    depth: i32,
-    extra: i32,
-    hash: usize,
-}
-
-impl Job for Judging<'_> {
-    type Output = Vec<Judged>;
-    type Row = Record;
-    type Worker = ();
-
-    fn items(&self) -> usize {
-        self.boards.len()
-    }
-
-    fn worker(&self) -> Result<()> {
-        Ok(())
-    }
-
-    fn run(&self, _: &mut (), item: usize, _: Option<&Vec<Judged>>) -> Result<Vec<Judged>> {
-        let pos = &self.boards[item];
-        judge(
-            pos,
-            self.oracle,
-            self.variants,
-            self.depth,
-            self.extra,
-            self.hash,
-        )
-    }
-
-    fn rows(&self, item: usize, block: &Vec<Judged>) -> Vec<Record> {
-        let p = &self.positions[item];
-        block
-            .iter()
-            .map(|j| Record::new(item + 1, p.line, &p.fen, j))
-            .collect()
-    }
-
-    fn item_of(&self, r: &Record) -> Result<usize> {
-        r.index
-            .checked_sub(1)
-            .filter(|&i| i < self.boards.len())
-            .with_context(|| format!("position {} is not one of this run's", r.index))
-    }
-
-    fn block_len(&self, _: &Record) -> usize {
-        self.members.len()
-    }
-
-    fn output(&self, item: usize, rows: Vec<Record>) -> Result<Vec<Judged>> {
-        jobs::check_members(item, rows.iter().map(|r| r.variant.as_str()), self.members)?;
-        Ok(rows.into_iter().map(Record::judged).collect())
-    }
-}
-
 pub fn run(args: &AccuracyArgs) -> Result<()> {
     if args.depth < 1 || args.extra < 1 {
         bail!("--depth and --extra must be at least 1");
@@ -429,13 +331,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
         })
         .collect::<Result<_>>()?;
     let provenance = Provenance::capture(args, None);
-    let (epd, epd_sha256) = match &args.epd {
-        None => (
-            GAMES_SAMPLE300_NAME.to_string(),
-            sha256_hex(GAMES_SAMPLE300.as_bytes()),
-        ),
-        Some(p) => (p.display().to_string(), sha256_file(p)?),
-    };
+    let (epd, epd_sha256) = epd_identity(args.epd.as_deref())?;
     let variant_text: Vec<String> = variants
         .iter()
         .map(|v| {
@@ -461,26 +357,18 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
     let members: Vec<&str> = std::iter::once("oracle")
         .chain(names.iter().map(String::as_str))
         .collect();
-    let job = Judging {
-        positions: &positions,
-        boards: &boards,
-        oracle: &configs[0].1,
-        variants: &configs,
+    // The oracle is the first variant (the reference) searched deeper.
+    let places: Vec<(usize, String)> = positions.iter().map(|p| (p.line, p.fen.clone())).collect();
+    let job = PositionBlocks {
+        positions: &places,
         members: &members,
-        depth: args.depth,
-        extra: args.extra,
-        hash: args.hash,
-    };
-    let blocks = jobs::run(
-        &job,
-        Options {
-            workers: 1,
-            progress: !args.quiet,
-            unit: "positions",
-            file: args.out.as_deref().map(|p| (p, header)),
+        measure: |i: usize| {
+            let (depth, extra, hash) = (args.depth, args.extra, args.hash);
+            judge(&boards[i], &configs[0].1, &configs, depth, extra, hash)
         },
-    )?
-    .outputs;
+    };
+    let file = args.out.as_deref().map(|p| (p, header));
+    let blocks = job.run(file, !args.quiet)?;
     print!("{}", provenance.markdown());
     println!(
         "{} positions; variants at depth {}, the oracle (the first variant) at depth {}; loss = oracle's best score − oracle-depth score of the variant's move, scores capped at ±{SCORE_CAP} cp; 95% intervals (Wilson for shares, t for means)",
@@ -540,10 +428,8 @@ mod tests {
                 if j.bestmove == oracle.bestmove {
                     assert_eq!(j.loss, 0, "{fen}");
                 }
-                let record = Record::new(7, 9, fen, j);
-                let line = result_log::to_line(&record).unwrap();
-                assert_eq!(result_log::from_line::<Record>(&line).unwrap(), record);
-                assert_eq!(record.judged(), *j);
+                let line = result_log::to_line(j).unwrap();
+                assert_eq!(result_log::from_line::<Judged>(&line).unwrap(), *j);
             }
         }
         // The mate in one: every variant finds it at depth 2, and loses nothing.
@@ -558,6 +444,8 @@ mod tests {
     #[test]
     fn the_report_counts_differing_moves_and_losses() {
         let j = |variant: &str, mv: &str, loss: i32| Judged {
+            index: 1,
+            line: 1,
             variant: variant.into(),
             depth: 1,
             nodes: 100,
@@ -565,6 +453,7 @@ mod tests {
             score: 0,
             oracle_score: -loss,
             loss,
+            fen: String::new(),
         };
         let blocks = vec![
             vec![

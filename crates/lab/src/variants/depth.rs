@@ -14,10 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use super::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
 use super::Variant;
-use crate::data::bundled::{GAMES_SAMPLE300, GAMES_SAMPLE300_NAME};
-use crate::data::epd::load_epd;
+use crate::data::epd::{epd_identity, load_epd};
 use crate::kit::confidence::{mean_interval, paired_interval, Interval};
-use crate::kit::provenance::{sha256_file, sha256_hex, Provenance};
+use crate::kit::provenance::Provenance;
 use crate::kit::summary::SummaryArgs;
 
 #[derive(Args, Debug, Clone)]
@@ -28,18 +27,8 @@ pub struct DepthArgs {
     /// How many positions (the first N).
     #[arg(long, default_value_t = 100)]
     pub positions: usize,
-    /// Time per position and variant, milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    pub movetime: u64,
-    /// Fixed nodes per search instead of fixed time (independent of machine load).
-    #[arg(long, conflicts_with = "movetime")]
-    pub nodes: Option<u64>,
     #[command(flatten)]
     pub run: VariantRunArgs,
-    /// Per-position results as CSV, written as they finish; a restart of the same command
-    /// resumes it (other settings are refused).
-    #[arg(long)]
-    pub csv: Option<PathBuf>,
     #[arg(long)]
     pub quiet: bool,
     #[command(flatten)]
@@ -204,15 +193,9 @@ pub fn run(args: &DepthArgs) -> Result<()> {
     let provenance = Provenance::capture(args, None);
     let fens: Vec<String> = positions.iter().map(|p| p.fen.clone()).collect();
     let engine = args.run.engine_path();
-    let budget = Budget::from_args(args.nodes, args.movetime);
+    let budget = args.run.budget();
     let grid = args.run.grid(&fens, &variants, &engine, budget, args.quiet);
-    let (epd, epd_sha256) = match &args.epd {
-        None => (
-            GAMES_SAMPLE300_NAME.to_string(),
-            sha256_hex(GAMES_SAMPLE300.as_bytes()),
-        ),
-        Some(p) => (p.display().to_string(), sha256_file(p)?),
-    };
+    let (epd, epd_sha256) = epd_identity(args.epd.as_deref())?;
     let settings = vec![
         ("epd".to_string(), epd),
         ("epd_sha256".to_string(), epd_sha256),
@@ -221,7 +204,7 @@ pub fn run(args: &DepthArgs) -> Result<()> {
     let lines: Vec<(usize, String)> = positions.iter().map(|p| (p.line, p.fen.clone())).collect();
     let results = run_grid_to(
         &grid,
-        args.csv.as_deref(),
+        args.run.csv.as_deref(),
         "depth",
         settings,
         &provenance,

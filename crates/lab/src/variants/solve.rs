@@ -28,18 +28,8 @@ pub struct SolveArgs {
     /// Use only the first N positions.
     #[arg(long)]
     pub positions: Option<usize>,
-    /// Time per position and variant, milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    pub movetime: u64,
-    /// Fixed nodes per search instead of fixed time (independent of machine load).
-    #[arg(long, conflicts_with = "movetime")]
-    pub nodes: Option<u64>,
     #[command(flatten)]
     pub run: VariantRunArgs,
-    /// Per-search results as CSV, written as they finish; a restart of the same command
-    /// resumes it (other settings are refused).
-    #[arg(long)]
-    pub csv: Option<PathBuf>,
     #[arg(long)]
     pub quiet: bool,
     #[command(flatten)]
@@ -238,7 +228,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let provenance = Provenance::capture(args, None);
     let fens: Vec<String> = problems.iter().map(|p| p.fen.clone()).collect();
     let engine = args.run.engine_path();
-    let budget = Budget::from_args(args.nodes, args.movetime);
+    let budget = args.run.budget();
     let grid = args.run.grid(&fens, &variants, &engine, budget, args.quiet);
     let settings = vec![
         ("suite".to_string(), args.suite.display().to_string()),
@@ -248,7 +238,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let lines: Vec<(usize, String)> = problems.iter().map(|p| (p.line, p.fen.clone())).collect();
     let results = run_grid_to(
         &grid,
-        args.csv.as_deref(),
+        args.run.csv.as_deref(),
         "solve",
         settings,
         &provenance,

@@ -363,10 +363,7 @@ impl Job for UciGrid<'_> {
     }
 
     fn item_of(&self, r: &Record) -> Result<usize> {
-        r.index
-            .checked_sub(1)
-            .filter(|&i| i < self.grid.fens.len())
-            .with_context(|| format!("position {} is not one of this run's", r.index))
+        jobs::one_based(r.index, self.grid.fens.len())
     }
 
     fn block_len(&self, _: &Record) -> usize {
@@ -411,7 +408,7 @@ fn run_grid(
     Ok(jobs::run(&job, options)?.outputs)
 }
 
-/// The engine and variants of `depth` and `solve`.
+/// The engine, variants, budget and result file of `depth` and `solve`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct VariantRunArgs {
     /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc.
@@ -426,9 +423,24 @@ pub struct VariantRunArgs {
     /// not compete for cores, so the default is 1.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+    /// Time per position and variant, milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Fixed nodes per search instead of fixed time (independent of machine load).
+    #[arg(long, conflicts_with = "movetime")]
+    pub nodes: Option<u64>,
+    /// Every search as CSV, written as it finishes; a restart of the same command resumes it
+    /// (other settings are refused).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
 }
 
 impl VariantRunArgs {
+    /// `--nodes` when given, otherwise `--movetime`.
+    pub fn budget(&self) -> Budget {
+        Budget::from_args(self.nodes, self.movetime)
+    }
+
     /// The engine binary these arguments name.
     pub fn engine_path(&self) -> PathBuf {
         self.engine.clone().unwrap_or_else(default_engine)

@@ -89,20 +89,29 @@ pub struct CompareArgs {
     pub summary: SummaryArgs,
 }
 
-/// One measurement.
-#[derive(Clone, Debug, PartialEq)]
+/// One measurement, and a record of `results.csv` (the columns [`COLUMNS`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    /// Index into the suite.
+    /// Index into the suite (the file's `index` counts from 1).
+    #[serde(rename = "index", with = "one_based")]
     pub position: usize,
+    /// The position's EPD id (the file's `position`), a check that a resumed file is of the
+    /// same suite.
+    #[serde(rename = "position")]
+    pub id: String,
     pub depth: i32,
+    #[serde(with = "as_text")]
     pub algorithm: Mode,
     /// Best move in UCI notation ("-" if none).
+    #[serde(rename = "move")]
     pub mv: String,
     pub score: i32,
     /// NBP: leaf evaluations.
     pub leaves: u64,
     /// NC: nodes entered.
     pub nodes: u64,
+    /// Wall time, to the microsecond.
+    #[serde(with = "microseconds")]
     pub time_ms: f64,
     /// [spp] Depth-1 nodes where SPP cut siblings, and siblings pruned.
     pub spp_cuts: u64,
@@ -111,81 +120,58 @@ pub struct Row {
     pub spp_off_after: Option<u64>,
 }
 
+impl ResultRow for Row {
+    const COLUMNS: &'static str = COLUMNS;
+}
+
 /// The columns of `results.csv`: `index` is the position's 1-based place in the suite,
 /// `position` its EPD id.
 pub const COLUMNS: &str =
     "index,position,depth,algorithm,move,score,leaves,nodes,time_ms,spp_cuts,spp_pruned,spp_off_after";
 
-/// A record of `results.csv` (the columns [`COLUMNS`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Record {
-    pub index: usize,
-    pub position: String,
-    pub depth: i32,
-    #[serde(with = "as_text")]
-    pub algorithm: Mode,
-    #[serde(rename = "move")]
-    pub mv: String,
-    pub score: i32,
-    pub leaves: u64,
-    pub nodes: u64,
-    pub time_ms: f64,
-    pub spp_cuts: u64,
-    pub spp_pruned: u64,
-    pub spp_off_after: Option<u64>,
+/// A 0-based index written counting from 1.
+mod one_based {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(i: &usize, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(*i as u64 + 1)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+        usize::deserialize(d)?
+            .checked_sub(1)
+            .ok_or_else(|| D::Error::custom("index counts from 1"))
+    }
 }
 
-impl ResultRow for Record {
-    const COLUMNS: &'static str = COLUMNS;
+/// Milliseconds written to three decimals.
+mod microseconds {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(ms: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64((ms * 1000.0).round() / 1000.0)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        f64::deserialize(d)
+    }
 }
 
 impl Row {
-    /// The `results.csv` record (the time to the microsecond).
-    pub fn record(&self, plan: &Plan) -> Record {
-        Record {
-            index: self.position + 1,
-            position: plan.positions[self.position].id.clone(),
-            depth: self.depth,
-            algorithm: self.algorithm,
-            mv: self.mv.clone(),
-            score: self.score,
-            leaves: self.leaves,
-            nodes: self.nodes,
-            time_ms: (self.time_ms * 1000.0).round() / 1000.0,
-            spp_cuts: self.spp_cuts,
-            spp_pruned: self.spp_pruned,
-            spp_off_after: self.spp_off_after,
-        }
-    }
-
-    /// A record read back; its position must be one of `plan`'s, with its id.
-    pub fn from_record(r: Record, plan: &Plan) -> Result<Row> {
-        let position = r
-            .index
-            .checked_sub(1)
-            .filter(|&p| p < plan.positions.len())
-            .ok_or_else(|| anyhow!("index {} is not a position of the suite", r.index))?;
-        if r.position != plan.positions[position].id {
+    /// Checks a row read back against `plan`: its position is one of the suite's, with its id.
+    pub fn check(&self, plan: &Plan) -> Result<()> {
+        let Some(p) = plan.positions.get(self.position) else {
+            bail!("index {} is not a position of the suite", self.position + 1);
+        };
+        if self.id != p.id {
             bail!(
                 "position {} is '{}' in the file but '{}' in the suite",
-                r.index,
-                r.position,
-                plan.positions[position].id
+                self.position + 1,
+                self.id,
+                p.id
             );
         }
-        Ok(Row {
-            position,
-            depth: r.depth,
-            algorithm: r.algorithm,
-            mv: r.mv,
-            score: r.score,
-            leaves: r.leaves,
-            nodes: r.nodes,
-            time_ms: r.time_ms,
-            spp_cuts: r.spp_cuts,
-            spp_pruned: r.spp_pruned,
-            spp_off_after: r.spp_off_after,
-        })
+        Ok(())
     }
 }
 
@@ -331,6 +317,7 @@ pub fn measure(
     let start = Instant::now();
     let mut row = Row {
         position: 0,
+        id: String::new(),
         depth,
         algorithm,
         mv: "-".into(),
@@ -401,7 +388,7 @@ impl Searches<'_> {
 
 impl Job for Searches<'_> {
     type Output = Row;
-    type Row = Record;
+    type Row = Row;
     type Worker = ();
 
     fn items(&self) -> usize {
@@ -425,25 +412,24 @@ impl Job for Searches<'_> {
         )
         .with_context(|| format!("{} ({}) depth {depth} {algorithm}", sp.id, sp.fen))?;
         row.position = p;
+        row.id = sp.id.clone();
         Ok(row)
     }
 
-    fn rows(&self, _: usize, row: &Row) -> Vec<Record> {
-        vec![row.record(self.plan)]
+    fn rows(&self, _: usize, row: &Row) -> Vec<Row> {
+        vec![row.clone()]
     }
 
-    fn item_of(&self, r: &Record) -> Result<usize> {
+    fn item_of(&self, r: &Row) -> Result<usize> {
         let not_planned = || {
             anyhow!(
                 "a finished row (position {}, depth {}, {}) is not part of this run",
-                r.index,
+                r.position + 1,
                 r.depth,
                 r.algorithm
             )
         };
-        let p = r
-            .index
-            .checked_sub(1)
+        let p = Some(r.position)
             .filter(|&p| p < self.plan.positions.len())
             .ok_or_else(not_planned)?;
         let d = self.plan.depths.iter().position(|&x| x == r.depth);
@@ -452,8 +438,10 @@ impl Job for Searches<'_> {
         Ok((p * self.plan.depths.len() + d) * self.plan.algorithms.len() + a)
     }
 
-    fn output(&self, _: usize, mut rows: Vec<Record>) -> Result<Row> {
-        Row::from_record(rows.remove(0), self.plan)
+    fn output(&self, _: usize, mut rows: Vec<Row>) -> Result<Row> {
+        let row = rows.remove(0);
+        row.check(self.plan)?;
+        Ok(row)
     }
 
     fn cost(&self, item: usize) -> f64 {

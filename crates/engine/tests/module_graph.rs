@@ -689,46 +689,41 @@ fn engine_sources() -> Vec<(String, String)> {
     library_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
 }
 
+/// `sources` (a crate's library) alone and with its tests has no circle; `min_files` and
+/// `min_edges` make sure the sources and their imports were found at all.
+fn assert_no_circle(krate: &str, sources: &[(String, String)], min_files: usize, min_edges: usize) {
+    assert!(
+        sources.len() > min_files,
+        "the {krate}'s sources were found"
+    );
+    let mut report = String::new();
+    for (tests, what) in [(false, "the library's code"), (true, "with its tests")] {
+        let graph = Graph::new(sources, tests);
+        assert!(
+            graph.edges().len() > min_edges,
+            "the graph has the {krate}'s imports"
+        );
+        let circles = graph.circles();
+        if !circles.is_empty() {
+            report.push_str(&format!("{what}:\n{}\n", circles.join("\n")));
+        }
+    }
+    assert!(report.is_empty(), "import circles in the {krate}, {report}");
+}
+
 /// The match runner's library (`crates/arena`), read from the engine's tests because it is
 /// the workspace's other library whose vocabulary must have one home (issue 29: its `elo` and
 /// `sprt` used each other's counts).
 #[test]
 fn the_arena_has_no_import_circle() {
-    let sources = library_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../arena/src"));
-    assert!(sources.len() > 15, "the arena's sources were found");
-    let mut report = String::new();
-    for (tests, what) in [(false, "the library's code"), (true, "with its tests")] {
-        let graph = Graph::new(&sources, tests);
-        assert!(
-            graph.edges().len() > 20,
-            "the graph has the arena's imports"
-        );
-        let circles = graph.circles();
-        if !circles.is_empty() {
-            report.push_str(&format!("{what}:\n{}\n", circles.join("\n")));
-        }
-    }
-    assert!(report.is_empty(), "import circles in the arena, {report}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../arena/src");
+    assert_no_circle("arena", &library_sources(&root), 15, 20);
 }
 
 /// The library's code alone, and with its tests: neither has a circle.
 #[test]
 fn the_engine_has_no_import_circle() {
-    let sources = engine_sources();
-    assert!(sources.len() > 30, "the engine's sources were found");
-    let mut report = String::new();
-    for (tests, what) in [(false, "the library's code"), (true, "with its tests")] {
-        let graph = Graph::new(&sources, tests);
-        assert!(
-            graph.edges().len() > 80,
-            "the graph has the engine's imports"
-        );
-        let circles = graph.circles();
-        if !circles.is_empty() {
-            report.push_str(&format!("{what}:\n{}\n", circles.join("\n")));
-        }
-    }
-    assert!(report.is_empty(), "import circles in the engine, {report}");
+    assert_no_circle("engine", &engine_sources(), 30, 80);
 }
 
 /// The checker itself: a planted circle (through a re-export, and a code path through an

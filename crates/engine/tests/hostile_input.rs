@@ -172,16 +172,22 @@ fn huge_depth_runs_until_stopped_and_answers_meanwhile() {
 }
 
 /// Parses the `uci` option declarations: (name, type).
-fn declared_options(e: &mut Engine) -> Vec<(String, String)> {
+/// Every option `uci` declares: its name, its type and the rest of its line.
+fn declared(e: &mut Engine) -> Vec<(String, String, String)> {
     e.send("uci");
     e.until("uciok")
         .iter()
         .filter_map(|l| l.strip_prefix("option name "))
         .map(|rest| {
             let (name, ty) = rest.split_once(" type ").unwrap();
-            (name.to_string(), ty.split(' ').next().unwrap().to_string())
+            let (ty, rest) = ty.split_once(' ').unwrap_or((ty, ""));
+            (name.to_string(), ty.to_string(), rest.to_string())
         })
         .collect()
+}
+
+fn declared_options(e: &mut Engine) -> Vec<(String, String)> {
+    declared(e).into_iter().map(|(n, t, _)| (n, t)).collect()
 }
 
 fn stats_after(e: &mut Engine, go: &str) -> String {
@@ -318,26 +324,19 @@ fn device_files_are_refused_not_read() {
     still_plays(&mut e);
 }
 
-/// Every spin option the engine declares, with its minimum and its maximum as `uci` states
-/// them.
+/// Every spin option the engine declares, with its default, minimum and maximum as `uci`
+/// states them.
 fn declared_spins(e: &mut Engine) -> Vec<(String, i64, i64, i64)> {
-    e.send("uci");
-    e.until("uciok")
-        .iter()
-        .filter_map(|l| l.strip_prefix("option name "))
-        .filter_map(|rest| {
-            let (name, ty) = rest.split_once(" type spin ")?;
-            let words: Vec<&str> = ty.split_whitespace().collect();
+    declared(e)
+        .into_iter()
+        .filter(|(_, ty, _)| ty == "spin")
+        .map(|(name, _, rest)| {
+            let words: Vec<&str> = rest.split_whitespace().collect();
             let value = |key: &str| -> i64 {
                 let i = words.iter().position(|w| *w == key).unwrap();
                 words[i + 1].parse().unwrap()
             };
-            Some((
-                name.to_string(),
-                value("default"),
-                value("min"),
-                value("max"),
-            ))
+            (name, value("default"), value("min"), value("max"))
         })
         .collect()
 }

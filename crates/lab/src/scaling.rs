@@ -44,7 +44,7 @@ use crate::kit::summary::SummaryArgs;
 use crate::probcut::collect::{self, CollectArgs};
 use crate::probcut::fit::{self, FitArgs};
 use crate::variants::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
-use crate::variants::{check_fitted_pairs, default_engine, parse_options, search_config, Variant};
+use crate::variants::{check_fitted_pairs, default_engine, search_config, Variant};
 
 /// The openings of the study when `--openings` is not given and the shared data is present:
 /// unbalanced positions, as fishtest tests with, so fewer games are draws and each game pair
@@ -124,6 +124,9 @@ pub struct Technique {
     pub options: Vec<(String, String)>,
     /// The `tag` of `tag=tried/cut` in the stats line; none for the calibration.
     pub counter: Option<String>,
+    /// A second counter whose cuts are the searches the technique made shorter (seed 004's
+    /// `sfpc_reduce`, beside `sfpc_extend`'s longer ones).
+    pub reduced_counter: Option<&'static str>,
     /// The calibration: no options, the baseline at half the nodes.
     pub calibration: bool,
 }
@@ -145,6 +148,7 @@ impl Technique {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
             counter: Some(counter.into()),
+            reduced_counter: None,
             calibration: false,
         };
         Ok(match text {
@@ -152,9 +156,13 @@ impl Technique {
                 name: "calibration".into(),
                 options: Vec::new(),
                 counter: None,
+                reduced_counter: None,
                 calibration: true,
             },
-            "seed004" => plain("seed004", &[("SfpcDepthRule", "dynamic")], "sfpc_extend"),
+            "seed004" => Technique {
+                reduced_counter: Some("sfpc_reduce"),
+                ..plain("seed004", &[("SfpcDepthRule", "dynamic")], "sfpc_extend")
+            },
             "se" => plain("se", &[("Se", "true")], "se"),
             "probcut" => Technique {
                 options: with_params(vec![("ProbCut".into(), "true".into())])?,
@@ -165,20 +173,20 @@ impl Technique {
                 ..plain("mpc", &[], "mpc")
             },
             _ => {
-                let Some((name, opts)) = text.split_once(':') else {
+                if !text.contains(':') {
                     bail!(
                         "unknown technique '{text}': calibration, mpc, probcut, seed004, se or \
                          NAME:Opt=Val,..."
                     );
-                };
-                if name.is_empty()
-                    || !name
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                }
+                let Variant { name, options } = Variant::parse(text)?;
+                // The name becomes a folder and an engine name in the PGNs.
+                if !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
                 {
                     bail!("technique name '{name}': letters, digits, '-' and '_' only");
                 }
-                let options = parse_options(opts, &format!("technique '{text}'"))?;
                 // The counter of the first option that belongs to a technique of the table.
                 let counter = options.iter().find_map(|(k, _)| {
                     augur::options::all()
@@ -188,9 +196,10 @@ impl Technique {
                         .map(str::to_string)
                 });
                 Technique {
-                    name: name.into(),
+                    name,
                     options,
                     counter,
+                    reduced_counter: None,
                     calibration: false,
                 }
             }
@@ -291,35 +300,20 @@ impl Point {
     pub fn parse(line: &str) -> Result<Point> {
         let p: Point = result_log::from_line(line)
             .with_context(|| format!("expected the columns {COLUMNS}"))?;
-        if p.wins + p.draws + p.losses != p.games {
-            bail!("games {} is not wins + draws + losses", p.games);
+        p.checked()
+    }
+
+    /// A point read back: its counts must add up; the derived Elo is recomputed from them.
+    fn checked(self) -> Result<Point> {
+        if self.wins + self.draws + self.losses != self.games {
+            bail!("games {} is not wins + draws + losses", self.games);
         }
-        Ok(p.with_estimate())
+        Ok(self.with_estimate())
     }
 }
 
 impl Row for Point {
     const COLUMNS: &'static str = COLUMNS;
-}
-
-fn sides_spec(
-    name: &str,
-    engine: &Path,
-    hash: usize,
-    options: &[(String, String)],
-    nodes: Option<u64>,
-) -> String {
-    let mut s = format!(
-        "name={name},cmd={},option.Threads=1,option.Hash={hash}",
-        engine.display()
-    );
-    if let Some(n) = nodes {
-        write!(s, ",nodes={n}").expect("writing to a String");
-    }
-    for (k, v) in options {
-        write!(s, ",option.{k}={v}").expect("writing to a String");
-    }
-    s
 }
 
 /// The match of one point. Adjudication as fishtest-style testers do at fixed nodes: resign
@@ -476,7 +470,7 @@ fn probe(
             }) as f64
                 / per_k
         };
-        let reduced = (tag == "sfpc_extend").then(|| count("sfpc_reduce", true));
+        let reduced = technique.reduced_counter.map(|key| count(key, true));
         (count(tag, false), count(tag, true), reduced)
     });
     Ok(Activity {
@@ -607,16 +601,21 @@ impl Job for Points<'_> {
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let pgn_path = dir.join(format!("nodes-{nodes}.pgn"));
         let (tested, base) = t.sides();
+        let side = |name: &str, options: &[(String, String)]| {
+            Variant {
+                name: name.into(),
+                options: options.to_vec(),
+            }
+            .spec_text(engine, args.hash)
+        };
         let engines = if t.calibration {
+            // The half side's own node limit (the arena's per-engine `nodes=`).
             vec![
-                sides_spec(tested, engine, args.hash, &[], None),
-                sides_spec(base, engine, args.hash, &[], Some(nodes / 2)),
+                side(tested, &[]),
+                format!("{},nodes={}", side(base, &[]), nodes / 2),
             ]
         } else {
-            vec![
-                sides_spec(tested, engine, args.hash, &t.options, None),
-                sides_spec(base, engine, args.hash, &[], None),
-            ]
+            vec![side(tested, &t.options), side(base, &[])]
         };
         if !args.quiet {
             eprintln!(
@@ -680,18 +679,12 @@ impl Job for Points<'_> {
     }
 
     fn output(&self, _item: usize, rows: Vec<Point>) -> Result<Point> {
-        let p = rows.into_iter().next().context("an empty block")?;
-        if p.wins + p.draws + p.losses != p.games {
-            bail!("games {} is not wins + draws + losses", p.games);
-        }
-        Ok(p.with_estimate())
+        rows.into_iter().next().context("an empty block")?.checked()
     }
 
     fn is_done(&self, output: &Point) -> bool {
-        let item = self.grid.iter().position(|&(ti, n, _)| {
-            self.techniques[ti].name == output.technique && n == output.nodes
-        });
-        item.is_some_and(|i| output.games as usize == self.grid[i].2)
+        self.item_of(output)
+            .is_ok_and(|i| output.games as usize == self.grid[i].2)
     }
 
     fn may_repeat(&self) -> bool {
@@ -818,7 +811,7 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
     let md = args.out.join("scaling.md");
     std::fs::write(&md, &markdown).with_context(|| format!("writing {}", md.display()))?;
     for t in &techniques {
-        chart(args, t, &points).save(&args.out, &t.name)?;
+        chart(t, &points).save(&args.out, &t.name)?;
     }
     let figures = ScalingFigures { points };
     args.summary.write("scaling", &figures)?;
@@ -929,7 +922,7 @@ pub fn report(args: &ScalingArgs, techniques: &[Technique], points: &[Point]) ->
 
 /// Elo with its interval against nodes a move (the controls evenly spaced: each is a fixed
 /// multiple of the last, so the axis is logarithmic), the calibration beside it.
-fn chart(_args: &ScalingArgs, t: &Technique, points: &[Point]) -> Chart {
+fn chart(t: &Technique, points: &[Point]) -> Chart {
     let mine: Vec<&Point> = points.iter().filter(|p| p.technique == t.name).collect();
     let nodes: Vec<u64> = mine.iter().map(|p| p.nodes).collect();
     let value = |f: &dyn Fn(&Point) -> Option<f64>| -> Vec<f64> {

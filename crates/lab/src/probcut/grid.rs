@@ -28,7 +28,7 @@ use crate::kit::provenance::{sha256_file, Provenance};
 use crate::kit::result_log::{Header, Row};
 use crate::kit::summary::SummaryArgs;
 use crate::tournament::EloFigures;
-use crate::variants::{check_fitted_pairs, default_engine, parse_options, search_config};
+use crate::variants::{check_fitted_pairs, default_engine, parse_options, search_config, Variant};
 
 #[derive(Args, Debug, Clone)]
 pub struct GridArgs {
@@ -254,17 +254,6 @@ fn variant_name(x: &Axis, xv: i64, y: &Axis, yv: i64) -> String {
     format!("{}{xv}-{}{yv}", x.name, y.name)
 }
 
-fn engine_spec(name: &str, engine: &Path, hash: usize, options: &[(String, String)]) -> String {
-    let mut s = format!(
-        "name={name},cmd={},option.Threads=1,option.Hash={hash}",
-        engine.display()
-    );
-    for (k, v) in options {
-        write!(s, ",option.{k}={v}").expect("writing to a String");
-    }
-    s
-}
-
 /// The variant's options in a cell: the common ones, then the cell's two values (which win).
 fn cell_options(
     common: &[(String, String)],
@@ -348,8 +337,16 @@ impl Job for Cells<'_> {
         let name = variant_name(x, xv, y, yv);
         let opts = cell_options(self.common, x, xv, y, yv);
         let engines = vec![
-            engine_spec(&name, self.engine, args.hash, &opts),
-            engine_spec("baseline", self.engine, args.hash, self.baseline),
+            Variant {
+                name: name.clone(),
+                options: opts,
+            }
+            .spec_text(self.engine, args.hash),
+            Variant {
+                name: "baseline".into(),
+                options: self.baseline.to_vec(),
+            }
+            .spec_text(self.engine, args.hash),
         ];
         let pgn = args.out.join(format!("{name}.pgn"));
         if !args.quiet {

@@ -76,13 +76,6 @@ pub fn index_text(
             step.args.join(" ")
         );
     }
-    if !args.suite.exists() {
-        let _ = writeln!(
-            s,
-            "\n`solve` was skipped: its suite {} is not there.",
-            args.suite.display()
-        );
-    }
     if args.full {
         for (stem, _, path) in table4_opponents(args) {
             if !path.exists() {

@@ -56,6 +56,16 @@ pub struct ReproduceArgs {
 }
 
 impl ReproduceArgs {
+    /// The suite `solve` reads: `--suite` when it is there, else the bundled copy of WAC
+    /// that `run` writes into the output folder (a fresh clone has no `../shared`).
+    pub fn suite_file(&self) -> PathBuf {
+        if self.suite.exists() {
+            self.suite.clone()
+        } else {
+            self.out_dir().join("wac.epd")
+        }
+    }
+
     pub fn out_dir(&self) -> PathBuf {
         self.out.clone().unwrap_or_else(|| {
             PathBuf::from(if self.full {
@@ -120,34 +130,24 @@ fn read_secs(path: &Path) -> Option<f64> {
 }
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
+    let all = steps(args);
     let out = args.out_dir();
-    // Without `../shared` (a fresh clone) the `solve` step reads the bundled WAC suite,
-    // written into the output folder once the steps asked for are known to exist.
-    let bundled_suite = !args.suite.exists();
-    let mut names: Vec<&str> = steps(args).iter().map(|x| x.name).collect();
-    if bundled_suite {
-        names.push("solve");
-    }
     for s in &args.steps {
-        if !names.contains(&s.as_str()) {
+        if !all.iter().any(|x| x.name == s) {
+            let names: Vec<&str> = all.iter().map(|x| x.name).collect();
             bail!("no step '{s}' (the steps: {})", names.join(", "));
         }
     }
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let mut args = args.clone();
-    if bundled_suite {
-        let bundled = out.join("wac.epd");
-        std::fs::write(&bundled, crate::data::bundled::WAC)
-            .with_context(|| format!("cannot write {}", bundled.display()))?;
-        args.suite = bundled;
-    }
-    let args = &args;
-    let all = steps(args);
     let steps: Vec<&Step> = all
         .iter()
         .filter(|s| args.steps.is_empty() || args.steps.iter().any(|x| x == s.name))
         .collect();
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    if !args.suite.exists() {
+        let bundled = args.suite_file();
+        std::fs::write(&bundled, crate::data::bundled::WAC)
+            .with_context(|| format!("cannot write {}", bundled.display()))?;
+    }
     if args.full {
         // `match` writes its PGN into this folder and does not create it.
         let matches = out.join("matches");

@@ -204,25 +204,23 @@ pub fn quick_steps(args: &ReproduceArgs) -> Vec<Step> {
             ]),
         },
     ];
-    if args.suite.exists() {
-        steps.push(Step {
-            name: "solve",
-            what: "the tactical cost of forward pruning: WAC positions solved per variant",
-            args: with(
-                strings(&["solve", "--suite"]),
-                &[
-                    shown(&args.suite),
-                    "--positions".into(),
-                    "30".into(),
-                    "--nodes".into(),
-                    "50000".into(),
-                    "--quiet".into(),
-                    "--csv".into(),
-                    shown(&probcut.join("solve.csv")),
-                ],
-            ),
-        });
-    }
+    steps.push(Step {
+        name: "solve",
+        what: "the tactical cost of forward pruning: WAC positions solved per variant",
+        args: with(
+            strings(&["solve", "--suite"]),
+            &[
+                shown(&args.suite_file()),
+                "--positions".into(),
+                "30".into(),
+                "--nodes".into(),
+                "50000".into(),
+                "--quiet".into(),
+                "--csv".into(),
+                shown(&probcut.join("solve.csv")),
+            ],
+        ),
+    });
     steps
 }
 
@@ -461,24 +459,22 @@ pub fn full_steps(args: &ReproduceArgs) -> Vec<Step> {
         },
     ];
     steps.extend(table4_steps(args, &engine, &matches));
-    if args.suite.exists() {
-        steps.push(Step {
-            name: "solve",
-            what: "the tactical cost of forward pruning: all WAC positions solved per variant at \
-                   1 s (needs the machine to itself)",
-            args: with(
-                strings(&["solve", "--suite"]),
-                &[
-                    shown(&args.suite),
-                    "--movetime".into(),
-                    "1000".into(),
-                    "--quiet".into(),
-                    "--csv".into(),
-                    shown(&probcut.join("solve.csv")),
-                ],
-            ),
-        });
-    }
+    steps.push(Step {
+        name: "solve",
+        what: "the tactical cost of forward pruning: all WAC positions solved per variant at \
+               1 s (needs the machine to itself)",
+        args: with(
+            strings(&["solve", "--suite"]),
+            &[
+                shown(&args.suite_file()),
+                "--movetime".into(),
+                "1000".into(),
+                "--quiet".into(),
+                "--csv".into(),
+                shown(&probcut.join("solve.csv")),
+            ],
+        ),
+    });
     steps
 }
 

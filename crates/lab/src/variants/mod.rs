@@ -83,6 +83,20 @@ impl Variant {
         Ok(vs)
     }
 
+    /// The same engine as [`Variant::spec`], as the `--engine` text the match runner takes
+    /// (`name=..,cmd=..,option.Threads=1,option.Hash=..,option.X=Y`).
+    pub fn spec_text(&self, engine: &Path, hash: usize) -> String {
+        let mut s = format!(
+            "name={},cmd={},option.Threads=1,option.Hash={hash}",
+            self.name,
+            engine.display()
+        );
+        for (k, v) in &self.options {
+            s.push_str(&format!(",option.{k}={v}"));
+        }
+        s
+    }
+
     pub fn spec(&self, engine: &Path, hash: usize) -> EngineSpec {
         let mut spec = EngineSpec::new(&self.name, engine);
         spec.set_option("Hash", &hash.to_string());

@@ -226,7 +226,7 @@ search_config! {
                 "a half-width beyond this searches the full window (cp)"
         }
         [timeman] TimeMan => "TimeMan" = false;
-            "Time management that follows the search: on the clock (not movetime), the soft limit shrinks while the best move stays and most nodes go to it, and grows when it changes or the score drops" {
+            "Time management: in sudden death the clock is shared over a shorter horizon and the increment spent whole (the old plan ended games with a quarter of the clock unused); on the clock (not movetime) the soft limit shrinks while the best move stays and most nodes go to it, and grows when it changes or the score drops" {
             min_depth: i32 = 5 => "TimeManMinDepth" [1, 32] step 1;
                 "first iteration that rescales the soft limit; shallower ones change their minds too often to mean anything"
             stable_base: i32 = 150 => "TimeManStableBase" [50, 400] step 10;
@@ -249,6 +249,10 @@ search_config! {
                 "the scaled soft limit is at least this percent of the plan's"
             scale_max: i32 = 250 => "TimeManScaleMax" [100, 1000] step 10;
                 "and at most this percent of it (and never beyond the hard limit)"
+            horizon: i32 = 24 => "TimeManHorizon" [10, 60] step 2;
+                "sudden death: the clock (less the latency reserve) is shared over this many moves; the plan without TimeMan shares clock and increments over 28"
+            inc_share: i32 = 150 => "TimeManIncShare" [0, 300] step 10;
+                "sudden death: percent of the increment added to each move's soft limit; deepening stops at 60% of it, so about 150 spends the increment whole instead of banking it"
         }
         counter [timeman_extend] TimeManExtend;
             "[timeman] iterations whose scaled soft limit is above the plan's (tried), and of those the ones after which deepening went on only because of it (cut)"

@@ -162,6 +162,7 @@ impl Limits {
         white_to_move: bool,
         overhead_ms: u64,
         latency: &Latency,
+        tm: &TimeMan,
     ) -> Option<TimePlan> {
         if let Some(mt) = self.movetime {
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
@@ -184,7 +185,14 @@ impl Limits {
         };
         let time = time.max(0) as u64;
         let inc = inc.max(0) as u64;
-        let moves_left = self.movestogo.map_or(28, |m| m.clamp(1, 50)) as u64;
+        // [timeman] Sudden death (no movestogo) is planned over TimeManHorizon moves.
+        let sudden_death = tm.enabled && self.movestogo.is_none();
+        let horizon = if sudden_death {
+            tm.horizon.clamp(1, 60) as u64
+        } else {
+            28
+        };
+        let moves_left = self.movestogo.map_or(horizon, |m| m.clamp(1, 50) as u64);
         // Every move still to play costs the latency again, so MoveOverhead, or the measured
         // mean latency when larger, is reserved for each of them (as Stockfish keeps back
         // MoveOverhead per move to go). With an increment below the overhead the clock then
@@ -199,7 +207,17 @@ impl Limits {
         // the time control).
         let cap_share = if moves_left == 1 { 80 } else { 40 };
         let cap = available * cap_share / 100;
-        let soft = (budget / moves_left).min(cap).max(1);
+        let soft = if sudden_death {
+            // [timeman] The clock over the horizon plus a share of this move's increment.
+            // Spreading the increments to come over the horizon (the old plan) lets the
+            // search bank most of each one: deepening stops at 60% of the soft limit, so the
+            // clock settled near 20 increments and games ended with 2.5 s of 10 unused.
+            let inc_part = inc * tm.inc_share.max(0) as u64 / 100;
+            time.saturating_sub(reserve) / moves_left + inc_part
+        } else {
+            budget / moves_left
+        };
+        let soft = soft.min(cap).max(1);
         let hard = (soft * 3).min(cap).max(soft);
         Some(TimePlan {
             soft: Duration::from_millis(soft),
@@ -227,14 +245,14 @@ mod tests {
     fn the_reserve_grows_with_the_moves_left_and_the_measured_latency() {
         let none = Latency::default();
         // At a long control the reserve hardly matters; at bullet it does.
-        let long = clock(60_000, 600).plan(true, 30, &none).unwrap();
+        let long = clock(60_000, 600).plan(true, 30, &none, &off()).unwrap();
         assert!((2000..2800).contains(&long.soft.as_millis()), "{long:?}");
-        let bullet = clock(1000, 10).plan(true, 30, &none).unwrap();
+        let bullet = clock(1000, 10).plan(true, 30, &none, &off()).unwrap();
         let with_two_moves_to_go = Limits {
             movestogo: Some(2),
             ..clock(1000, 10)
         }
-        .plan(true, 30, &none)
+        .plan(true, 30, &none, &off())
         .unwrap();
         assert!(bullet.soft < with_two_moves_to_go.soft);
 
@@ -244,15 +262,15 @@ mod tests {
         for _ in 0..12 {
             let l = clock(ms, 100);
             lat.observe(l.own_clock(true));
-            let p = l.plan(true, 30, &lat).unwrap();
+            let p = l.plan(true, 30, &lat, &off()).unwrap();
             let timed = p.soft.as_millis() as i64;
             lat.searched(l.own_clock(true), timed as u64);
             ms = ms - timed - 60 + 100;
         }
         assert!((40.0..60.0).contains(&lat.mean), "{lat:?}");
         assert_eq!(lat.peak, 60);
-        let p = clock(ms, 100).plan(true, 30, &lat).unwrap();
-        let unaware = clock(ms, 100).plan(true, 30, &none).unwrap();
+        let p = clock(ms, 100).plan(true, 30, &lat, &off()).unwrap();
+        let unaware = clock(ms, 100).plan(true, 30, &none, &off()).unwrap();
         assert!(
             p.soft < unaware.soft && p.hard < unaware.hard,
             "{p:?} {unaware:?}"
@@ -266,6 +284,77 @@ mod tests {
         lat.observe(Some((5000, 0)));
         lat.observe(Some((10, 0)));
         assert_eq!((lat.mean, lat.peak), (before.mean, before.peak));
+    }
+
+    /// The plan without `TimeMan` (its default today).
+    fn off() -> TimeMan {
+        let mut cfg = crate::search::config::SearchConfig::default();
+        assert_eq!(cfg.set_option("TimeMan", Some("false")), Ok(true));
+        cfg.timeman
+    }
+
+    /// Plays `moves` moves of a sudden-death game on `plan`'s clock where each move takes
+    /// `share` of its soft limit (at most the hard one) and the GUI charges `lag` ms more;
+    /// returns the clock before each move (the last entry: after the last move).
+    fn simulate(tm: &TimeMan, ms: i64, inc: i64, moves: usize, share: f64, lag: i64) -> Vec<i64> {
+        let mut clocks = vec![ms];
+        let mut ms = ms;
+        for _ in 0..moves {
+            let p = clock(ms, inc)
+                .plan(true, 30, &Latency::default(), tm)
+                .unwrap();
+            let used = (p.soft.as_millis() as f64 * share).min(p.hard.as_millis() as f64);
+            ms = ms - used as i64 - lag + inc;
+            clocks.push(ms);
+        }
+        clocks
+    }
+
+    /// [timeman] In sudden death the new plan spends more of the clock early and ends the
+    /// game near the latency reserve instead of banking increments; with `movestogo` it is
+    /// the old plan.
+    #[test]
+    fn timeman_spends_the_clock_and_the_increment() {
+        let on = timeman_on();
+        // Deepening stops at 60% of the soft limit; a move takes about 65% of it.
+        let old = simulate(&off(), 10_000, 100, 200, 0.65, 0);
+        let new = simulate(&on, 10_000, 100, 200, 0.65, 0);
+        assert!(new[1] < old[1], "first move: {} vs {}", new[1], old[1]);
+        // After 60 moves (a long game) the new plan has spent much more of the clock...
+        assert!(new[60] * 10 < old[60] * 7, "{} vs {}", new[60], old[60]);
+        // ...and in the end settles near the reserve where the old one banks ~20 increments.
+        let (old_end, new_end) = (old[200], new[200]);
+        assert!(old_end > 1_800, "the old plan banks increments: {old_end}");
+        assert!((600..1_200).contains(&new_end), "{new_end} ms left");
+        // Never below the reserve the plan keeps (MoveOverhead per move to go).
+        assert!(new.iter().all(|&c| c >= 600), "{new:?}");
+
+        // At the parameters' extremes, moves that take the whole hard limit never flag, at
+        // 10+0.1 or at bullet (latency is the reserve's business, tested above).
+        for (h, i) in [("10", "300"), ("60", "0"), ("10", "0"), ("60", "300")] {
+            let mut cfg = crate::search::config::SearchConfig::default();
+            for (k, v) in [
+                ("TimeMan", "true"),
+                ("TimeManHorizon", h),
+                ("TimeManIncShare", i),
+            ] {
+                assert_eq!(cfg.set_option(k, Some(v)), Ok(true));
+            }
+            for (ms, inc) in [(10_000, 100), (1_000, 10), (300, 5)] {
+                let c = simulate(&cfg.timeman, ms, inc, 120, 100.0, 0);
+                assert!(c.iter().all(|&c| c > 0), "{h}/{i} at {ms}+{inc}: {c:?}");
+            }
+        }
+
+        // With moves to go, TimeMan plans as before.
+        let mtg = Limits {
+            movestogo: Some(20),
+            ..clock(30_000, 0)
+        };
+        assert_eq!(
+            mtg.plan(true, 30, &Latency::default(), &on),
+            mtg.plan(true, 30, &Latency::default(), &off())
+        );
     }
 
     fn timeman_on() -> TimeMan {
@@ -416,20 +505,20 @@ mod tests {
             winc: Some(10),
             ..Default::default()
         };
-        let p = l.plan(true, 30, &Latency::default()).unwrap();
+        let p = l.plan(true, 30, &Latency::default(), &off()).unwrap();
         assert!(p.hard.as_millis() <= 388, "{p:?}");
         assert!(p.soft <= p.hard);
         let l = Limits {
             btime: Some(5),
             ..Default::default()
         };
-        let p = l.plan(false, 30, &Latency::default()).unwrap();
+        let p = l.plan(false, 30, &Latency::default(), &off()).unwrap();
         assert_eq!(p.hard.as_millis(), 1);
         assert!(Limits {
             depth: Some(3),
             ..Default::default()
         }
-        .plan(true, 30, &Latency::default())
+        .plan(true, 30, &Latency::default(), &off())
         .is_none());
         // Only the opponent's clock (or only increments) given: still timed, not infinite.
         for l in [
@@ -446,7 +535,7 @@ mod tests {
                 ..Default::default()
             },
         ] {
-            let p = l.plan(true, 30, &Latency::default()).unwrap();
+            let p = l.plan(true, 30, &Latency::default(), &off()).unwrap();
             assert!(p.hard.as_millis() <= 75, "{l:?}: {p:?}");
         }
         let l = Limits {
@@ -454,7 +543,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            l.plan(true, 30, &Latency::default())
+            l.plan(true, 30, &Latency::default(), &off())
                 .unwrap()
                 .hard
                 .as_millis(),

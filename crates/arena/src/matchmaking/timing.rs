@@ -222,6 +222,9 @@ pub struct EngineTiming {
     pub moves: Vec<MoveTiming>,
     /// Fault keyword (`time`, `crash`, `stall`, `illegal`) → games lost by it.
     pub faults: BTreeMap<String, usize>,
+    /// Per game with clock moves: the time it thought in all (ms) and its clock after its
+    /// last move (ms), to tell an engine that spends its clock from one that banks it.
+    pub per_game: Vec<(f64, f64)>,
 }
 
 /// Per engine name, in name order.
@@ -232,6 +235,10 @@ pub fn by_engine(games: &[GameTiming]) -> BTreeMap<String, EngineTiming> {
             let e = out.entry(name.clone()).or_default();
             e.games += 1;
             e.moves.extend(g.moves[side].iter().cloned());
+            if let Some(last) = g.moves[side].last() {
+                let think = g.moves[side].iter().map(|m| m.used_ms).sum();
+                e.per_game.push((think, last.left_ms));
+            }
         }
         let fault = g.detail.as_deref().and_then(|d| d.split_once(": "));
         if let Some((side, what)) = fault {
@@ -302,6 +309,16 @@ pub fn report(games: &[GameTiming]) -> String {
             longest / 1000.0,
             least_allowed / 1000.0,
             least_left / 1000.0
+        ));
+        let think = || e.per_game.iter().map(|g| g.0 / 1000.0);
+        let left = || e.per_game.iter().map(|g| g.1 / 1000.0);
+        s.push_str(&format!(
+            "  per game: thought median {:.2} s (mean {:.2}); clock after its last move median {:.2} s (quartiles {:.2}, {:.2})\n",
+            quantile(think(), 0.5),
+            think().sum::<f64>() / e.per_game.len().max(1) as f64,
+            quantile(left(), 0.5),
+            quantile(left(), 0.25),
+            quantile(left(), 0.75),
         ));
     }
     s
@@ -398,6 +415,15 @@ mod tests {
         );
         assert!(r.contains("max +19; moves over their clock: 1"), "{r}");
         assert!(r.contains("max +5; moves over their clock: 1"), "{r}");
+        // Black thought 100 + 400 + 525 ms and ended on 10 ms; White 50 + 958 + 31.
+        assert_eq!(e["b"].per_game, vec![(1025.0, 10.0)]);
+        assert_eq!(e["w"].per_game, vec![(1039.0, 0.0)]);
+        assert!(
+            r.contains(
+                "thought median 1.02 s (mean 1.02); clock after its last move median 0.01 s"
+            ),
+            "{r}"
+        );
     }
 
     #[test]

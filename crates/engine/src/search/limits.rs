@@ -187,12 +187,11 @@ impl Limits {
         let inc = inc.max(0) as u64;
         // [timeman] Sudden death (no movestogo) is planned over TimeManHorizon moves.
         let sudden_death = tm.enabled && self.movestogo.is_none();
-        let horizon = if sudden_death {
-            tm.horizon.clamp(1, 60) as u64
-        } else {
-            28
+        let moves_left = match self.movestogo {
+            Some(m) => m.clamp(1, 50) as u64,
+            None if sudden_death => tm.horizon.clamp(1, 60) as u64,
+            None => 28,
         };
-        let moves_left = self.movestogo.map_or(horizon, |m| m.clamp(1, 50) as u64);
         // Every move still to play costs the latency again, so MoveOverhead, or the measured
         // mean latency when larger, is reserved for each of them (as Stockfish keeps back
         // MoveOverhead per move to go). With an increment below the overhead the clock then
@@ -286,11 +285,18 @@ mod tests {
         assert_eq!((lat.mean, lat.peak), (before.mean, before.peak));
     }
 
+    /// `TimeMan` with these UCI options set on the defaults.
+    fn timeman_with(options: &[(&str, &str)]) -> TimeMan {
+        let mut cfg = crate::search::config::SearchConfig::default();
+        for &(name, value) in options {
+            assert_eq!(cfg.set_option(name, Some(value)), Ok(true), "{name}");
+        }
+        cfg.timeman
+    }
+
     /// The plan without `TimeMan` (its default today).
     fn off() -> TimeMan {
-        let mut cfg = crate::search::config::SearchConfig::default();
-        assert_eq!(cfg.set_option("TimeMan", Some("false")), Ok(true));
-        cfg.timeman
+        timeman_with(&[("TimeMan", "false")])
     }
 
     /// Plays `moves` moves of a sudden-death game on `plan`'s clock where each move takes
@@ -332,16 +338,13 @@ mod tests {
         // At the parameters' extremes, moves that take the whole hard limit never flag, at
         // 10+0.1 or at bullet (latency is the reserve's business, tested above).
         for (h, i) in [("10", "300"), ("60", "0"), ("10", "0"), ("60", "300")] {
-            let mut cfg = crate::search::config::SearchConfig::default();
-            for (k, v) in [
+            let tm = timeman_with(&[
                 ("TimeMan", "true"),
                 ("TimeManHorizon", h),
                 ("TimeManIncShare", i),
-            ] {
-                assert_eq!(cfg.set_option(k, Some(v)), Ok(true));
-            }
+            ]);
             for (ms, inc) in [(10_000, 100), (1_000, 10), (300, 5)] {
-                let c = simulate(&cfg.timeman, ms, inc, 120, 100.0, 0);
+                let c = simulate(&tm, ms, inc, 120, 100.0, 0);
                 assert!(c.iter().all(|&c| c > 0), "{h}/{i} at {ms}+{inc}: {c:?}");
             }
         }
@@ -358,9 +361,7 @@ mod tests {
     }
 
     fn timeman_on() -> TimeMan {
-        let mut cfg = crate::search::config::SearchConfig::default();
-        assert_eq!(cfg.set_option("TimeMan", Some("true")), Ok(true));
-        cfg.timeman
+        timeman_with(&[("TimeMan", "true")])
     }
 
     const PLAN: TimePlan = TimePlan {

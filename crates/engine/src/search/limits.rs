@@ -211,7 +211,11 @@ impl Limits {
             // Spreading the increments to come over the horizon (the old plan) lets the
             // search bank most of each one: deepening stops at 60% of the soft limit, so the
             // clock settled near 20 increments and games ended with 2.5 s of 10 unused.
+            // Below the reserve the increment's share shrinks with the clock (to nothing at
+            // an empty one), so a clock that latency has drained refills towards the reserve
+            // instead of settling where only the 40% cap holds it (45 ms at 1+0.01).
             let inc_part = inc * tm.inc_share.max(0) as u64 / 100;
+            let inc_part = inc_part * time.min(reserve) / reserve.max(1);
             time.saturating_sub(reserve) / moves_left + inc_part
         } else {
             budget / moves_left
@@ -334,6 +338,11 @@ mod tests {
         assert!((600..1_200).contains(&new_end), "{new_end} ms left");
         // Never below the reserve the plan keeps (MoveOverhead per move to go).
         assert!(new.iter().all(|&c| c >= 600), "{new:?}");
+        // At bullet below the reserve, with 5 ms of lag a move, the clock refills towards
+        // the reserve rather than draining to where only the cap holds it.
+        let bullet = simulate(&on, 1_000, 10, 200, 0.65, 5);
+        let low = bullet[100..].iter().min().unwrap();
+        assert!(*low >= 300, "{low} ms at 1+0.01: {bullet:?}");
 
         // At the parameters' extremes, moves that take the whole hard limit never flag, at
         // 10+0.1 or at bullet (latency is the reserve's business, tested above).

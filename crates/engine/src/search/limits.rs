@@ -213,9 +213,14 @@ impl Limits {
             // clock settled near 20 increments and games ended with 2.5 s of 10 unused.
             // Below the reserve the increment's share shrinks with the clock (to nothing at
             // an empty one), so a clock that latency has drained refills towards the reserve
-            // instead of settling where only the 40% cap holds it (45 ms at 1+0.01).
+            // instead of settling where only the 40% cap holds it (45 ms at 1+0.01). With no
+            // reserve (MoveOverhead 0, no latency measured) the clock is never below it.
             let inc_part = inc * tm.inc_share.max(0) as u64 / 100;
-            let inc_part = inc_part * time.min(reserve) / reserve.max(1);
+            let inc_part = if time < reserve {
+                inc_part * time / reserve
+            } else {
+                inc_part
+            };
             time.saturating_sub(reserve) / moves_left + inc_part
         } else {
             budget / moves_left
@@ -343,6 +348,9 @@ mod tests {
         let bullet = simulate(&on, 1_000, 10, 200, 0.65, 5);
         let low = bullet[100..].iter().min().unwrap();
         assert!(*low >= 300, "{low} ms at 1+0.01: {bullet:?}");
+        // With no reserve at all (MoveOverhead 0, nothing measured) the increment still counts.
+        let soft = |inc| clock(1_000, inc).plan(true, 0, &Latency::default(), &on);
+        assert!(soft(100).unwrap().soft > soft(0).unwrap().soft);
 
         // At the parameters' extremes, moves that take the whole hard limit never flag, at
         // 10+0.1 or at bullet (latency is the reserve's business, tested above).

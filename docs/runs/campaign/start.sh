@@ -1,9 +1,7 @@
 #!/bin/bash
 # First minute of every session: both campaigns resume where their files end.
 cd /work/campaign
-pgrep -f "datagen --out datagen/selfplay-e3809f7-seed2702" >/dev/null || \
-  nohup nice -n 10 bin/augur-lab-e3809f7-pgo3 datagen --out datagen/selfplay-e3809f7-seed2702.bin \
-    --positions 30000000 --threads 1 --seed 2702 >> logs/datagen-2702b.log 2>&1 &
+./start-datagen.sh
 pgrep -f "augur-lab-e3809f7 scaling" >/dev/null || \
   nohup nice -n 10 bin/augur-lab-e3809f7 scaling --engine /work/campaign/bin/augur-e3809f7 \
     --openings /work/shared/data/openings/UHO_4060_v4-sample10k.epd \

@@ -1,6 +1,6 @@
 //! Static evaluation. Three functions, chosen with the UCI option `Eval`:
-//! `classic` is the SPP thesis's feature table (section 4.2), `default` is Augur's own
-//! tapered evaluation, `nnue` the network (`eval::nnue`). All return centipawns from the side
+//! `classic` is the SPP thesis's feature table (section 4.2), `default` (or `hce`) is Augur's
+//! own tapered, hand-written evaluation, `nnue` the network (`eval::nnue`). All return centipawns from the side
 //! to move's point of view.
 
 pub mod classic;
@@ -15,7 +15,8 @@ crate::options::types::choice! {
     #[derive(Default)]
     pub enum EvalKind("evaluation") {
         #[default]
-        Default = "default",
+        /// `hce` names it by what it is (the hand-written evaluation), whichever is the default.
+        Default = "default" | "hce",
         Classic = "classic",
         Nnue = "nnue",
     }

@@ -170,7 +170,7 @@ impl<T: Choice> OptionType for T {
     fn kind(default: &Self, _: Option<(i64, i64)>) -> Kind {
         Kind::Combo {
             default: default.name(),
-            choices: T::NAMES,
+            choices: T::WORDS,
         }
     }
     fn parse(value: Option<&str>, _: Option<(i64, i64)>) -> Result<Self, ValueError> {
@@ -182,7 +182,11 @@ impl<T: Choice> OptionType for T {
 pub trait Choice: Copy + std::str::FromStr<Err = UnknownChoice> + 'static {
     /// What the choice is, for error messages ("evaluation", "algorithm", ...).
     const WHAT: &'static str;
+    /// Each choice's own name, in declaration order.
     const NAMES: &'static [&'static str];
+    /// Every word the option takes (names and aliases): the UCI combo's `var` list, since a GUI
+    /// sends only what the list offers.
+    const WORDS: &'static [&'static str] = Self::NAMES;
     fn name(self) -> &'static str;
 }
 
@@ -213,12 +217,16 @@ pub fn parse_choice<T: Copy>(
 }
 
 /// Declares an enum of named choices with one table: variants and their names in order, with
-/// `ALL`, `NAMES`, `name()`, `FromStr` (typed error, case-insensitive) and `Display`.
+/// `ALL`, `NAMES`, `name()`, `FromStr` (typed error, case-insensitive) and `Display`. A name may
+/// carry aliases (`Default = "default" | "hce"`): accepted and offered, never printed back.
 macro_rules! choice {
+    (@same $_alias:literal, $value:expr) => {
+        $value
+    };
     (
         $(#[$meta:meta])*
         $vis:vis enum $Name:ident ($what:literal) {
-            $( $(#[$vmeta:meta])* $Variant:ident = $text:literal ),+ $(,)?
+            $( $(#[$vmeta:meta])* $Variant:ident = $text:literal $(| $alias:literal)* ),+ $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -230,6 +238,11 @@ macro_rules! choice {
         impl $Name {
             pub const ALL: &'static [$Name] = &[$($Name::$Variant),+];
             pub const NAMES: &'static [&'static str] = &[$($text),+];
+            /// Names and aliases, each beside its choice in `WORD_VALUES`.
+            pub const WORDS: &'static [&'static str] = &[$($text $(, $alias)*),+];
+            const WORD_VALUES: &'static [$Name] = &[
+                $($Name::$Variant $(, $crate::options::types::choice!(@same $alias, $Name::$Variant))*),+
+            ];
 
             pub fn name(self) -> &'static str {
                 match self {
@@ -241,6 +254,7 @@ macro_rules! choice {
         impl $crate::options::types::Choice for $Name {
             const WHAT: &'static str = $what;
             const NAMES: &'static [&'static str] = $Name::NAMES;
+            const WORDS: &'static [&'static str] = $Name::WORDS;
             fn name(self) -> &'static str {
                 $Name::name(self)
             }
@@ -249,7 +263,7 @@ macro_rules! choice {
         impl std::str::FromStr for $Name {
             type Err = $crate::options::types::UnknownChoice;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
-                $crate::options::types::parse_choice(s, $what, Self::NAMES, Self::ALL)
+                $crate::options::types::parse_choice(s, $what, Self::WORDS, Self::WORD_VALUES)
             }
         }
 

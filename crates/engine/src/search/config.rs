@@ -203,7 +203,7 @@ search_config! {
         move_overhead: i32 = 30 => "MoveOverhead" [0, 5000];
             "milliseconds kept back from the clock for a move, for GUI and network lag; more when the lag measured from the clock is larger"
         eval: EvalKind = EvalKind::Default => "Eval";
-            "`default`: Augur's tapered evaluation; `classic`: the SPP thesis's feature table"
+            "`default` (also `hce`): Augur's hand-written tapered evaluation; `classic`: the SPP thesis's feature table"
         algorithm: Mode = Mode::Engine => "Algorithm";
             "`engine`, or a textbook algorithm searched to a fixed depth (`go depth N`, default 5)"
         spp_mpd: i32 = 70 => "SppMpd" [0, 10000];

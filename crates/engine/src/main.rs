@@ -78,7 +78,7 @@ fn bench(args: &[String]) -> ExitCode {
                     return ExitCode::from(2);
                 }
                 None => {
-                    eprintln!("augur bench: --eval needs default, classic or nnue");
+                    eprintln!("augur bench: --eval needs default (or hce), classic or nnue");
                     return ExitCode::from(2);
                 }
             }

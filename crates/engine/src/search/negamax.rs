@@ -221,6 +221,7 @@ impl Searcher<'_> {
             PickerOptions {
                 noisy_only: false,
                 use_see: true,
+                staged: self.cfg.stagedquiets.enabled,
             },
             self.td.stack.take_moves(ply),
         )
@@ -554,6 +555,13 @@ impl Searcher<'_> {
             if noisy && noisy_count < noisies.len() {
                 noisies[noisy_count] = Some(mv);
                 noisy_count += 1;
+            }
+        }
+        // [stagedquiets] Nodes that deferred their quiets, and those that never made them.
+        if let Some(saved) = picker.staging() {
+            self.td.stats.tried(Technique::StagedQuiets);
+            if saved {
+                self.td.stats.cut(Technique::StagedQuiets);
             }
         }
         self.td.stack.give_back_moves(ply, picker.into_buffer());

@@ -14,7 +14,17 @@ enum Stage {
     TtMove,
     Generate,
     Rest,
+    /// The killers, then the countermove, by index (0, 1: killers; 2: counter).
+    Refutation(u8),
     Sorted,
+}
+
+/// Which moves one generation pass makes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Part {
+    All,
+    Noisy,
+    Quiet,
 }
 
 /// Score bands: the picker returns moves in descending score, so bands give the stages.
@@ -24,6 +34,11 @@ const BAD_NOISY: i32 = -2_000_000;
 
 /// Returns moves one at a time: the TT move before any generation (a cutoff from it saves
 /// generating at all), then the rest by a selection sort over score bands.
+///
+/// [stagedquiets] Outside check the quiets are generated only once the good captures and the
+/// killers are spent: about 30% of full generations never hand out a quiet move (a capture
+/// or a killer cuts first), and each would have scored every quiet for nothing. The quiets
+/// are then scored with the history as it stands after the captures' subtrees.
 pub struct MovePicker {
     stage: Stage,
     tt_move: Option<Move>,
@@ -32,6 +47,11 @@ pub struct MovePicker {
     counter: Option<Move>,
     noisy_only: bool,
     use_see: bool,
+    /// [stagedquiets] The switch, whether this node deferred its quiets, and whether they are
+    /// still to be generated (after the refutations).
+    staged: bool,
+    deferred: bool,
+    quiets_pending: bool,
     moves: Vec<(Move, i32)>,
     next: usize,
 }
@@ -39,6 +59,8 @@ pub struct MovePicker {
 pub struct PickerOptions {
     pub noisy_only: bool,
     pub use_see: bool,
+    /// [stagedquiets] Generate the quiets only after the good captures and the refutations.
+    pub staged: bool,
 }
 
 impl MovePicker {
@@ -55,6 +77,9 @@ impl MovePicker {
             counter: None,
             noisy_only: opts.noisy_only,
             use_see: opts.use_see,
+            staged: opts.staged,
+            deferred: false,
+            quiets_pending: false,
             moves: buffer,
             next: 0,
         }
@@ -64,6 +89,12 @@ impl MovePicker {
     pub fn with_counter(mut self, counter: Option<Move>) -> Self {
         self.counter = counter;
         self
+    }
+
+    /// [stagedquiets] `None` if this node generated its moves at once (or never); else whether
+    /// its quiets were never generated, the work staging saved.
+    pub fn staging(&self) -> Option<bool> {
+        self.deferred.then_some(self.quiets_pending)
     }
 
     /// Returns the buffer for reuse by the next node at this ply.
@@ -101,7 +132,19 @@ impl MovePicker {
                     }
                 }
                 Stage::Generate => {
-                    self.generate(board, history);
+                    let in_check = !board.checkers().is_empty();
+                    let part = if in_check {
+                        Part::All
+                    } else if self.noisy_only {
+                        Part::Noisy
+                    } else if self.staged {
+                        // [stagedquiets] The quiets wait for the refutations.
+                        (self.deferred, self.quiets_pending) = (true, true);
+                        Part::Noisy
+                    } else {
+                        Part::All
+                    };
+                    self.generate(board, history, part);
                     self.stage = Stage::Rest;
                 }
                 Stage::Sorted => {
@@ -110,44 +153,70 @@ impl MovePicker {
                     return Some(mv);
                 }
                 Stage::Rest => {
-                    if self.next >= self.moves.len() {
-                        return None;
-                    }
                     let mut best = self.next;
                     for i in self.next + 1..self.moves.len() {
                         if self.moves[i].1 > self.moves[best].1 {
                             best = i;
                         }
                     }
-                    if self.moves[best].1 < KILLER {
-                        // Only quiets and bad captures remain: most of them will be searched
-                        // (or pruned in order), so one sort beats a selection per move.
-                        self.moves[self.next..].sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
-                        self.stage = Stage::Sorted;
+                    if best < self.moves.len() && self.moves[best].1 >= KILLER {
+                        self.moves.swap(self.next, best);
+                        let mv = self.moves[self.next].0;
+                        self.next += 1;
+                        return Some(mv);
+                    }
+                    if self.quiets_pending {
+                        self.stage = Stage::Refutation(0);
                         continue;
                     }
-                    self.moves.swap(self.next, best);
-                    let mv = self.moves[self.next].0;
-                    self.next += 1;
-                    return Some(mv);
+                    // Only quiets and bad captures remain: most of them will be searched
+                    // (or pruned in order), so one sort beats a selection per move.
+                    self.sort_rest();
+                }
+                Stage::Refutation(i) => {
+                    if i == 3 {
+                        // [stagedquiets] Now the quiets, behind the bad captures' band.
+                        self.quiets_pending = false;
+                        self.generate(board, history, Part::Quiet);
+                        self.sort_rest();
+                        continue;
+                    }
+                    self.stage = Stage::Refutation(i + 1);
+                    let candidate = match i {
+                        0 => self.killers[0],
+                        1 => self.killers[1].filter(|&k| Some(k) != self.killers[0]),
+                        _ => self.counter.filter(|&c| !self.killers.contains(&Some(c))),
+                    };
+                    // A refutation comes from another position: here it may be a capture
+                    // (already in the noisy band), the TT move, or not even legal.
+                    if let Some(mv) = candidate {
+                        if Some(mv) != self.tt_move && !is_noisy(board, mv) && board.is_legal(mv) {
+                            return Some(mv);
+                        }
+                    }
                 }
             }
         }
     }
 
+    /// Sorts what is left, best first, and hands it out from then on by the inlined read.
+    fn sort_rest(&mut self) {
+        self.moves[self.next..].sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+        self.stage = Stage::Sorted;
+    }
+
     /// Generates and scores in one pass: the generator knows each move's piece, so scoring
     /// needs no board lookup for it (that lookup was most of a quiet move's scoring cost).
-    fn generate(&mut self, board: &Board, history: Option<&dyn MoveOrder>) {
+    /// `Part::Quiet` leaves out the moves the refutation stage already handed out.
+    fn generate(&mut self, board: &Board, history: Option<&dyn MoveOrder>, part: Part) {
         let side = board.side_to_move();
-        let in_check = !board.checkers().is_empty();
         let enemies = board.colors(!side);
         let tt = self.tt_move;
         let (killers, counter, use_see) = (self.killers, self.counter, self.use_see);
         let moves = &mut self.moves;
-        let noisy_only = self.noisy_only && !in_check;
-        // Noisy only (quiescence): keep just the target squares a noisy move can have before
-        // iterating, instead of building every quiet move to throw it away. A pawn's move is
-        // noisy when it changes file (a capture, en passant too) or reaches the last rank.
+        // Keep just the target squares the part's moves can have before iterating, instead of
+        // building the other part's moves to throw them away. A pawn's move is noisy when it
+        // changes file (a capture, en passant too) or reaches the last rank.
         let last_rank = match side {
             Color::White => cozy_chess::Rank::Eighth,
             Color::Black => cozy_chess::Rank::First,
@@ -155,12 +224,15 @@ impl MovePicker {
         .bitboard();
         board.generate_moves(|mut pm| {
             let piece = pm.piece;
-            if noisy_only {
-                pm.to &= if piece == Piece::Pawn {
-                    !pm.from.file().bitboard() | last_rank
-                } else {
-                    enemies
-                };
+            let noisy_targets = if piece == Piece::Pawn {
+                !pm.from.file().bitboard() | last_rank
+            } else {
+                enemies
+            };
+            match part {
+                Part::All => {}
+                Part::Noisy => pm.to &= noisy_targets,
+                Part::Quiet => pm.to &= !noisy_targets,
             }
             for mv in pm {
                 if Some(mv) == tt {
@@ -169,9 +241,6 @@ impl MovePicker {
                 let noisy = mv.promotion.is_some()
                     || enemies.has(mv.to)
                     || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
-                if noisy_only && !noisy {
-                    continue;
-                }
                 let score = if noisy {
                     let victim = captured_piece(board, mv).map_or(0, |p| SEE_VALUE[p as usize]);
                     let promo = mv.promotion.map_or(0, |p| SEE_VALUE[p as usize]);
@@ -184,11 +253,15 @@ impl MovePicker {
                     } else {
                         GOOD_NOISY + mvv_lva
                     }
-                } else if Some(mv) == killers[0] {
-                    KILLER + 1
-                } else if Some(mv) == killers[1] {
-                    KILLER
+                } else if Some(mv) == killers[0] || Some(mv) == killers[1] {
+                    if part == Part::Quiet {
+                        continue; // handed out by the refutation stage
+                    }
+                    KILLER + (Some(mv) == killers[0]) as i32
                 } else if Some(mv) == counter {
+                    if part == Part::Quiet {
+                        continue;
+                    }
                     // Below the killers, above any history score (bounded far below KILLER).
                     KILLER - 1
                 } else {
@@ -210,24 +283,101 @@ mod tests {
         let b: Board = "4k3/8/2p5/3p4/4n3/5P2/3Q4/4K3 w - - 0 1".parse().unwrap();
         let tt: Move = "e1e2".parse().unwrap();
         let killer: Move = "d2a5".parse().unwrap();
-        let opts = PickerOptions {
+        let opts = |staged| PickerOptions {
             noisy_only: false,
             use_see: true,
+            staged,
         };
-        let mut p = MovePicker::new(Some(tt), [Some(killer), None], opts, Vec::new());
-        let order: Vec<String> = std::iter::from_fn(|| p.next(&b, None))
-            .map(|m| m.to_string())
-            .collect();
-        let mut all = 0;
-        b.generate_moves(|pm| {
-            all += pm.len();
-            false
-        });
-        assert_eq!(order.len(), all, "every legal move exactly once");
-        assert_eq!(order[0], "e1e2");
-        assert_eq!(order[1], "f3e4", "the good capture next");
-        assert_eq!(order[2], "d2a5", "then the killer");
-        assert_eq!(order.last().unwrap(), "d2d5", "the losing capture last");
+        for staged in [false, true] {
+            let mut p = MovePicker::new(Some(tt), [Some(killer), None], opts(staged), Vec::new());
+            let order: Vec<String> = std::iter::from_fn(|| p.next(&b, None))
+                .map(|m| m.to_string())
+                .collect();
+            let mut all = 0;
+            b.generate_moves(|pm| {
+                all += pm.len();
+                false
+            });
+            assert_eq!(order.len(), all, "every legal move exactly once");
+            assert_eq!(order[0], "e1e2");
+            assert_eq!(order[1], "f3e4", "the good capture next");
+            assert_eq!(order[2], "d2a5", "then the killer");
+            assert_eq!(order.last().unwrap(), "d2d5", "the losing capture last");
+        }
+    }
+
+    /// [stagedquiets] Whatever the refutations are (a quiet legal move, a capture here, the TT
+    /// move, an illegal move, each other), the picker hands out every legal move exactly once:
+    /// over the bench positions and random games from them, in check and not.
+    #[test]
+    fn staged_picker_hands_out_every_legal_move_once() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut nodes, mut in_check, mut refuted) = (0, 0, 0);
+        // Moves from other positions, to serve as killers and countermoves.
+        let mut elsewhere: Vec<Move> = vec!["e2e4".parse().unwrap(), "g8f6".parse().unwrap()];
+        for fen in crate::bench::positions() {
+            let mut board: Board = fen.parse().unwrap();
+            for _ in 0..30 {
+                let mut legal = Vec::new();
+                board.generate_moves(|pm| {
+                    legal.extend(pm);
+                    false
+                });
+                if legal.is_empty() {
+                    break;
+                }
+                let mut pick = |r: &mut dyn FnMut(usize) -> usize| match r(4) {
+                    0 => None,
+                    1 => Some(legal[r(legal.len())]),
+                    _ => Some(elsewhere[r(elsewhere.len())]),
+                };
+                let tt = pick(&mut rand);
+                let killers = [pick(&mut rand), pick(&mut rand)];
+                let counter = pick(&mut rand);
+                let opts = PickerOptions {
+                    noisy_only: false,
+                    use_see: true,
+                    staged: true,
+                };
+                let mut p = MovePicker::new(tt, killers, opts, Vec::new()).with_counter(counter);
+                let mut order: Vec<Move> = std::iter::from_fn(|| p.next(&board, None)).collect();
+                // A legal quiet killer comes right after the good captures, before any
+                // history-ordered quiet.
+                if let Some(k) = killers[0]
+                    .filter(|&k| Some(k) != tt && legal.contains(&k) && !is_noisy(&board, k))
+                {
+                    let at = order.iter().position(|&m| m == k).unwrap();
+                    assert!(
+                        order[..at]
+                            .iter()
+                            .all(|&m| Some(m) == tt || is_noisy(&board, m)),
+                        "{board} {k}"
+                    );
+                    refuted += 1;
+                }
+                order.sort_by_key(|m| m.to_string());
+                legal.sort_by_key(|m| m.to_string());
+                assert_eq!(
+                    order, legal,
+                    "{board} tt {tt:?} killers {killers:?} {counter:?}"
+                );
+                nodes += 1;
+                in_check += !board.checkers().is_empty() as usize;
+                let mv = legal[rand(legal.len())];
+                elsewhere.push(mv);
+                board.play_unchecked(mv);
+            }
+        }
+        assert!(
+            nodes > 1_000 && in_check > 10 && refuted > 100,
+            "{nodes} {in_check} {refuted}"
+        );
     }
 
     #[test]
@@ -251,9 +401,10 @@ mod tests {
             let opts = PickerOptions {
                 noisy_only: true,
                 use_see: false,
+                staged: false,
             };
             let mut p = MovePicker::new(None, [None, None], opts, Vec::new());
-            p.generate(&b, None);
+            p.generate(&b, None, Part::Noisy);
             let noisy: Vec<Move> = p.moves.iter().map(|m| m.0).collect();
             assert_eq!(noisy, full, "{fen}");
             assert!(!noisy.is_empty(), "{fen}");

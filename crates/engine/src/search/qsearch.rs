@@ -89,6 +89,7 @@ impl Searcher<'_> {
             PickerOptions {
                 noisy_only: true,
                 use_see: false,
+                staged: false,
             },
             self.td.stack.take_moves(ply),
         );

@@ -11,7 +11,7 @@ const USAGE: &str = "usage:
   augur \"<command>\"... [quit]    runs each argument as a UCI command, then standard input
                                  unless one was quit; e.g. OpenBench's
                                  augur \"genfens N seed S book <file|None>\" quit
-  augur bench [depth] [--eval E] [--set Name=Value]... fixed-depth search of the built-in positions; last line '<N> nodes <M> nps'
+  augur bench [depth] [--eval E] [--eval-file F] [--set Name=Value]... fixed-depth search of the built-in positions; last line '<N> nodes <M> nps'
   augur perft <depth> [fen] [--threads N]
                                  per-move divide, then 'Nodes searched: <N>' (all cores by default)
   augur perft --suite <file.epd> [--max-depth D] [--max-nodes N]
@@ -79,6 +79,22 @@ fn bench(args: &[String]) -> ExitCode {
                 }
                 None => {
                     eprintln!("augur bench: --eval needs default (or hce), classic or nnue");
+                    return ExitCode::from(2);
+                }
+            }
+            continue;
+        }
+        if arg == "--eval-file" {
+            // [nnue] `augur bench --eval nnue --eval-file F`: a network not (yet) compiled
+            // in, to measure its speed before it is embedded.
+            let Some(path) = rest.next() else {
+                eprintln!("augur bench: --eval-file needs a network file");
+                return ExitCode::from(2);
+            };
+            match augur::eval::nnue::Network::load(std::path::Path::new(path)) {
+                Ok(net) => augur::eval::nnue::set_current(std::sync::Arc::new(net)),
+                Err(e) => {
+                    eprintln!("augur bench: {path}: {e}");
                     return ExitCode::from(2);
                 }
             }

@@ -157,3 +157,75 @@ fn convert_writes_bullet_text_lines() {
     assert!(err.contains("40 bytes is not a whole number"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A network generation's run: `--eval nnue` (the embedded network, or `--eval-file`) and
+/// `--set` reach the journal's settings line, so a resume with another network or options is
+/// refused; the defaults add nothing to the line, so files made before these flags resume.
+#[test]
+fn the_engine_settings_are_part_of_the_journal() {
+    let dir = scratch("engine");
+    let gen = |out: &Path, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_augur-lab"))
+            .args(["datagen", "--games", "1", "--nodes", "100", "--seed", "5"])
+            .args(["--threads", "1", "--hash", "1", "--quiet", "--out"])
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let plain = dir.join("plain.bin");
+    assert!(gen(&plain, &[]).status.success());
+    let line = std::fs::read_to_string(journal(&plain)).unwrap();
+    let first = line.lines().next().unwrap();
+    assert!(first.ends_with("max_plies=600"), "{first}");
+
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/default.nnue");
+    let nnue = dir.join("nnue.bin");
+    let o = gen(
+        &nnue,
+        &[
+            "--eval",
+            "nnue",
+            "--eval-file",
+            net,
+            "--set",
+            "StagedQuiets=true",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let line = std::fs::read_to_string(journal(&nnue)).unwrap();
+    let first = line.lines().next().unwrap();
+    let sha = augur_lab::kit::provenance::sha256_file(Path::new(net)).unwrap();
+    assert!(
+        first.ends_with(&format!(" eval=nnue net={sha} set=StagedQuiets=true")),
+        "{first}"
+    );
+    assert_ne!(
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&nnue).unwrap()
+    );
+    // The same file resumed without the option: refused, both lines shown.
+    let o = gen(&nnue, &["--eval", "nnue", "--games", "2"]);
+    assert!(!o.status.success());
+    // Bad input: a clear error, and nothing written.
+    for (extra, says) in [
+        (&["--eval-file", net][..], "--eval-file needs --eval nnue"),
+        (&["--set", "NoSuchOption=1"][..], "is not a search option"),
+        (&["--set", "Hash"][..], "expected Name=Value"),
+        (
+            &["--eval", "nnue", "--eval-file", "/no/net.nnue"][..],
+            "cannot read network",
+        ),
+        (&["--eval", "neural"][..], "unknown evaluation"),
+    ] {
+        let out = dir.join("bad.bin");
+        let o = gen(&out, extra);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains(says),
+            "{extra:?}: {err}"
+        );
+        assert!(!out.exists(), "{extra:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

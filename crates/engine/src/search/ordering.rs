@@ -332,7 +332,7 @@ mod tests {
                 if legal.is_empty() {
                     break;
                 }
-                let mut pick = |r: &mut dyn FnMut(usize) -> usize| match r(4) {
+                let pick = |r: &mut dyn FnMut(usize) -> usize| match r(4) {
                     0 => None,
                     1 => Some(legal[r(legal.len())]),
                     _ => Some(elsewhere[r(elsewhere.len())]),

@@ -30,18 +30,22 @@ use selfplay::{Adjudication, Game, GameSettings};
     after_help = "Examples:\n  \
 augur-lab datagen --out ../shared/data/datagen/augur-s1.bin --games 100000 --threads 2 --seed 1\n  \
 augur-lab datagen --out data.bin --positions 10000000 --book openings.epd --random-plies 4\n  \
+augur-lab datagen --out gen1.bin --positions 1000000 --eval nnue --eval-file gen1.nnue --seed 3\n  \
 augur-lab convert data.bin --limit 10",
     after_long_help = "Plays Augur against itself in-process and writes training positions as \
 bullet's 32-byte ChessBoard records: the board, the search score (side to move, cp) and the \
 game result. Each game: --random-plies random moves from the start (or a --book position), \
 replayed if the first search says |score| > 300; then every move searched with a soft node \
-limit (--nodes) and a hard cap. Wins are adjudicated at |score| >= 2000 for 4 plies, draws by \
-the rules or after ply 80 at |score| <= 10 for 12 plies. Positions in check, with a capture or \
+limit (--nodes) and a hard cap. Wins are adjudicated at |score| >= --win-score (1000) for \
+--win-plies (4) plies, draws by the rules or from ply --draw-ply (70) at |score| <= --draw-score \
+(10) for --draw-plies (10) plies. The engine searches with its defaults, or with --eval, \
+--eval-file and --set (a network generation's data). Positions in check, with a capture or \
 promotion as best move, or a mate score are not written. The same settings give the same \
 file for any --threads; an interrupted run (Ctrl-C, kill -9) resumes when started again. \
 See docs/datagen.md.\n\nExamples:\n  \
 augur-lab datagen --out ../shared/data/datagen/augur-s1.bin --games 100000 --threads 2 --seed 1\n  \
 augur-lab datagen --out data.bin --positions 10000000 --book openings.epd --random-plies 4\n  \
+augur-lab datagen --out gen1.bin --positions 1000000 --eval nnue --eval-file gen1.nnue --seed 3\n  \
 augur-lab convert data.bin --limit 10"
 )]
 pub struct DatagenArgs {
@@ -92,9 +96,63 @@ pub struct DatagenArgs {
     /// ... for this many consecutive plies.
     #[arg(long, default_value_t = Adjudication::DEFAULT.draw_plies)]
     pub draw_plies: u32,
+    /// The evaluation the games are played with (`default`/`hce`, `classic`, `nnue`).
+    #[arg(long, default_value = "default")]
+    pub eval: augur::eval::EvalKind,
+    /// With `--eval nnue`: the network file (default: the one compiled in).
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+    /// A search option for every game, `Name=Value` (as `augur bench --set`); repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
     /// No progress line.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The searcher's configuration from `--eval`, `--eval-file` and `--set`, and what the
+/// journal's settings line adds for them: nothing for the defaults (so that files made before
+/// these flags resume), else the evaluation, the network's SHA-256 and the options.
+fn engine_settings(args: &DatagenArgs) -> Result<(augur::search::config::SearchConfig, String)> {
+    use augur::eval::{nnue, EvalKind};
+    let mut config = augur::search::config::SearchConfig {
+        eval: args.eval,
+        ..Default::default()
+    };
+    let mut line = String::new();
+    if args.eval != EvalKind::Default {
+        line += &format!(" eval={}", args.eval);
+    }
+    match (&args.eval_file, args.eval) {
+        (Some(path), EvalKind::Nnue) => {
+            let bytes = std::fs::read(path)
+                .with_context(|| format!("cannot read network {}", path.display()))?;
+            let net = nnue::Network::from_bytes(&bytes)
+                .with_context(|| format!("{} is not a network", path.display()))?;
+            nnue::set_current(Arc::new(net));
+            line += &format!(" net={}", crate::kit::provenance::sha256_hex(&bytes));
+        }
+        (Some(_), _) => anyhow::bail!("--eval-file needs --eval nnue"),
+        (None, EvalKind::Nnue) => {
+            line += &format!(
+                " net={}",
+                crate::kit::provenance::sha256_hex(nnue::DEFAULT_NETWORK)
+            );
+        }
+        (None, _) => {}
+    }
+    for s in &args.set {
+        let (name, value) = s
+            .split_once('=')
+            .with_context(|| format!("--set '{s}': expected Name=Value"))?;
+        match config.set_option(name, Some(value)) {
+            Ok(true) => {}
+            Ok(false) => anyhow::bail!("--set '{s}': '{name}' is not a search option"),
+            Err(e) => anyhow::bail!("--set '{s}': {e}"),
+        }
+        line += &format!(" set={name}={value}");
+    }
+    Ok((config, line))
 }
 
 #[derive(clap::Args, Debug)]
@@ -149,12 +207,13 @@ fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
     Ok(n)
 }
 
-/// The settings line of the journal: everything that decides the games.
-fn settings_line(s: &GameSettings, book: Option<&Path>) -> String {
+/// The settings line of the journal: everything that decides the games (`engine`: what
+/// `engine_settings` adds).
+fn settings_line(s: &GameSettings, book: Option<&Path>, engine: &str) -> String {
     let a = &s.adjudication;
     format!(
         "seed={} nodes={} hard_nodes={} random_plies={} book={} hash={} opening_max={} \
-         win={}x{} draw={}/{}x{} max_plies={}",
+         win={}x{} draw={}/{}x{} max_plies={}{engine}",
         s.seed,
         s.soft_nodes,
         s.hard_nodes,
@@ -196,6 +255,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let (config, engine_line) = engine_settings(args)?;
     let settings = GameSettings {
         seed: args.seed,
         soft_nodes: args.nodes.max(1),
@@ -215,9 +275,12 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
             draw_plies: args.draw_plies,
             ..Adjudication::default()
         },
+        config,
     };
-    let (mut run, resumed) =
-        journal::open(&args.out, &settings_line(&settings, args.book.as_deref()))?;
+    let (mut run, resumed) = journal::open(
+        &args.out,
+        &settings_line(&settings, args.book.as_deref(), &engine_line),
+    )?;
     if resumed.games > 0 || resumed.cut_bytes > 0 {
         eprintln!(
             "resuming {}: {} games, {} positions already there{}",

@@ -76,6 +76,9 @@ pub struct GameSettings {
     /// Openings whose first search says |score| above this are replayed with new random moves.
     pub opening_max_score: i32,
     pub adjudication: Adjudication,
+    /// The searcher's configuration (the engine's defaults unless `--eval` or `--set` said
+    /// otherwise).
+    pub config: SearchConfig,
 }
 
 /// Tries per game for an opening within `opening_max_score`, before giving up on the run.
@@ -97,10 +100,10 @@ fn game_rng(seed: u64, index: u64) -> SplitMix64 {
     SplitMix64::new(a ^ b.rotate_left(17))
 }
 
-/// The engine searcher of one game: default configuration, a fresh hash table, sharing the
+/// The engine searcher of one game: the run's configuration, a fresh hash table, sharing the
 /// run's `control` so that the end of the run stops every search at once.
 fn new_searcher(s: &GameSettings, control: &Arc<Control>) -> Result<SearchTeam> {
-    Ok(SearchTeam::new(SearchConfig::default(), s.hash_mib)?.with_control(control.clone()))
+    Ok(SearchTeam::new(s.config.clone(), s.hash_mib)?.with_control(control.clone()))
 }
 
 /// The one call into the engine's search per move.
@@ -279,7 +282,21 @@ mod tests {
             hash_mib: 1,
             opening_max_score: 300,
             adjudication: Adjudication::default(),
+            config: SearchConfig::default(),
         }
+    }
+
+    /// The configuration reaches the searcher: the network plays other games than the HCE.
+    #[test]
+    fn the_searcher_plays_with_the_runs_configuration() {
+        let hce = tiny();
+        let mut nnue = tiny();
+        nnue.config.eval = augur::eval::EvalKind::Nnue;
+        let control = Arc::new(Control::default());
+        let a = play_game(&hce, 0, &control).unwrap().unwrap();
+        let b = play_game(&nnue, 0, &control).unwrap().unwrap();
+        assert_ne!(a.records, b.records);
+        assert_eq!(b, play_game(&nnue, 0, &control).unwrap().unwrap());
     }
 
     #[test]

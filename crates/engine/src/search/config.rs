@@ -281,7 +281,7 @@ search_config! {
         }
         [killers] Killers => "Killers" = true;
             "Killer moves: a quiet move that cut at this ply likely cuts in its siblings too" {}
-        [stagedquiets] StagedQuiets => "StagedQuiets" = false;
+        [stagedquiets] StagedQuiets => "StagedQuiets" = true;
             "Staged quiet generation: outside check the quiets are generated and scored only once the good captures and the killers are spent, since a third of the nodes cut before any quiet (tried: nodes that deferred; cut: nodes that never generated them)" {}
         [history] History => "History" = true;
             "History heuristic: order quiet moves by how often they caused cutoffs" {

@@ -19,6 +19,15 @@ enum Stage {
     Sorted,
 }
 
+/// [stagedquiets] Where a node's quiet moves are: generated with the rest (no staging: the
+/// switch off, in check, quiescence), still to come, or generated after the refutations.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Quiets {
+    WithTheRest,
+    Pending,
+    Generated,
+}
+
 /// Which moves one generation pass makes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Part {
@@ -47,11 +56,9 @@ pub struct MovePicker {
     counter: Option<Move>,
     noisy_only: bool,
     use_see: bool,
-    /// [stagedquiets] The switch, whether this node deferred its quiets, and whether they are
-    /// still to be generated (after the refutations).
+    /// [stagedquiets] The switch, and where this node's quiets are.
     staged: bool,
-    deferred: bool,
-    quiets_pending: bool,
+    quiets: Quiets,
     moves: Vec<(Move, i32)>,
     next: usize,
 }
@@ -78,8 +85,7 @@ impl MovePicker {
             noisy_only: opts.noisy_only,
             use_see: opts.use_see,
             staged: opts.staged,
-            deferred: false,
-            quiets_pending: false,
+            quiets: Quiets::WithTheRest,
             moves: buffer,
             next: 0,
         }
@@ -94,7 +100,11 @@ impl MovePicker {
     /// [stagedquiets] `None` if this node generated its moves at once (or never); else whether
     /// its quiets were never generated, the work staging saved.
     pub fn staging(&self) -> Option<bool> {
-        self.deferred.then_some(self.quiets_pending)
+        match self.quiets {
+            Quiets::WithTheRest => None,
+            Quiets::Pending => Some(true),
+            Quiets::Generated => Some(false),
+        }
     }
 
     /// Returns the buffer for reuse by the next node at this ply.
@@ -139,7 +149,7 @@ impl MovePicker {
                         Part::Noisy
                     } else if self.staged {
                         // [stagedquiets] The quiets wait for the refutations.
-                        (self.deferred, self.quiets_pending) = (true, true);
+                        self.quiets = Quiets::Pending;
                         Part::Noisy
                     } else {
                         Part::All
@@ -165,7 +175,7 @@ impl MovePicker {
                         self.next += 1;
                         return Some(mv);
                     }
-                    if self.quiets_pending {
+                    if self.quiets == Quiets::Pending {
                         self.stage = Stage::Refutation(0);
                         continue;
                     }
@@ -176,7 +186,7 @@ impl MovePicker {
                 Stage::Refutation(i) => {
                     if i == 3 {
                         // [stagedquiets] Now the quiets, behind the bad captures' band.
-                        self.quiets_pending = false;
+                        self.quiets = Quiets::Generated;
                         self.generate(board, history, Part::Quiet);
                         self.sort_rest();
                         continue;
@@ -311,13 +321,8 @@ mod tests {
     /// over the bench positions and random games from them, in check and not.
     #[test]
     fn staged_picker_hands_out_every_legal_move_once() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::eval::nnue::test_support::Rng(0x2545_f491_4f6c_dd1d);
+        let mut rand = move |n: usize| (rng.next() % n as u64) as usize;
         let (mut nodes, mut in_check, mut refuted) = (0, 0, 0);
         // Moves from other positions, to serve as killers and countermoves.
         let mut elsewhere: Vec<Move> = vec!["e2e4".parse().unwrap(), "g8f6".parse().unwrap()];

@@ -102,7 +102,8 @@ pub struct DatagenArgs {
     /// With `--eval nnue`: the network file (default: the one compiled in).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
-    /// A search option for every game, `Name=Value` (as `augur bench --set`); repeatable.
+    /// Search options for every game, `Name=Value` (as `augur bench --set`; several may be
+    /// joined with commas, as in `augur-lab variants`); repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// No progress line.
@@ -114,43 +115,34 @@ pub struct DatagenArgs {
 /// journal's settings line adds for them: nothing for the defaults (so that files made before
 /// these flags resume), else the evaluation, the network's SHA-256 and the options.
 fn engine_settings(args: &DatagenArgs) -> Result<(augur::search::config::SearchConfig, String)> {
+    use crate::kit::provenance::{sha256_file, sha256_hex};
     use augur::eval::{nnue, EvalKind};
-    let mut config = augur::search::config::SearchConfig {
-        eval: args.eval,
-        ..Default::default()
-    };
     let mut line = String::new();
     if args.eval != EvalKind::Default {
         line += &format!(" eval={}", args.eval);
     }
     match (&args.eval_file, args.eval) {
         (Some(path), EvalKind::Nnue) => {
-            let bytes = std::fs::read(path)
-                .with_context(|| format!("cannot read network {}", path.display()))?;
-            let net = nnue::Network::from_bytes(&bytes)
-                .with_context(|| format!("{} is not a network", path.display()))?;
-            nnue::set_current(Arc::new(net));
-            line += &format!(" net={}", crate::kit::provenance::sha256_hex(&bytes));
+            nnue::set_current(Arc::new(nnue::Network::load(path)?));
+            line += &format!(" net={}", sha256_file(path)?);
         }
         (Some(_), _) => anyhow::bail!("--eval-file needs --eval nnue"),
-        (None, EvalKind::Nnue) => {
-            line += &format!(
-                " net={}",
-                crate::kit::provenance::sha256_hex(nnue::DEFAULT_NETWORK)
-            );
-        }
+        (None, EvalKind::Nnue) => line += &format!(" net={}", sha256_hex(nnue::DEFAULT_NETWORK)),
         (None, _) => {}
     }
+    // `Eval` first, so that the options go through the engine's own table in one pass.
+    let mut options = vec![("Eval".to_string(), args.eval.to_string())];
     for s in &args.set {
-        let (name, value) = s
-            .split_once('=')
+        let pairs = crate::variants::parse_options(s, &format!("--set '{s}'"))
             .with_context(|| format!("--set '{s}': expected Name=Value"))?;
-        match config.set_option(name, Some(value)) {
-            Ok(true) => {}
-            Ok(false) => anyhow::bail!("--set '{s}': '{name}' is not a search option"),
-            Err(e) => anyhow::bail!("--set '{s}': {e}"),
+        for (name, value) in &pairs {
+            line += &format!(" set={name}={value}");
         }
-        line += &format!(" set={name}={value}");
+        options.extend(pairs);
+    }
+    let (config, others) = crate::variants::search_config(&options)?;
+    if let Some(name) = others.first() {
+        anyhow::bail!("--set: '{name}' is not a search option");
     }
     Ok((config, line))
 }

@@ -103,7 +103,7 @@ pub struct DatagenArgs {
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
     /// Search options for every game, `Name=Value` (as `augur bench --set`; several may be
-    /// joined with commas, as in `augur-lab variants`); repeatable.
+    /// joined with commas, as in `depth --variant` and `scaling -t` specs); repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// No progress line.

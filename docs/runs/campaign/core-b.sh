@@ -5,6 +5,7 @@
 # study's 40k and 160k points say more about Se). Each step resumes from its files; a finished
 # one returns at once.
 cd /work/campaign
+./gen1-sprt.sh   # from 27 Nov 04:45: the network's first gate (issue 27), before the grids
 bash grids.sh
 nice -n 10 bin/augur-lab-e3809f7 scaling --engine /work/campaign/bin/augur-e3809f7 \
   --openings /work/shared/data/openings/UHO_4060_v4-sample10k.epd \

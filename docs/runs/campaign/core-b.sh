@@ -1,11 +1,11 @@
 #!/bin/bash
-# Core B's queue (from 27 Nov): the MPC grids (issue 28 section 2), then the scaling study's
-# remaining points, then the Se SPRT (paused 27 Nov 03:55 at 2,652 games, +5.2 +- 13.2 nElo,
-# LLR 0.05: a true value near the middle of [0, 10] makes it the longest SPRT there is, and the
-# study's 40k and 160k points say more about Se). Each step resumes from its files; a finished
-# one returns at once.
+# Core B's queue (from 27 Nov): the network's first SPRT (done: H1 at 1,035 games; returns at
+# once), the MPC grids (issue 28 section 2), the scaling study's remaining points, then the Se
+# SPRT (paused 27 Nov 03:55 at 2,652 games, +5.2 +- 13.2 nElo, LLR 0.05: a true value near the
+# middle of [0, 10] makes it the longest SPRT there is, and the study's 40k and 160k points say
+# more about Se). Each step resumes from its files; a finished one returns at once.
 cd /work/campaign
-./gen1-sprt.sh   # from 27 Nov 04:45: the network's first gate (issue 27), before the grids
+./gen1-sprt.sh
 bash grids.sh
 nice -n 10 bin/augur-lab-e3809f7 scaling --engine /work/campaign/bin/augur-e3809f7 \
   --openings /work/shared/data/openings/UHO_4060_v4-sample10k.epd \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The campaign's datagen, one core at nice 19. Since 27 Nov 05:25 the engine is generation 1 of
+# The campaign's datagen, one core at nice 19. Since 27 Nov 05:16 the engine is generation 1 of
 # the network (the 4.03 M checkpoint's H = 128, SPRT [0, 5] H1 at 10k nodes against the HCE:
 # +74.5 +- 21.2 nElo), on 5833dc1's PGO x86-64-v3 build; a new file and seed. Seed 2703's file
 # (HCE, 4dce66a) is finished as it stands, like 2702's (e3809f7).

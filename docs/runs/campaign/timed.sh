@@ -2,8 +2,9 @@
 # The last hour of a session: the scaling study's core plays the timed SPRTs in order, one
 # game at a time (datagen goes on at nice 19 on the other core). Each resumes from its PGN.
 cd /work/campaign
-# Core B's queue stops (each of its steps resumes from its files later).
-pkill -f core-b.sh; pkill -f "augur-lab-e3809f7 scaling"; pkill -f "match --engine name=se,"; pkill -f "augur-lab-dcc08c2 grid"; sleep 2
+# Core B's queue stops, every step of it (start.sh made it a process group of its own); each
+# step resumes from its files later.
+[ -f logs/core-b.pid ] && kill -- -"$(cat logs/core-b.pid)" 2>/dev/null; sleep 2
 for p in $(pgrep -f "datagen --out datagen/"); do renice -n 19 -p $p >/dev/null; done
 B=/work/campaign/bin/augur-dcc08c2
 ADJ="--resign-score 1000 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-after 40"

@@ -154,23 +154,22 @@ impl NnueState {
             let (done, rest) = self.accs.split_at_mut(ply * 2 * h);
             let parent = &done[(ply - 1) * 2 * h..];
             let child = &mut rest[..2 * h];
-            for (side, persp) in [(0, Color::White), (1, Color::Black)] {
-                let index = |f: u16| {
-                    if persp == Color::White {
-                        f as usize
-                    } else {
-                        flip_feature(f as usize)
-                    }
+            let (na, ns) = (d.n_add as usize, d.n_sub as usize);
+            for side in 0..2 {
+                // Rows by offset into the feature weights; black's perspective reads the
+                // vertically mirrored feature of the same piece.
+                let row = |f: u16| {
+                    let f = f as usize;
+                    h * if side == 0 { f } else { flip_feature(f) }
                 };
-                let adds_idx = [index(d.adds[0]), index(d.adds[1])];
-                let subs_idx = [index(d.subs[0]), index(d.subs[1])];
-                let adds = [net.ft_row(adds_idx[0]), net.ft_row(adds_idx[1])];
-                let subs = [net.ft_row(subs_idx[0]), net.ft_row(subs_idx[1])];
+                let adds = [row(d.adds[0]), row(d.adds[1])];
+                let subs = [row(d.subs[0]), row(d.subs[1])];
                 net.kernel.add_sub(
                     &mut child[side * h..(side + 1) * h],
                     &parent[side * h..(side + 1) * h],
-                    &adds[..d.n_add as usize],
-                    &subs[..d.n_sub as usize],
+                    net.ft_weights(),
+                    &adds[..na],
+                    &subs[..ns],
                 );
             }
             self.computed[ply] = true;

@@ -420,6 +420,11 @@ impl Network {
     }
 
     #[inline]
+    pub(super) fn ft_weights(&self) -> &[i16] {
+        &self.ft_weights
+    }
+
+    #[inline]
     pub(super) fn ft_row(&self, feature: usize) -> &[i16] {
         &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }

@@ -4,7 +4,10 @@
 cd /work/campaign
 # Core B's queue stops, every step of it (start.sh made it a process group of its own); each
 # step resumes from its files later.
-[ -f logs/core-b.pid ] && kill -- -"$(cat logs/core-b.pid)" 2>/dev/null; sleep 2
+# (only if that group is still core B: a pid of an earlier session may name another process now)
+if [ -f logs/core-b.pid ] && ps -o cmd= -p "$(cat logs/core-b.pid)" | grep -q core-b.sh; then
+  kill -- -"$(cat logs/core-b.pid)" 2>/dev/null
+fi; sleep 2
 for p in $(pgrep -f "datagen --out datagen/"); do renice -n 19 -p $p >/dev/null; done
 B=/work/campaign/bin/augur-dcc08c2
 ADJ="--resign-score 1000 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-after 40"

@@ -140,33 +140,19 @@ mod avx2 {
         subs: &[usize],
     ) {
         let n = dst.len();
-        let (src, dst, rows) = (src.as_ptr(), dst.as_mut_ptr(), rows.as_ptr());
-        // SAFETY (all arms): the offsets are in bounds (the caller's contract).
+        let (src_p, dst_p, rows_p) = (src.as_ptr(), dst.as_mut_ptr(), rows.as_ptr());
+        // SAFETY (the vector arms): the offsets are in bounds (the caller's contract).
         unsafe {
-            let row = |o: usize| rows.add(o);
+            let row = |o: usize| rows_p.add(o);
             match (adds, subs) {
-                ([], []) => std::ptr::copy_nonoverlapping(src, dst, n),
-                (&[a], &[s]) => add_sub_n::<1, 1>(n, dst, src, [row(a)], [row(s)]),
-                (&[a], &[s, t]) => add_sub_n::<1, 2>(n, dst, src, [row(a)], [row(s), row(t)]),
+                ([], []) => dst.copy_from_slice(src),
+                (&[a], &[s]) => add_sub_n::<1, 1>(n, dst_p, src_p, [row(a)], [row(s)]),
+                (&[a], &[s, t]) => add_sub_n::<1, 2>(n, dst_p, src_p, [row(a)], [row(s), row(t)]),
                 (&[a, b], &[s, t]) => {
-                    add_sub_n::<2, 2>(n, dst, src, [row(a), row(b)], [row(s), row(t)])
+                    add_sub_n::<2, 2>(n, dst_p, src_p, [row(a), row(b)], [row(s), row(t)])
                 }
-                _ => {
-                    let mut i = 0;
-                    while i < n {
-                        let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
-                        for &a in adds {
-                            let r = _mm256_loadu_si256(row(a + i) as *const __m256i);
-                            v = _mm256_add_epi16(v, r);
-                        }
-                        for &s in subs {
-                            let r = _mm256_loadu_si256(row(s + i) as *const __m256i);
-                            v = _mm256_sub_epi16(v, r);
-                        }
-                        _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
-                        i += 16;
-                    }
-                }
+                // No move makes another shape; the scalar kernel gives the same bits.
+                _ => super::scalar::add_sub(dst, src, rows, adds, subs),
             }
         }
     }
@@ -258,8 +244,8 @@ mod tests {
             // Full int16 range: the wrapping behaviour must match too, not only the usual values.
             for (lo, hi) in [(-300, 300), (i16::MIN as i32, i16::MAX as i32)] {
                 let src = lanes(&mut rng, n, lo, hi);
-                // Up to three rows each: the move shapes (0-2 rows) and the general loop
-                // beyond them; the rows live in one weight block, as the feature weights do.
+                // Up to three rows each: the move shapes (0-2 rows) and the other counts;
+                // the rows live in one weight block, as the feature weights do.
                 let rows = lanes(&mut rng, 6 * n, lo, hi);
                 let adds = [0, n, 2 * n];
                 let subs = [3 * n, 4 * n, 5 * n];

@@ -69,8 +69,8 @@ fn bench(args: &[String]) -> ExitCode {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         if arg == "--eval" {
-            // [nnue] `augur bench --eval nnue`: the same positions with another evaluation, to
-            // compare speeds in one run.
+            // [nnue] `augur bench --eval hce`: the same positions with another evaluation, to
+            // compare speeds in one run (the network is the default).
             match rest.next().map(|v| v.parse::<augur::eval::EvalKind>()) {
                 Some(Ok(kind)) => config.eval = kind,
                 Some(Err(e)) => {
@@ -78,7 +78,7 @@ fn bench(args: &[String]) -> ExitCode {
                     return ExitCode::from(2);
                 }
                 None => {
-                    eprintln!("augur bench: --eval needs default (or hce), classic or nnue");
+                    eprintln!("augur bench: --eval needs nnue, hce (or default) or classic");
                     return ExitCode::from(2);
                 }
             }

@@ -542,7 +542,8 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
         positions: Some(args.collect_positions),
         threads: Some(args.concurrency.max(1)),
         hash: 16,
-        eval: augur::eval::EvalKind::Default,
+        // The evaluation the engine under test plays with (its default), as its bench above.
+        eval: augur::search::config::SearchConfig::default().eval,
         quiet: args.quiet,
         summary: SummaryArgs::default(),
     })?;

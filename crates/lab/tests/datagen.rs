@@ -158,9 +158,10 @@ fn convert_writes_bullet_text_lines() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A network generation's run: `--eval nnue` (the embedded network, or `--eval-file`) and
-/// `--set` reach the journal's settings line, so a resume with another network or options is
-/// refused; the defaults add nothing to the line, so files made before these flags resume.
+/// A network generation's run: `--eval nnue` (the default: the embedded network, or
+/// `--eval-file`) and `--set` reach the journal's settings line, so a resume with another
+/// network or options is refused; `--eval hce` adds nothing to the line, so the HCE's files
+/// made before these flags resume.
 #[test]
 fn the_engine_settings_are_part_of_the_journal() {
     let dir = scratch("engine");
@@ -174,12 +175,24 @@ fn the_engine_settings_are_part_of_the_journal() {
             .unwrap()
     };
     let plain = dir.join("plain.bin");
-    assert!(gen(&plain, &[]).status.success());
+    assert!(gen(&plain, &["--eval", "hce"]).status.success());
     let line = std::fs::read_to_string(journal(&plain)).unwrap();
     let first = line.lines().next().unwrap();
     assert!(first.ends_with("max_plies=600"), "{first}");
 
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/default.nnue");
+    let sha = augur_lab::kit::provenance::sha256_file(Path::new(net)).unwrap();
+    // No flag: the engine's default evaluation, the embedded network, named by its hash.
+    let default = dir.join("default.bin");
+    let o = gen(&default, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let line = std::fs::read_to_string(journal(&default)).unwrap();
+    let first = line.lines().next().unwrap();
+    assert!(first.ends_with(&format!(" eval=nnue net={sha}")), "{first}");
+    // The HCE's file does not resume with the network.
+    let o = gen(&plain, &["--games", "2"]);
+    assert!(!o.status.success());
+
     let nnue = dir.join("nnue.bin");
     let o = gen(
         &nnue,
@@ -195,7 +208,6 @@ fn the_engine_settings_are_part_of_the_journal() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let line = std::fs::read_to_string(journal(&nnue)).unwrap();
     let first = line.lines().next().unwrap();
-    let sha = augur_lab::kit::provenance::sha256_file(Path::new(net)).unwrap();
     assert!(
         first.ends_with(&format!(" eval=nnue net={sha} set=StagedQuiets=true")),
         "{first}"
@@ -209,7 +221,10 @@ fn the_engine_settings_are_part_of_the_journal() {
     assert!(!o.status.success());
     // Bad input: a clear error, and nothing written.
     for (extra, says) in [
-        (&["--eval-file", net][..], "--eval-file needs --eval nnue"),
+        (
+            &["--eval", "hce", "--eval-file", net][..],
+            "--eval-file needs --eval nnue",
+        ),
         (&["--set", "NoSuchOption=1"][..], "is not a search option"),
         (&["--set", "Hash"][..], "expected Name=Value"),
         (

@@ -63,7 +63,7 @@ fn quiet_children_and_spreads_are_consistent() {
     let mut castles = 0;
     for (pos, fullmove) in sample(300) {
         let fen = pos.fen();
-        let kids = mpd::quiet_children(&pos, EvalKind::Default);
+        let kids = mpd::quiet_children(&pos, EvalKind::Hce);
         let found: BTreeSet<String> = kids.iter().map(|&(mv, _)| pos.uci(mv)).collect();
         assert_eq!(found.len(), kids.len(), "{fen}: a move twice");
         assert_eq!(found, quiet_moves_by_shakmaty(&fen), "{fen}");
@@ -76,7 +76,7 @@ fn quiet_children_and_spreads_are_consistent() {
             child.make(mv);
             assert_eq!(
                 v,
-                -eval::evaluate(&child, EvalKind::Default),
+                -eval::evaluate(&child, EvalKind::Hce),
                 "{fen} {}",
                 pos.uci(mv)
             );

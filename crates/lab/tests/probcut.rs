@@ -230,7 +230,7 @@ fn collect_args(dir: &std::path::Path, threads: usize) -> CollectArgs {
         positions: None,
         threads: Some(threads),
         hash: 1,
-        eval: EvalKind::Default,
+        eval: EvalKind::Hce,
         quiet: true,
         summary: Default::default(),
     }
@@ -315,7 +315,7 @@ fn collect_searches_with_the_chosen_evaluation_and_keeps_files_apart() {
 
     // Resuming a classic file with another evaluation is refused, not mixed.
     let mixed = CollectArgs {
-        eval: EvalKind::Default,
+        eval: EvalKind::Hce,
         ..classic.clone()
     };
     let err = format!("{:#}", collect::run(&mixed).unwrap_err());

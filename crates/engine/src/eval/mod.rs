@@ -1,7 +1,8 @@
 //! Static evaluation. Three functions, chosen with the UCI option `Eval`:
-//! `classic` is the SPP thesis's feature table (section 4.2), `default` (or `hce`) is Augur's
-//! own tapered, hand-written evaluation, `nnue` the network (`eval::nnue`). All return centipawns from the side
-//! to move's point of view.
+//! `nnue` (the default) is the network (`eval::nnue`, the embedded one unless `EvalFile` names
+//! another), `hce` (or `default`, its name before the network passed its gate) is Augur's own
+//! tapered, hand-written evaluation, `classic` the SPP thesis's feature table (section 4.2).
+//! All return centipawns from the side to move's point of view.
 
 pub mod classic;
 pub mod nnue;
@@ -14,10 +15,11 @@ crate::options::types::choice! {
     /// The evaluation function, chosen with the UCI option `Eval`.
     #[derive(Default)]
     pub enum EvalKind("evaluation") {
-        #[default]
-        /// `hce` names it by what it is (the hand-written evaluation), whichever is the default.
-        Default = "default" | "hce",
+        /// The hand-written evaluation. `default` stays an alias: it was this one's name while
+        /// it was the default, and the lab's older scripts and records say it.
+        Hce = "hce" | "default",
         Classic = "classic",
+        #[default]
         Nnue = "nnue",
     }
 }
@@ -34,11 +36,11 @@ pub fn evaluate(pos: &Position, kind: EvalKind) -> i32 {
     evaluate_board(pos.board(), kind)
 }
 
-/// `evaluate`, with the `default` evaluation's pawn-and-king terms taken from a search
+/// `evaluate`, with the hand-written evaluation's pawn-and-king terms taken from a search
 /// thread's `cache` ([pawncache]); the same score, sooner.
 #[inline]
 pub fn evaluate_cached(pos: &Position, kind: EvalKind, cache: &mut tapered::PawnCache) -> i32 {
-    if kind != EvalKind::Default {
+    if kind != EvalKind::Hce {
         return evaluate(pos, kind);
     }
     let board = pos.board();
@@ -54,7 +56,7 @@ pub fn evaluate_cached(pos: &Position, kind: EvalKind, cache: &mut tapered::Pawn
 pub fn evaluate_board(board: &Board, kind: EvalKind) -> i32 {
     let white = match kind {
         EvalKind::Classic => classic::evaluate_white(board),
-        EvalKind::Default => tapered::evaluate_white(board),
+        EvalKind::Hce => tapered::evaluate_white(board),
         EvalKind::Nnue => return nnue::evaluate_board(&nnue::current(), board),
     };
     if board.side_to_move() == Color::White {
@@ -156,7 +158,7 @@ mod tests {
         for fen in fens {
             let p = Position::from_fen(fen, false).unwrap();
             let m = mirror(fen);
-            for kind in [EvalKind::Classic, EvalKind::Default, EvalKind::Nnue] {
+            for kind in [EvalKind::Classic, EvalKind::Hce, EvalKind::Nnue] {
                 assert_eq!(evaluate(&p, kind), evaluate(&m, kind), "{kind} {fen}");
             }
         }

@@ -172,16 +172,16 @@ mod tests {
         let e = <EvalKind as OptionType>::parse(Some("neural"), None).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown evaluation 'neural' (expected one of: default, hce, classic, nnue)"
+            "unknown evaluation 'neural' (expected one of: hce, default, classic, nnue)"
         );
         // An alias is taken and offered to GUIs, but the choice keeps its one name.
-        let hce = <EvalKind as OptionType>::parse(Some("HCE"), None).unwrap();
-        assert_eq!((hce, hce.name()), (EvalKind::Default, "default"));
+        let hce = <EvalKind as OptionType>::parse(Some("DEFAULT"), None).unwrap();
+        assert_eq!((hce, hce.name()), (EvalKind::Hce, "hce"));
         let eval = all().into_iter().find(|s| s.name == "Eval").unwrap();
         let Kind::Combo { choices, .. } = eval.kind else {
             panic!("Eval is a combo")
         };
-        assert_eq!(choices, ["default", "hce", "classic", "nnue"]);
+        assert_eq!(choices, ["hce", "default", "classic", "nnue"]);
         assert_eq!(<i32 as OptionType>::parse(Some(" 7 "), Some((1, 7))), Ok(7));
         assert!(<i32 as OptionType>::parse(Some("8"), Some((1, 7))).is_err());
     }

@@ -218,7 +218,7 @@ pub fn parse_choice<T: Copy>(
 
 /// Declares an enum of named choices with one table: variants and their names in order, with
 /// `ALL`, `NAMES`, `name()`, `FromStr` (typed error, case-insensitive) and `Display`. A name may
-/// carry aliases (`Default = "default" | "hce"`): accepted and offered, never printed back.
+/// carry aliases (`Hce = "hce" | "default"`): accepted and offered, never printed back.
 macro_rules! choice {
     (@same $_alias:literal, $value:expr) => {
         $value

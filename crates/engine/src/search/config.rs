@@ -202,8 +202,8 @@ search_config! {
             "number of principal variations reported"
         move_overhead: i32 = 30 => "MoveOverhead" [0, 5000];
             "milliseconds kept back from the clock for a move, for GUI and network lag; more when the lag measured from the clock is larger"
-        eval: EvalKind = EvalKind::Default => "Eval";
-            "`default` (also `hce`): Augur's hand-written tapered evaluation; `classic`: the SPP thesis's feature table"
+        eval: EvalKind = EvalKind::Nnue => "Eval";
+            "`nnue`: the network (the embedded one, or `EvalFile`'s); `hce` (also `default`): Augur's hand-written tapered evaluation; `classic`: the SPP thesis's feature table"
         algorithm: Mode = Mode::Engine => "Algorithm";
             "`engine`, or a textbook algorithm searched to a fixed depth (`go depth N`, default 5)"
         spp_mpd: i32 = 70 => "SppMpd" [0, 10000];
@@ -386,7 +386,7 @@ search_config! {
         [sppf] Sppf => "Sppf" = false;
             "Sibling prediction pruning at the frontier (the SPP thesis): at depth 1, a quiet move is pruned when a searched quiet sibling plus the maximum positional difference cannot reach alpha" {
             mpd: i32 = 160 => "SppfMpd" [0, 1000] step 10;
-                "`mpd` mode: how much two quiet siblings may differ (cp); 160 is about the default evaluation's 99th-percentile sibling spread (docs/compare.md)"
+                "`mpd` mode: how much two quiet siblings may differ (cp); 160 is about the hand-written evaluation's 99th-percentile sibling spread (docs/compare.md)"
             mode: SppfMode = SppfMode::Mpd => "SppfMode";
                 "`mpd`: the best searched quiet sibling + SppfMpd; `exact`: the classic evaluation's sound per-node bound (spp-exact's; needs `Eval classic`, prunes nothing with another evaluation)"
         }

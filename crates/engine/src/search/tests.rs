@@ -47,7 +47,7 @@ fn search_fen(fen: &str, d: i32) -> SearchResult {
 /// different orders, so a stale accumulator would show up as a different score.
 #[test]
 fn without_selectivity_the_search_is_minimax() {
-    for kind in [EvalKind::Classic, EvalKind::Default, EvalKind::Nnue] {
+    for kind in [EvalKind::Classic, EvalKind::Hce, EvalKind::Nnue] {
         let mut cfg = SearchConfig::default().without_selectivity();
         cfg.eval = kind;
         cfg.tt.enabled = false;
@@ -478,7 +478,7 @@ fn textbook_mode_uses_the_teams_table_and_window() {
     };
     let (mtdf, used) = run("mtdf", "25");
     let tb = TextbookConfig {
-        eval: EvalKind::Default,
+        eval: SearchConfig::default().eval,
         tt_mib: 4,
         ..Default::default()
     };

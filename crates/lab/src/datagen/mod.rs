@@ -96,8 +96,10 @@ pub struct DatagenArgs {
     /// ... for this many consecutive plies.
     #[arg(long, default_value_t = Adjudication::DEFAULT.draw_plies)]
     pub draw_plies: u32,
-    /// The evaluation the games are played with (`default`/`hce`, `classic`, `nnue`).
-    #[arg(long, default_value = "default")]
+    /// The evaluation the games are played with (`nnue`, the engine's default; `hce` or
+    /// `default`; `classic`). A file made with the HCE resumes only with `--eval hce`: the
+    /// journal's settings line must match.
+    #[arg(long, default_value = "nnue")]
     pub eval: augur::eval::EvalKind,
     /// With `--eval nnue`: the network file (default: the one compiled in).
     #[arg(long)]
@@ -118,7 +120,7 @@ fn engine_settings(args: &DatagenArgs) -> Result<(augur::search::config::SearchC
     use crate::kit::provenance::{sha256_file, sha256_hex};
     use augur::eval::{nnue, EvalKind};
     let mut line = String::new();
-    if args.eval != EvalKind::Default {
+    if args.eval != EvalKind::Hce {
         line += &format!(" eval={}", args.eval);
     }
     match (&args.eval_file, args.eval) {

@@ -289,7 +289,8 @@ mod tests {
     /// The configuration reaches the searcher: the network plays other games than the HCE.
     #[test]
     fn the_searcher_plays_with_the_runs_configuration() {
-        let hce = tiny();
+        let mut hce = tiny();
+        hce.config.eval = augur::eval::EvalKind::Hce;
         let mut nnue = tiny();
         nnue.config.eval = augur::eval::EvalKind::Nnue;
         let control = Arc::new(Control::default());

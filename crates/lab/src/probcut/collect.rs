@@ -62,9 +62,10 @@ pub struct CollectArgs {
     /// Transposition table per thread, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// The evaluation the searches use (`default`, `classic`, `nnue`): the paper asks whether
-    /// a better evaluation makes the shallow search a better predictor (a smaller σ).
-    #[arg(long, default_value_t = EvalKind::Default)]
+    /// The evaluation the searches use (`nnue`, the engine's default; `hce` or `default`;
+    /// `classic`): the paper asks whether a better evaluation makes the shallow search a
+    /// better predictor (a smaller σ). The model must come from the evaluation that plays.
+    #[arg(long, default_value_t = EvalKind::Nnue)]
     pub eval: EvalKind,
     /// No progress line.
     #[arg(long)]
@@ -200,9 +201,9 @@ pub fn header(args: &CollectArgs) -> Result<Header> {
             ("search".into(), "default options, null move on".into()),
         ]
         .into_iter()
-        // Files written before `--eval` existed carry no eval setting; keeping the default
-        // implicit lets them resume.
-        .chain((args.eval != EvalKind::Default).then(|| ("eval".into(), args.eval.to_string())))
+        // Files written before `--eval` existed (all with the HCE) carry no eval setting;
+        // keeping the HCE implicit lets them resume with `--eval hce`.
+        .chain((args.eval != EvalKind::Hce).then(|| ("eval".into(), args.eval.to_string())))
         .collect(),
         provenance: Provenance::capture(args, None),
         columns: HEADER.into(),

@@ -42,7 +42,7 @@ pub struct CompareArgs {
     /// Comma-separated algorithms (textbook names, or "engine" for Augur's own search).
     #[arg(long, default_value = "alphabeta,abt,spp,sppt")]
     pub algorithms: String,
-    /// Static evaluation: classic (the thesis's feature table) or default.
+    /// Static evaluation: classic (the thesis's feature table), hce (or default) or nnue.
     #[arg(long, default_value = "classic")]
     pub eval: String,
     /// The fixed maximum positional difference of spp/sppt.

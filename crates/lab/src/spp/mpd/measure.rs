@@ -145,7 +145,7 @@ impl From<SiblingSpreadFields> for SiblingSpread {
 /// [nnue] The network (`EvalFile`'s, the embedded one by default) is measured beside the two
 /// hand-written evaluations on the same positions: its spread is what SPP would have to bound
 /// if the search evaluated with it.
-pub const KINDS: [EvalKind; 3] = [EvalKind::Classic, EvalKind::Default, EvalKind::Nnue];
+pub const KINDS: [EvalKind; 3] = [EvalKind::Classic, EvalKind::Hce, EvalKind::Nnue];
 
 pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> SiblingSpread {
     let mut spread = [None; 3];

@@ -1,22 +1,13 @@
 #!/bin/bash
 # Issue 27 section 3: the margins tuned by margins-spsa.sh against the untuned ones, both with
 # generation 1 (7fbeb95, Eval=nnue), SPRT [0, 5] at 10,000 nodes, UHO sample, seed 28, capped
-# at 6,000 games. Runs only once the SPSA has its 2,000 iterations; the tuned values are the
-# last row of its history.csv, rounded as the engine rounds a spin option. Resumes from its PGN.
+# at 6,000 games. The tuned values are the SPSA's own printout (margins-spsa.sh, which returns
+# at once when the tune is finished and goes on with it when not). Resumes from its PGN.
 cd /work/campaign
-H=spsa/nnue-margins/history.csv
-[ -f "$H" ] || exit 0
-OPTS=$(python3 - "$H" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-if not rows or int(rows[-1]["iteration"]) < 2000:
-    sys.exit(0)
-last = rows[-1]
-print(",".join(f"option.{k}={round(float(v))}" for k, v in last.items()
-               if k not in ("iteration", "wins", "draws", "losses")))
-PY
-)
-[ -n "$OPTS" ] || exit 0
+./margins-spsa.sh
+T=spsa/nnue-margins.tuned
+[ -s "$T" ] || exit 0
+OPTS=$(sed 's/^\([^,]*\), */option.\1=/' "$T" | paste -sd,)
 echo "tuned: $OPTS" >> logs/margins-sprt.log
 B=/work/campaign/bin/augur-7fbeb95
 nice -n 10 bin/augur-lab-7fbeb95 match \

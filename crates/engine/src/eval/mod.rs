@@ -12,14 +12,13 @@ use crate::position::Position;
 use cozy_chess::{BitBoard, Board, Color, Piece, Square};
 
 crate::options::types::choice! {
-    /// The evaluation function, chosen with the UCI option `Eval`.
-    #[derive(Default)]
+    /// The evaluation function, chosen with the UCI option `Eval`; its default is the search
+    /// table's (`search::config`), the one home of every option's default.
     pub enum EvalKind("evaluation") {
         /// The hand-written evaluation. `default` stays an alias: it was this one's name while
         /// it was the default, and the lab's older scripts and records say it.
         Hce = "hce" | "default",
         Classic = "classic",
-        #[default]
         Nnue = "nnue",
     }
 }

@@ -99,7 +99,7 @@ pub struct DatagenArgs {
     /// The evaluation the games are played with (`nnue`, the engine's default; `hce` or
     /// `default`; `classic`). A file made with the HCE resumes only with `--eval hce`: the
     /// journal's settings line must match.
-    #[arg(long, default_value = "nnue")]
+    #[arg(long, default_value_t = augur::search::config::SearchConfig::default().eval)]
     pub eval: augur::eval::EvalKind,
     /// With `--eval nnue`: the network file (default: the one compiled in).
     #[arg(long)]

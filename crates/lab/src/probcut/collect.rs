@@ -65,7 +65,7 @@ pub struct CollectArgs {
     /// The evaluation the searches use (`nnue`, the engine's default; `hce` or `default`;
     /// `classic`): the paper asks whether a better evaluation makes the shallow search a
     /// better predictor (a smaller σ). The model must come from the evaluation that plays.
-    #[arg(long, default_value_t = EvalKind::Nnue)]
+    #[arg(long, default_value_t = augur::search::config::SearchConfig::default().eval)]
     pub eval: EvalKind,
     /// No progress line.
     #[arg(long)]

@@ -34,22 +34,39 @@ pub fn sample_of(r: &Record) -> TrainingPosition {
 /// Every record of `paths` in order, at most `max` of them; a corrupt or torn file is an
 /// error naming it.
 pub fn load(paths: &[PathBuf], max: Option<usize>) -> Result<Vec<TrainingPosition>> {
+    load_files(paths, max).map(|(samples, _)| samples)
+}
+
+/// As [`load`], with how many positions each file gave (in order; a file after `max` was
+/// reached gives 0), so that the caller can treat each file's positions as one source.
+pub fn load_files(
+    paths: &[PathBuf],
+    max: Option<usize>,
+) -> Result<(Vec<TrainingPosition>, Vec<usize>)> {
     let mut out = Vec::new();
+    let mut counts = Vec::with_capacity(paths.len());
     let limit = max.unwrap_or(usize::MAX);
     for path in paths {
-        let bytes = std::fs::metadata(path)
-            .with_context(|| format!("cannot read {}", path.display()))?
-            .len();
-        out.reserve(((bytes / 32) as usize).min(limit - out.len()));
-        for (i, rec) in RecordReader::open(path)?.enumerate() {
-            if out.len() == limit {
-                return Ok(out);
-            }
-            let rec = rec.with_context(|| format!("{}: record {i}", path.display()))?;
-            out.push(sample_of(&rec));
-        }
+        let before = out.len();
+        read_file(path, limit, &mut out)?;
+        counts.push(out.len() - before);
     }
-    Ok(out)
+    Ok((out, counts))
+}
+
+fn read_file(path: &PathBuf, limit: usize, out: &mut Vec<TrainingPosition>) -> Result<()> {
+    let bytes = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
+    out.reserve(((bytes / 32) as usize).min(limit - out.len()));
+    for (i, rec) in RecordReader::open(path)?.enumerate() {
+        if out.len() == limit {
+            return Ok(());
+        }
+        let rec = rec.with_context(|| format!("{}: record {i}", path.display()))?;
+        out.push(sample_of(&rec));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -93,6 +93,11 @@ pub struct TrainArgs {
     /// different K are compared on one yardstick.
     #[arg(long)]
     pub validation_k: Option<f32>,
+    /// Calibrate each file's scores to the training K: a file whose scores predict its own
+    /// results best at K_f has them multiplied by K / K_f (files with fewer than 5,000
+    /// training positions are left as they are; the held-out positions keep their scores).
+    #[arg(long)]
+    pub k_per_file: bool,
     /// Share of the positions held out for the validation loss.
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
@@ -173,7 +178,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         bail!("--wdl must be in [0, 1], --k and --validation-k positive, --validation in [0, 0.5)");
     }
     let start = Instant::now();
-    let mut samples = data::load(&args.data, args.max_positions)?;
+    let (mut samples, file_counts) = data::load_files(&args.data, args.max_positions)?;
     eprintln!(
         "read {} positions from {} file(s) in {:.1} s",
         samples.len(),
@@ -186,6 +191,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if let Some(n) = args.train_positions {
         samples.truncate(n);
     }
+    let unmirrored = samples.len();
     // [train-mirror] The inputs hold no castling rights, so a position mirrored left to right
     // keeps its score and result (up to castling, which the network cannot see anyway): twice
     // the positions for free, and a network that cannot learn a file bias from a small sample.
@@ -206,6 +212,25 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             k
         }
     };
+    // [train-kfile] Each source's scores on the scale of its own results. The campaign mixes
+    // the HCE's self-play (its scores fit results at K ≈ 153), the network's (≈ 135) and match
+    // games (168-188): one K turned the same advantage into targets up to 0.07 apart.
+    if args.k_per_file {
+        let factors = file_factors(&samples[..unmirrored], &file_counts, k);
+        for (path, (n, f)) in args.data.iter().zip(&factors) {
+            match f {
+                Some((kf, f)) => eprintln!(
+                    "  {}: {n} positions, K {kf:.1}, scores × {f:.3}",
+                    path.display()
+                ),
+                None => eprintln!(
+                    "  {}: {n} positions, too few to fit, as they are",
+                    path.display()
+                ),
+            }
+        }
+        rescale_by_file(&mut samples, unmirrored, &factors);
+    }
     let quant = Quantisation {
         qb: args.qb,
         ..Quantisation::STANDARD
@@ -281,6 +306,49 @@ pub fn data_k(samples: &[TrainingPosition]) -> f32 {
             .sum::<f64>()
     };
     crate::kit::regression::minimise_scale(error) as f32
+}
+
+/// [train-kfile] Per file: its training positions (the prefix `train` of the concatenation,
+/// clipped to each file's range) and, when there are at least 5,000 of them, its own fitted
+/// K_f and the factor K / K_f that puts its scores on the common scale.
+pub fn file_factors(
+    train: &[TrainingPosition],
+    counts: &[usize],
+    k: f32,
+) -> Vec<(usize, Option<(f32, f32)>)> {
+    let mut start = 0;
+    counts
+        .iter()
+        .map(|&count| {
+            let (lo, hi) = (start.min(train.len()), (start + count).min(train.len()));
+            start += count;
+            let n = hi - lo;
+            let fit = (n >= 5_000).then(|| {
+                let kf = data_k(&train[lo..hi]);
+                (kf, k / kf)
+            });
+            (n, fit)
+        })
+        .collect()
+}
+
+/// [train-kfile] Multiplies each training position's score by its file's factor; positions
+/// at `unmirrored` and beyond are the mirrored copies of those before it, in the same order.
+pub fn rescale_by_file(
+    samples: &mut [TrainingPosition],
+    unmirrored: usize,
+    factors: &[(usize, Option<(f32, f32)>)],
+) {
+    let mut per_position = Vec::with_capacity(unmirrored);
+    for &(n, fit) in factors {
+        per_position.extend(std::iter::repeat_n(fit.map_or(1.0, |(_, f)| f), n));
+    }
+    for (i, s) in samples.iter_mut().enumerate() {
+        let f = per_position[i % unmirrored];
+        s.score = (f32::from(s.score) * f)
+            .round()
+            .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
+    }
 }
 
 /// Everything a training run needs besides the data.
@@ -647,6 +715,60 @@ mod tests {
             let k = f64::from(data_k(&sample_set(true_k)));
             assert!((k - true_k).abs() < 0.03 * true_k, "{true_k}: {k}");
         }
+    }
+
+    /// [train-kfile] Two files whose results follow their scores at K = 100 and K = 220, and a
+    /// third too small to fit: after the rescale to K = 150 each fitted file fits at about
+    /// 150, the small file is untouched, and a mirrored copy gets its original's factor.
+    #[test]
+    fn per_file_k_puts_every_file_on_the_training_scale() {
+        use super::sample::Wdl;
+        let board = cozy_chess::Board::default();
+        let file = |true_k: f64, per_score: usize| {
+            let mut out = Vec::new();
+            for score in (-600i16..=600).step_by(20) {
+                let p = 1.0 / (1.0 + (-f64::from(score) / true_k).exp());
+                let wins = (p * per_score as f64).round() as usize;
+                for i in 0..per_score {
+                    let result = if i < wins { Wdl::Win } else { Wdl::Loss };
+                    out.push(TrainingPosition::from_board(&board, score, result).unwrap());
+                }
+            }
+            out
+        };
+        let (a, b, c) = (file(100.0, 200), file(220.0, 200), file(100.0, 20));
+        let counts = [a.len(), b.len(), c.len()];
+        let mut samples: Vec<TrainingPosition> = [a.clone(), b.clone(), c.clone()].concat();
+        let train = samples.len() - 5; // the last five are "held out"
+        samples.truncate(train);
+        let mirrored: Vec<TrainingPosition> = samples.iter().map(|s| s.mirrored()).collect();
+        samples.extend(mirrored);
+        let factors = file_factors(&samples[..train], &counts, 150.0);
+        assert_eq!(factors.len(), 3);
+        let (ka, fa) = factors[0].1.unwrap();
+        let (kb, fb) = factors[1].1.unwrap();
+        assert!(
+            (ka - 100.0).abs() < 3.0 && (kb - 220.0).abs() < 6.6,
+            "{ka} {kb}"
+        );
+        assert!((fa - 150.0 / ka).abs() < 1e-6 && (fb - 150.0 / kb).abs() < 1e-6);
+        assert_eq!(factors[2], (c.len() - 5, None));
+        rescale_by_file(&mut samples, train, &factors);
+        for (range, kf) in [(0..a.len(), ka), (a.len()..a.len() + b.len(), kb)] {
+            let k = f64::from(data_k(&samples[range.clone()]));
+            assert!((k - 150.0).abs() < 0.05 * 150.0, "{kf}: {k}");
+            let twin = f64::from(data_k(&samples[range.start + train..range.end + train]));
+            assert_eq!(k, twin);
+        }
+        let small = a.len() + b.len()..train;
+        assert!(samples[small.clone()]
+            .iter()
+            .zip(&c)
+            .all(|(s, o)| s.score == o.score));
+        assert!(samples[small.start + train..]
+            .iter()
+            .zip(&c)
+            .all(|(s, o)| s.score == o.score));
     }
 
     fn options(hidden: usize, epochs: usize) -> TrainOptions {

@@ -1,0 +1,33 @@
+#!/bin/bash
+# Issue 27 section 5: the ladder at 10+0.1 with the default evaluation, as issue 10's yardstick
+# was played (docs/strength.md, sessions 9 and 14): the 8-move book, Hash 16, one thread each,
+# the same adjudication; two matches side by side, each `--concurrency 1` (one engine thinks
+# at a time in each game, so two cores carry two games), nothing else running: core B's queue
+# ends (it resumes from its files) and datagen is stopped (SIGSTOP) until the ladder ends or is
+# stopped. Ethereal 12 first, two halves of 100 games (seeds 11 and 12), then Glaurung 2.2 and
+# Toga II 3.0 side by side, 200 games each (seed 14). Every match resumes from its PGN.
+# Usage: ladder.sh COMMIT (bin/augur-COMMIT and bin/augur-lab-COMMIT)
+cd /work/campaign
+C=${1:?commit}
+B=/work/campaign/bin/augur-$C; L=bin/augur-lab-$C
+if [ -f logs/core-b.pid ] && ps -o cmd= -p "$(cat logs/core-b.pid)" | grep -q core-b.sh; then
+  kill -- -"$(cat logs/core-b.pid)" 2>/dev/null
+fi
+DG=$(pgrep -f "datagen --out datagen/")
+[ -n "$DG" ] && kill -STOP $DG
+trap '[ -n "$DG" ] && kill -CONT $DG' EXIT
+sleep 2
+A="name=augur,cmd=$B,option.Threads=1,option.Hash=16"
+common="--openings /work/shared/data/openings/8moves_v3.epd --tc 10+0.1 --concurrency 1 \
+  --resign-score 1000 --resign-moves 3 --draw-score 10 --draw-moves 8 --draw-after 40"
+E="name=ethereal,cmd=/usr/games/ethereal-chess,option.Threads=1,option.Hash=16,option.Ponder=false"
+$L match --engine "$A" --engine "$E" $common --seed 11 --games 100 --pgn ladder/eth-a-$C.pgn >> logs/ladder.log 2>&1 &
+$L match --engine "$A" --engine "$E" $common --seed 12 --games 100 --pgn ladder/eth-b-$C.pgn >> logs/ladder.log 2>&1 &
+wait
+$L match --engine "$A" \
+  --engine "name=glaurung,cmd=/usr/games/glaurung,option.Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16" \
+  $common --seed 14 --games 200 --pgn ladder/glaurung-$C.pgn >> logs/ladder.log 2>&1 &
+$L match --engine "$A" \
+  --engine "name=toga,cmd=/usr/games/toga2,option.Number of Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16" \
+  $common --seed 14 --games 200 --pgn ladder/toga-$C.pgn >> logs/ladder.log 2>&1 &
+wait

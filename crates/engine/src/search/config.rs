@@ -225,7 +225,7 @@ search_config! {
             max_window: i32 = 1000 => "AspirationMaxWindow" [1, 32000] step 50;
                 "a half-width beyond this searches the full window (cp)"
         }
-        [timeman] TimeMan => "TimeMan" = false;
+        [timeman] TimeMan => "TimeMan" = true;
             "Time management: in sudden death the clock is shared over a shorter horizon and the increment spent whole (the old plan ended games with a quarter of the clock unused); on the clock (not movetime) the soft limit shrinks while the best move stays and most nodes go to it, and grows when it changes or the score drops" {
             min_depth: i32 = 5 => "TimeManMinDepth" [1, 32] step 1;
                 "first iteration that rescales the soft limit; shallower ones change their minds too often to mean anything"
@@ -658,7 +658,9 @@ mod tests {
     #[test]
     fn timeman_options_round_trip_and_refuse_out_of_range_values() {
         let mut cfg = SearchConfig::default();
-        assert!(!cfg.timeman.enabled, "off until its SPRT passes");
+        assert!(cfg.timeman.enabled, "on since its timed SPRT passed");
+        assert_eq!(cfg.set_option("timeman", Some("false")), Ok(true));
+        assert!(!cfg.timeman.enabled);
         for (name, value) in [
             ("TimeMan", "true"),
             ("TimeManStableFloor", "55"),

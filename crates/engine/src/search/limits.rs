@@ -303,7 +303,7 @@ mod tests {
         cfg.timeman
     }
 
-    /// The plan without `TimeMan` (its default today).
+    /// The plan without `TimeMan` (the default until its timed SPRT passed, 27 November 2026).
     fn off() -> TimeMan {
         timeman_with(&[("TimeMan", "false")])
     }

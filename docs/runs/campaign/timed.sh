@@ -13,11 +13,7 @@ B=/work/campaign/bin/augur-dcc08c2
 ADJ="--resign-score 1000 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-after 40"
 OPEN=/work/shared/data/openings/UHO_4060_v4-sample10k.epd
 (
-bin/augur-lab-dcc08c2 match --engine name=timeman,cmd=$B,option.TimeMan=true \
-  --engine name=base,cmd=$B,option.TimeMan=false --each option.Threads=1 --each option.Hash=16 \
-  --openings $OPEN --seed 71 --tc 10+0.1 --concurrency 1 --games 20000 --sprt 0,10 $ADJ \
-  --change "clock: TimeMan (horizon 24, increment 150%, trend scaling) vs the old plan" \
-  --commit dcc08c2 --pgn timed/timeman-dcc08c2.pgn >> logs/timed-timeman.log 2>&1
+./timed-clock.sh  # the clock (decided: H1 at 727 games; returns at once)
 # issue 28: Sppf's value is time per node, so it is judged on the clock too
 bin/augur-lab-dcc08c2 match --engine name=sppf,cmd=$B,option.Sppf=true \
   --engine name=base,cmd=$B --each option.Threads=1 --each option.Hash=16 \

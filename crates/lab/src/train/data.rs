@@ -8,7 +8,7 @@
 use super::sample::{TrainingPosition, Wdl};
 use crate::datagen::format::{Outcome, Record, RecordReader};
 use anyhow::{Context, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub fn sample_of(r: &Record) -> TrainingPosition {
     let mut s = TrainingPosition {
@@ -54,7 +54,7 @@ pub fn load_files(
     Ok((out, counts))
 }
 
-fn read_file(path: &PathBuf, limit: usize, out: &mut Vec<TrainingPosition>) -> Result<()> {
+fn read_file(path: &Path, limit: usize, out: &mut Vec<TrainingPosition>) -> Result<()> {
     let bytes = std::fs::metadata(path)
         .with_context(|| format!("cannot read {}", path.display()))?
         .len();

@@ -213,8 +213,8 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         }
     };
     // [train-kfile] Each source's scores on the scale of its own results. The campaign mixes
-    // the HCE's self-play (its scores fit results at K ≈ 153), the network's (≈ 135) and match
-    // games (168-188): one K turned the same advantage into targets up to 0.07 apart.
+    // the HCE's self-play (its scores fit results at K 142-152), the network's (128-141) and
+    // match games (105-200): one K turned the same advantage into targets up to 0.07 apart.
     if args.k_per_file {
         let factors = file_factors(&samples[..unmirrored], &file_counts, k);
         for (path, (n, f)) in args.data.iter().zip(&factors) {
@@ -339,15 +339,20 @@ pub fn rescale_by_file(
     unmirrored: usize,
     factors: &[(usize, Option<(f32, f32)>)],
 ) {
-    let mut per_position = Vec::with_capacity(unmirrored);
+    let mut start = 0;
     for &(n, fit) in factors {
-        per_position.extend(std::iter::repeat_n(fit.map_or(1.0, |(_, f)| f), n));
-    }
-    for (i, s) in samples.iter_mut().enumerate() {
-        let f = per_position[i % unmirrored];
-        s.score = (f32::from(s.score) * f)
-            .round()
-            .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
+        let range = start..start + n;
+        start += n;
+        let Some((_, f)) = fit else { continue };
+        // The file's own positions, then (with --mirror) their copies one `unmirrored` later.
+        let mirrored = samples.len() > unmirrored;
+        let copies = (range.start + unmirrored..range.end + unmirrored).filter(|_| mirrored);
+        for i in range.clone().chain(copies) {
+            let s = &mut samples[i];
+            s.score = (f32::from(s.score) * f)
+                .round()
+                .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
+        }
     }
 }
 
@@ -693,26 +698,30 @@ mod tests {
     use super::sample::material_samples;
     use super::*;
 
+    /// Scores −600..=600 cp in steps of 20, `per_score` positions each, of which the share
+    /// sigmoid(score / true_k) are wins and the rest losses: results that follow the scores at
+    /// exactly that K.
+    fn logistic_samples(true_k: f64, per_score: usize) -> Vec<TrainingPosition> {
+        use super::sample::Wdl;
+        let board = cozy_chess::Board::default();
+        let mut out = Vec::new();
+        for score in (-600i16..=600).step_by(20) {
+            let p = 1.0 / (1.0 + (-f64::from(score) / true_k).exp());
+            let wins = (p * per_score as f64).round() as usize;
+            for i in 0..per_score {
+                let result = if i < wins { Wdl::Win } else { Wdl::Loss };
+                out.push(TrainingPosition::from_board(&board, score, result).unwrap());
+            }
+        }
+        out
+    }
+
     /// [train-k] Samples whose results follow sigmoid(score / 160) give K = 160 back; a
     /// set whose results follow the scores more loosely gives a larger K.
     #[test]
     fn data_k_is_the_scale_at_which_the_scores_predict_the_results() {
-        use super::sample::Wdl;
-        let board = cozy_chess::Board::default();
-        let sample_set = |true_k: f64| {
-            let mut out = Vec::new();
-            for score in (-600i16..=600).step_by(20) {
-                let p = 1.0 / (1.0 + (-f64::from(score) / true_k).exp());
-                let wins = (p * 200.0).round() as usize;
-                for i in 0..200 {
-                    let result = if i < wins { Wdl::Win } else { Wdl::Loss };
-                    out.push(TrainingPosition::from_board(&board, score, result).unwrap());
-                }
-            }
-            out
-        };
         for true_k in [160.0, 400.0] {
-            let k = f64::from(data_k(&sample_set(true_k)));
+            let k = f64::from(data_k(&logistic_samples(true_k, 200)));
             assert!((k - true_k).abs() < 0.03 * true_k, "{true_k}: {k}");
         }
     }
@@ -722,20 +731,7 @@ mod tests {
     /// 150, the small file is untouched, and a mirrored copy gets its original's factor.
     #[test]
     fn per_file_k_puts_every_file_on_the_training_scale() {
-        use super::sample::Wdl;
-        let board = cozy_chess::Board::default();
-        let file = |true_k: f64, per_score: usize| {
-            let mut out = Vec::new();
-            for score in (-600i16..=600).step_by(20) {
-                let p = 1.0 / (1.0 + (-f64::from(score) / true_k).exp());
-                let wins = (p * per_score as f64).round() as usize;
-                for i in 0..per_score {
-                    let result = if i < wins { Wdl::Win } else { Wdl::Loss };
-                    out.push(TrainingPosition::from_board(&board, score, result).unwrap());
-                }
-            }
-            out
-        };
+        let file = logistic_samples;
         let (a, b, c) = (file(100.0, 200), file(220.0, 200), file(100.0, 20));
         let counts = [a.len(), b.len(), c.len()];
         let mut samples: Vec<TrainingPosition> = [a.clone(), b.clone(), c.clone()].concat();

@@ -1,11 +1,11 @@
 #!/bin/bash
-# The campaign's datagen, one core at nice 19. The engine is generation 2 of the network (the
-# 6.99 M checkpoint's H = 256: +60.5 [+33.3, +88.6] against generation 1 over 400 games at 10k
-# nodes, then its SPRT [0, 5] at 10k nodes, gen2-sprt.sh), on 7fbeb95's PGO x86-64-v3 build
-# (its search is the default's at fixed nodes; TimeMan only acts on the clock), a new file and
-# seed. Generation 1's files end as they stand: seed 2708 at 666,623 positions.
+# The campaign's datagen, one core at nice 19. The machine was lost on 27 Nov between the fourth
+# and fifth sessions (7.57 M positions with it; the committed networks survived), so the data
+# starts again from generation 2 (the 6.99 M checkpoint's H = 256, committed as
+# docs/runs/nnue-checkpoints/ckpt-6p99m-h256.nnue, SHA-256 b0a166e5...), the best engine so far,
+# on 3d5cd0d's x86-64-v3 build, a new file and seed.
 cd /work/campaign
-pgrep -f "datagen --out datagen/selfplay-7fbeb95-gen2-seed2713" >/dev/null || \
-  nohup nice -n 19 bin/augur-lab-7fbeb95-pgo3 datagen --out datagen/selfplay-7fbeb95-gen2-seed2713.bin \
-    --positions 30000000 --threads 1 --seed 2713 \
-    --eval nnue --eval-file /work/campaign/nets/gen2-6p99m-h256.nnue >> logs/datagen-2713.log 2>&1 &
+pgrep -f "datagen --out datagen/selfplay-3d5cd0d-gen2-seed2720" >/dev/null || \
+  nohup nice -n 19 bin/augur-lab-3d5cd0d-v3 datagen --out datagen/selfplay-3d5cd0d-gen2-seed2720.bin \
+    --positions 30000000 --threads 1 --seed 2720 \
+    --eval nnue --eval-file /work/campaign/nets/gen2-6p99m-h256.nnue >> logs/datagen-2720.log 2>&1 &

@@ -1,0 +1,46 @@
+#!/bin/bash
+# After a lost machine (it happened between the fourth and fifth sessions of 27 November):
+# rebuilds /work/campaign from the repository alone, then `start.sh` goes on. The binaries are
+# built from their commits (e3809f7 rebuilt this way gave the very binary the scaling study
+# recorded, SHA-256 637ad23e...); the networks come from docs/runs/nnue-checkpoints; the
+# scaling study's record and the unfinished matches' PGNs from docs/runs/campaign(/state),
+# where save-state.sh puts them at the end of every session. The datagen files are not in
+# the repository (too large): datagen starts a new file.
+# Usage: docs/runs/campaign/rebuild.sh (from the repository's root, /work/main)
+set -e
+REPO=$(pwd)
+C=/work/campaign
+mkdir -p $C/{bin,datagen,nets,scaling,logs,timed,soak,sprt,grids,spsa,ladder}
+cp docs/runs/campaign/*.sh docs/runs/campaign/*.spsa $C/
+cp docs/runs/nnue-checkpoints/ckpt-6p99m-h256.nnue $C/nets/gen2-6p99m-h256.nnue
+[ -f $C/scaling/scaling.csv ] || cp docs/runs/campaign/scaling.csv $C/scaling/scaling.csv
+# The unfinished matches: each state file is the PGN's path under /work/campaign with '/'
+# written as '__', compressed.
+for f in docs/runs/campaign/state/*.pgn.xz; do
+  [ -e "$f" ] || continue
+  dest=$C/$(basename "$f" .xz | sed 's|__|/|g')
+  mkdir -p "$(dirname "$dest")"
+  [ -f "$dest" ] || xz -dc "$f" > "$dest"
+done
+# build COMMIT [SUFFIX RUSTFLAGS]: bin/augur-COMMIT[SUFFIX] and bin/augur-lab-COMMIT[SUFFIX].
+# Without flags the build is the plain `cargo build --release` (the workspace's x86-64-v2 from
+# .cargo/config.toml; RUSTFLAGS unset, since even an empty RUSTFLAGS replaces that file's).
+build() {
+  local c=$1 suffix=$2 flags=$3 wt=/work/b-$1
+  [ -x $C/bin/augur-lab-$c$suffix ] && return 0
+  [ -d $wt ] || git -C "$REPO" worktree add $wt $c
+  if [ -n "$flags" ]; then
+    (cd $wt && RUSTFLAGS="$flags" nice -n 10 cargo build --release --target-dir target/b$suffix)
+    cp $wt/target/b$suffix/release/augur $C/bin/augur-$c$suffix
+    cp $wt/target/b$suffix/release/augur-lab $C/bin/augur-lab-$c$suffix
+  else
+    (cd $wt && unset RUSTFLAGS && nice -n 10 cargo build --release)
+    cp $wt/target/release/augur $C/bin/augur-$c
+    cp $wt/target/release/augur-lab $C/bin/augur-lab-$c
+  fi
+}
+# datagen and generation 2's timed SPRT (x86-64-v3), then the scaling study's engine, built
+# as on 26 November
+build 3d5cd0d -v3 "-C target-cpu=x86-64-v3"
+build e3809f7
+echo "rebuilt; now: cd $C && ./start.sh"

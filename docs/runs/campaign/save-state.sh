@@ -1,0 +1,23 @@
+#!/bin/bash
+# The end of every session: what a lost machine must not take (rebuild.sh puts it back). The
+# scaling study's record, and the PGNs of the matches still running or paused (an unfinished
+# SPRT, ladder or the study's unfinished point), compressed, into docs/runs/campaign(/state).
+# A finished match's PGN is not kept: its row in the docs is its record. Datagen files are not
+# kept (too large; the networks trained on them are, in docs/runs/nnue-checkpoints).
+# Usage: docs/runs/campaign/save-state.sh (from the repository's root), then commit.
+set -e
+S=docs/runs/campaign/state
+C=/work/campaign
+mkdir -p $S
+rm -f $S/*.pgn.xz
+cp $C/scaling/scaling.csv docs/runs/campaign/scaling.csv
+# PGN_PATH... relative to /work/campaign, each saved as its path with '/' written '__'
+save() { for p in "$@"; do [ -s "$C/$p" ] && xz -9 -c "$C/$p" > "$S/${p//\//__}.xz"; done; return 0; }
+# the study's points not yet in its record
+for p in $(cd $C && ls scaling/*/nodes-*.pgn 2>/dev/null); do
+  t=$(basename "$(dirname "$p")"); n=$(basename "$p" .pgn); n=${n#nodes-}
+  grep -q "^$t,$n," $C/scaling/scaling.csv || save "$p"
+done
+# the unfinished matches named in the session's scripts (edit as they change)
+save timed/nnue-gen2-3d5cd0d.pgn
+ls -la $S

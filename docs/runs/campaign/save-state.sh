@@ -19,5 +19,5 @@ for p in $(cd $C && ls scaling/*/nodes-*.pgn 2>/dev/null); do
   grep -q "^$t,$n," $C/scaling/scaling.csv || save "$p"
 done
 # the unfinished matches named in the session's scripts (edit as they change)
-save timed/nnue-gen2-3d5cd0d.pgn
+save timed/nnue-gen2-3d5cd0d.pgn sprt/margins-gen2-3d5cd0d.pgn
 ls -la $S

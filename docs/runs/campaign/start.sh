@@ -1,5 +1,6 @@
 #!/bin/bash
-# First minute of every session: datagen on one core at nice 19, core B's queue (nice 10) beside
+# First minute of every session (after a lost machine, docs/runs/campaign/rebuild.sh first):
+# datagen on one core at nice 19, core B's queue (nice 19) beside
 # it, and generation 2's timed SPRT at nice 0 (gen2-timed.sh: one game at a time; the scheduler
 # gives it a core while the niced jobs share the other). Each resumes where its files end; a
 # decided SPRT returns at once. (The network's 10+0.1 gate that came first until 27 Nov is
@@ -13,4 +14,7 @@ if ! pgrep -f core-b.sh >/dev/null; then
   echo $! > logs/core-b.pid
 fi
 pgrep -f gen2-timed.sh >/dev/null || setsid ./gen2-timed.sh > /dev/null 2>&1 < /dev/null &
+# the margins' SPRT with generation 2 (nice 19, beside datagen and core B's queue; from 27 Nov,
+# fifth session)
+pgrep -f margins-sprt-gen2.sh >/dev/null || setsid ./margins-sprt-gen2.sh > /dev/null 2>&1 < /dev/null &
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

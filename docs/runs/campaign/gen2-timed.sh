@@ -1,7 +1,8 @@
 #!/bin/bash
 # Issue 27 section 1: generation 2's H = 256 costs more a node than generation 1's H = 128, so
-# besides the fixed-node SPRT (gen2-sprt.sh) it is judged on the clock: SPRT [0, 10] at 10+0.1 (the clock's bounds; the first run used [0, 5]),
-# one game at a time at nice 0 beside the niced fixed-node jobs (timed-clock.sh's arrangement),
+# besides the fixed-node SPRT (gen2-sprt.sh) it is judged on the clock: SPRT [0, 10] at 10+0.1
+# (the clock's bounds; the first run used [0, 5]), one game at a time at nice 0 beside the
+# niced fixed-node jobs (timed-clock.sh's arrangement),
 # both sides with TimeMan (the default). Resumes from its PGN. The first run (21097c0, seed 84)
 # was lost with the machine at 104 games (+57.1 +- 66.8 nElo); this one starts again on
 # 3d5cd0d's x86-64-v3 build with seed 85.

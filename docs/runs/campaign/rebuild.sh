@@ -26,18 +26,17 @@ done
 # Without flags the build is the plain `cargo build --release` (the workspace's x86-64-v2 from
 # .cargo/config.toml; RUSTFLAGS unset, since even an empty RUSTFLAGS replaces that file's).
 build() {
-  local c=$1 suffix=$2 flags=$3 wt=/work/b-$1
+  local c=$1 suffix=$2 flags=$3 wt=/work/b-$1 td=target
   [ -x $C/bin/augur-lab-$c$suffix ] && return 0
   [ -d $wt ] || git -C "$REPO" worktree add $wt $c
   if [ -n "$flags" ]; then
-    (cd $wt && RUSTFLAGS="$flags" nice -n 10 cargo build --release --target-dir target/b$suffix)
-    cp $wt/target/b$suffix/release/augur $C/bin/augur-$c$suffix
-    cp $wt/target/b$suffix/release/augur-lab $C/bin/augur-lab-$c$suffix
+    td=target/b$suffix
+    (cd $wt && RUSTFLAGS="$flags" nice -n 10 cargo build --release --target-dir $td)
   else
     (cd $wt && unset RUSTFLAGS && nice -n 10 cargo build --release)
-    cp $wt/target/release/augur $C/bin/augur-$c
-    cp $wt/target/release/augur-lab $C/bin/augur-lab-$c
   fi
+  cp $wt/$td/release/augur $C/bin/augur-$c$suffix
+  cp $wt/$td/release/augur-lab $C/bin/augur-lab-$c$suffix
 }
 # datagen and generation 2's timed SPRT (x86-64-v3), then the scaling study's engine, built
 # as on 26 November

@@ -339,19 +339,23 @@ pub fn rescale_by_file(
     unmirrored: usize,
     factors: &[(usize, Option<(f32, f32)>)],
 ) {
+    if unmirrored == 0 {
+        return;
+    }
     let mut start = 0;
     for &(n, fit) in factors {
         let range = start..start + n;
         start += n;
         let Some((_, f)) = fit else { continue };
-        // The file's own positions, then (with --mirror) their copies one `unmirrored` later.
-        let mirrored = samples.len() > unmirrored;
-        let copies = (range.start + unmirrored..range.end + unmirrored).filter(|_| mirrored);
-        for i in range.clone().chain(copies) {
-            let s = &mut samples[i];
-            s.score = (f32::from(s.score) * f)
-                .round()
-                .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
+        // The positions as read, then (with --mirror) their copies: the same range of each
+        // `unmirrored`-long block.
+        for block in samples.chunks_mut(unmirrored) {
+            for s in &mut block[range.clone()] {
+                s.score = (f32::from(s.score) * f)
+                    .round()
+                    .clamp(f32::from(i16::MIN), f32::from(i16::MAX))
+                    as i16;
+            }
         }
     }
 }

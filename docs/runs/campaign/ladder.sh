@@ -3,9 +3,10 @@
 # was played (docs/strength.md, sessions 9 and 14): the 8-move book, Hash 16, one thread each,
 # the same adjudication; two matches side by side, each `--concurrency 1` (one engine thinks
 # at a time in each game, so two cores carry two games), nothing else running: core B's queue
-# ends (it resumes from its files) and datagen is stopped (SIGSTOP) until the ladder ends or is
-# stopped. Ethereal 12 first, two halves of 100 games (seeds 11 and 12), then Glaurung 2.2 and
-# Toga II 3.0 side by side, 200 games each (seed 14). Every match resumes from its PGN.
+# ends (it resumes from its files), so does the margins' SPRT, and datagen is stopped (SIGSTOP)
+# until the ladder ends or is stopped. Ethereal 12 first, two halves of 100 games (seeds 11 and
+# 12), then Glaurung 2.2 and Toga II 3.0 side by side, 200 games each (seed 14). Every match
+# resumes from its PGN; when all are played, start.sh starts the campaign's queue again.
 # Usage: ladder.sh COMMIT (bin/augur-COMMIT and bin/augur-lab-COMMIT)
 cd /work/campaign
 C=${1:?commit}
@@ -13,6 +14,11 @@ B=/work/campaign/bin/augur-$C; L=bin/augur-lab-$C
 if [ -f logs/core-b.pid ] && ps -o cmd= -p "$(cat logs/core-b.pid)" | grep -q core-b.sh; then
   kill -- -"$(cat logs/core-b.pid)" 2>/dev/null
 fi
+# the fixed-node SPRTs that start.sh runs in their own process groups end too (each resumes
+# from its PGN at the next start.sh)
+for j in margins-sprt-gen2.sh; do
+  for pg in $(pgrep -f "$j"); do kill -- -"$pg" 2>/dev/null; done
+done
 DG=$(pgrep -f "datagen --out datagen/")
 [ -n "$DG" ] && kill -STOP $DG
 trap '[ -n "$DG" ] && kill -CONT $DG' EXIT
@@ -31,3 +37,4 @@ $L match --engine "$A" \
   --engine "name=toga,cmd=/usr/games/toga2,option.Number of Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16" \
   $common --seed 14 --games 200 --pgn ladder/toga-$C.pgn >> logs/ladder.log 2>&1 &
 wait
+./start.sh > /dev/null 2>&1

@@ -225,10 +225,12 @@ fn history_heuristics_off_are_the_baseline() {
             c.conthist.plies = 1;
             c.conthist.lmr_weight = 300;
         }),
+        // At its largest limit and weight: with generation 2's network the small limit's
+        // corrections (7 cp) no longer change this tree's node count at depth 8.
         (Technique::CorrHist, |c, on| {
             c.corrhist.enabled = on;
-            c.corrhist.limit = 7;
-            c.corrhist.weight_max = 200;
+            c.corrhist.limit = 1000;
+            c.corrhist.weight_max = 256;
         }),
     ];
     for (t, switch) in cases {

@@ -37,4 +37,5 @@ $L match --engine "$A" \
   --engine "name=toga,cmd=/usr/games/toga2,option.Number of Threads=1,option.OwnBook=false,option.Ponder=false,option.Hash=16" \
   $common --seed 14 --games 200 --pgn ladder/toga-$C.pgn >> logs/ladder.log 2>&1 &
 wait
+touch ladder/done-$C
 ./start.sh > /dev/null 2>&1

@@ -38,8 +38,9 @@ build() {
   cp $wt/$td/release/augur $C/bin/augur-$c$suffix
   cp $wt/$td/release/augur-lab $C/bin/augur-lab-$c$suffix
 }
-# datagen and generation 2's timed SPRT (x86-64-v3), then the scaling study's engine, built
-# as on 26 November
+# datagen and the margins' SPRT (x86-64-v3), the ladder's engine (generation 2 embedded, the
+# merge of f8eec28: the same engine), then the scaling study's engine, built as on 26 November
 build 3d5cd0d -v3 "-C target-cpu=x86-64-v3"
+build f8eec28 -v3 "-C target-cpu=x86-64-v3"
 build e3809f7
 echo "rebuilt; now: cd $C && ./start.sh"

@@ -6,6 +6,14 @@
 # decided SPRT returns at once. (The network's 10+0.1 gate that came first until 27 Nov is
 # played: gate-gen1.sh.)
 cd /work/campaign
+# The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to
+# itself: while it is unplayed, it goes first (it resumes from its PGNs, pauses datagen, and
+# runs this script again when it is done, with its marker file written).
+if [ ! -e ladder/done-f8eec28-v3 ]; then
+  ./start-datagen.sh
+  pgrep -f "ladder.sh" >/dev/null || setsid ./ladder.sh f8eec28-v3 > logs/ladder-run.log 2>&1 < /dev/null &
+  exit 0
+fi
 ./start-datagen.sh
 # Core B's queue leads its own process group (setsid), so that timed.sh or ladder.sh stops the
 # whole queue, its shells and engines included, with one kill of the group in logs/core-b.pid.

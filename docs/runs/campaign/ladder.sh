@@ -14,11 +14,8 @@ B=/work/campaign/bin/augur-$C; L=bin/augur-lab-$C
 if [ -f logs/core-b.pid ] && ps -o cmd= -p "$(cat logs/core-b.pid)" | grep -q core-b.sh; then
   kill -- -"$(cat logs/core-b.pid)" 2>/dev/null
 fi
-# the fixed-node SPRTs that start.sh runs in their own process groups end too (each resumes
-# from its PGN at the next start.sh)
-for j in margins-sprt-gen2.sh; do
-  for pg in $(pgrep -f "$j"); do kill -- -"$pg" 2>/dev/null; done
-done
+# the margins' SPRT (its own process group, from start.sh) ends too; it resumes from its PGN
+for pg in $(pgrep -f margins-sprt-gen2.sh); do kill -- -"$pg" 2>/dev/null; done
 DG=$(pgrep -f "datagen --out datagen/")
 [ -n "$DG" ] && kill -STOP $DG
 trap '[ -n "$DG" ] && kill -CONT $DG' EXIT

@@ -181,6 +181,9 @@ const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 /// record is complete once its movetext line ending in a result token is
 /// followed by a blank line, which is how [`format_game`] ends every record.
 /// Anything after it is a record torn by a kill in the middle of a write.
+/// A tag pair is `[...]` on a line of its own; a wrapped movetext line may
+/// also start with `[` (a `[%clk ...]` command inside a comment) and still
+/// end the game, so only a line that ends with `]` as well is a tag.
 pub fn complete_prefix_len(text: &str) -> usize {
     let mut end = 0;
     let mut pos = 0;
@@ -189,7 +192,7 @@ pub fn complete_prefix_len(text: &str) -> usize {
         let body = line.trim_end();
         let last = body.rsplit(' ').next().unwrap_or("");
         let is_movetext_end = line.ends_with('\n')
-            && !body.starts_with('[')
+            && !(body.starts_with('[') && body.ends_with(']'))
             && RESULTS.contains(&last)
             && text[pos..].starts_with('\n');
         if is_movetext_end {
@@ -436,6 +439,24 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), game);
         assert_eq!(truncate_torn_tail(&path).unwrap(), 0);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_wrapped_clock_command_can_end_a_record() {
+        // The shape of a 100th game that resuming cut off and replayed (27 Nov):
+        // the 79-column wrap put `[%clk ...]` at the start of the result's line.
+        let game = "[Round \"100\"]\n[Result \"0-1\"]\n\n1. e4 {+0.10/9 0.1s [%clk\n\
+                    0:00:09.9]} e5 {-0.10/9 0.1s\n\
+                    [%clk 0:00:01.041]} {resign adjudication} 0-1\n\n";
+        let two = format!("{game}{game}");
+        assert_eq!(complete_prefix_len(&two), two.len());
+        assert_eq!(complete_prefix_len(game), game.len());
+        for cut in game.len()..two.len() {
+            assert_eq!(complete_prefix_len(&two[..cut]), game.len(), "cut at {cut}");
+        }
+        // A tag pair never ends a record, whatever its value.
+        let tags = "[Round \"1\"]\n[Result \"1-0\"]\n\n";
+        assert_eq!(complete_prefix_len(tags), 0);
     }
 
     #[test]

@@ -43,4 +43,6 @@ build() {
 build 3d5cd0d -v3 "-C target-cpu=x86-64-v3"
 build f8eec28 -v3 "-C target-cpu=x86-64-v3"
 build e3809f7
+# the match runner of the SPRTs started from the seventh session (the resume fix of 1f3fcb5)
+build 1f3fcb5
 echo "rebuilt; now: cd $C && ./start.sh"

@@ -20,6 +20,7 @@ if ! pgrep -f core-b.sh >/dev/null; then
   setsid ./core-b.sh > logs/core-b.log 2>&1 < /dev/null &
   echo $! > logs/core-b.pid
 fi
-# the margins' SPRT with generation 2 (from 27 Nov, fifth session)
-pgrep -f margins-sprt-gen2.sh >/dev/null || setsid ./margins-sprt-gen2.sh > /dev/null 2>&1 < /dev/null &
+# core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
+# extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
+pgrep -f queue-c.sh >/dev/null || setsid ./queue-c.sh > /dev/null 2>&1 < /dev/null &
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

@@ -3,8 +3,8 @@
 # was played (docs/strength.md, sessions 9 and 14): the 8-move book, Hash 16, one thread each,
 # the same adjudication; two matches side by side, each `--concurrency 1` (one engine thinks
 # at a time in each game, so two cores carry two games), nothing else running: core B's queue
-# ends (it resumes from its files), so does the margins' SPRT, and datagen is stopped (SIGSTOP)
-# until the ladder ends or is stopped. Ethereal 12 first, two halves of 100 games (seeds 11 and
+# ends (it resumes from its files), so does the margins' SPRT, and datagen ends until the
+# ladder ends (start.sh starts it again). Ethereal 12 first, two halves of 100 games (seeds 11 and
 # 12), then Glaurung 2.2 and Toga II 3.0 side by side, 200 games each (seed 14). Every match
 # resumes from its PGN; when all are played, start.sh starts the campaign's queue again.
 # Usage: ladder.sh COMMIT (bin/augur-COMMIT and bin/augur-lab-COMMIT)
@@ -16,9 +16,11 @@ if [ -f logs/core-b.pid ] && ps -o cmd= -p "$(cat logs/core-b.pid)" | grep -q co
 fi
 # the margins' SPRT (its own process group, from start.sh) ends too; it resumes from its PGN
 for pg in $(pgrep -f margins-sprt-gen2.sh); do kill -- -"$pg" 2>/dev/null; done
-DG=$(pgrep -f "datagen --out datagen/")
-[ -n "$DG" ] && kill -STOP $DG
-trap '[ -n "$DG" ] && kill -CONT $DG' EXIT
+# Datagen ends (it resumes from its file, losing at most the game in progress; start.sh starts
+# it again). A SIGSTOP, as until the seventh session, did not hold: when the shell that started
+# datagen exits, the kernel continues a stopped member of its orphaned process group (SIGHUP,
+# then SIGCONT), and datagen ran at nice 19 beside the ladder's Glaurung and Toga games.
+pkill -f "datagen --out datagen/"
 sleep 2
 A="name=augur,cmd=$B,option.Threads=1,option.Hash=16"
 common="--openings /work/shared/data/openings/8moves_v3.epd --tc 10+0.1 --concurrency 1 \

@@ -16,11 +16,14 @@ if [ ! -e ladder/done-$LADDER ]; then
 fi
 # Core B's queue leads its own process group (setsid), so that timed.sh or ladder.sh stops the
 # whole queue, its shells and engines included, with one kill of the group in logs/core-b.pid.
+# Each queue's session has an autogroup at nice 19 (start-datagen.sh says why): a timed match
+# started in a session of its own (nice 0) then has the CPU it asks for.
 if ! pgrep -f core-b.sh >/dev/null; then
-  setsid ./core-b.sh > logs/core-b.log 2>&1 < /dev/null &
+  setsid bash -c 'echo 19 > /proc/self/autogroup; exec ./core-b.sh' > logs/core-b.log 2>&1 < /dev/null &
   echo $! > logs/core-b.pid
 fi
 # core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
 # extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
-pgrep -f queue-c.sh >/dev/null || setsid ./queue-c.sh > /dev/null 2>&1 < /dev/null &
+pgrep -f queue-c.sh >/dev/null || \
+  setsid bash -c 'echo 19 > /proc/self/autogroup; exec ./queue-c.sh' > /dev/null 2>&1 < /dev/null &
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

@@ -3,7 +3,7 @@
 # was played (docs/strength.md, sessions 9 and 14): the 8-move book, Hash 16, one thread each,
 # the same adjudication; two matches side by side, each `--concurrency 1` (one engine thinks
 # at a time in each game, so two cores carry two games), nothing else running: core B's queue
-# ends (it resumes from its files), so does the margins' SPRT, and datagen ends until the
+# ends (it resumes from its files), so does core C's, and datagen ends until the
 # ladder ends (start.sh starts it again). Ethereal 12 first, two halves of 100 games (seeds 11 and
 # 12), then Glaurung 2.2 and Toga II 3.0 side by side, 200 games each (seed 14). Every match
 # resumes from its PGN; when all are played, start.sh starts the campaign's queue again.
@@ -11,11 +11,9 @@
 cd /work/campaign
 C=${1:?commit}
 B=/work/campaign/bin/augur-$C; L=bin/augur-lab-$C
-if [ -f logs/core-b.pid ] && ps -o cmd= -p "$(cat logs/core-b.pid)" | grep -q core-b.sh; then
-  kill -- -"$(cat logs/core-b.pid)" 2>/dev/null
-fi
-# the margins' SPRT (its own process group, from start.sh) ends too; it resumes from its PGN
-for pg in $(pgrep -f margins-sprt-gen2.sh); do kill -- -"$pg" 2>/dev/null; done
+# core B's and core C's queues end: each leads a process group of its own (start.sh), so one
+# kill of the group ends its shells, lab and engines; each resumes from its files
+for pg in $(pgrep -f "core-b.sh|queue-c.sh"); do kill -- -"$pg" 2>/dev/null; done
 # Datagen ends (it resumes from its file, losing at most the game in progress; start.sh starts
 # it again). A SIGSTOP, as until the seventh session, did not hold: when the shell that started
 # datagen exits, the kernel continues a stopped member of its orphaned process group (SIGHUP,

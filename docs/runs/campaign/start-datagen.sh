@@ -4,17 +4,13 @@
 # and fifth sessions (7.57 M positions with it; the committed networks survived), so the data
 # starts again from generation 2 (the 6.99 M checkpoint's H = 256, committed as
 # docs/runs/nnue-checkpoints/ckpt-6p99m-h256.nnue, SHA-256 b0a166e5...), the best engine so far,
-# on 3d5cd0d's x86-64-v3 build, new files and seeds.
-# Each file runs in a session of its own whose autogroup has nice 19: with the kernel's
-# autogroups (sched_autogroup_enabled = 1) a process's nice only ranks it within its session,
-# and every session gets an equal share of the CPU, so a plain `nice -n 19` in another session
-# took as much CPU as a timed match at nice 0 (found 27 Nov, seventh session).
+# on 3d5cd0d's x86-64-v3 build, new files and seeds. Each file runs through background.sh, so
+# that a timed match started beside it gets its core.
 cd /work/campaign
 for seed in 2720 2721; do
   f=datagen/selfplay-3d5cd0d-gen2-seed$seed.bin
   pgrep -f "datagen --out $f" >/dev/null || \
-    setsid bash -c 'echo 19 > /proc/self/autogroup; exec nice -n 19 "$@"' datagen \
-      bin/augur-lab-3d5cd0d-v3 datagen --out $f --positions 30000000 --threads 1 --seed $seed \
-      --eval nnue --eval-file /work/campaign/nets/gen2-6p99m-h256.nnue \
+    setsid ./background.sh bin/augur-lab-3d5cd0d-v3 datagen --out $f --positions 30000000 \
+      --threads 1 --seed $seed --eval nnue --eval-file /work/campaign/nets/gen2-6p99m-h256.nnue \
       >> logs/datagen-$seed.log 2>&1 < /dev/null &
 done

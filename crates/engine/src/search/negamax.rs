@@ -366,7 +366,8 @@ impl Searcher<'_> {
             self.td.stack[ply + 1].double_exts =
                 self.td.stack[ply].double_exts + (extension >= 2) as i32;
             let nodes_before = self.td.stats.nodes;
-            self.td.make(ply, mv, PieceTo::of(&board, mv));
+            self.td
+                .make(&self.shared.tt, ply, mv, PieceTo::of(&board, mv));
             let gives_check = self.td.pos.in_check();
             let new_depth = depth - 1 + extension;
 
@@ -759,7 +760,7 @@ impl Searcher<'_> {
             + ((static_eval - beta) / nmp.eval_divisor.max(1)).min(nmp.eval_max);
         let verify_depth = nmp.verify_depth;
         self.td.stack[ply + 1].double_exts = self.td.stack[ply].double_exts;
-        self.td.make_null(ply);
+        self.td.make_null(&self.shared.tt, ply);
         let score = -self.negamax::<false>(depth - 1 - r, ply + 1, -beta, -beta + 1, !cut_node);
         self.td.unmake();
         if self.stopped {

@@ -119,7 +119,7 @@ impl Searcher<'_> {
                 }
             }
             // Step 7. Make, search, take back.
-            self.td.make(ply, mv, None);
+            self.td.make(&self.shared.tt, ply, mv, None);
             let score = -self.qsearch::<PV>(ply + 1, -beta, -alpha);
             self.td.unmake();
             if self.stopped {

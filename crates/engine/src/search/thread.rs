@@ -83,19 +83,25 @@ impl ThreadData {
     /// key, recorded for the child where continuation history is read (quiescence passes
     /// `None`: nothing below it reads one, and it saves the lookup in the hottest loop).
     #[inline]
-    pub(crate) fn make(&mut self, ply: usize, mv: Move, piece_to: Option<PieceTo>) {
+    pub(crate) fn make(
+        &mut self,
+        tt: &TranspositionTable,
+        ply: usize,
+        mv: Move,
+        piece_to: Option<PieceTo>,
+    ) {
         let child = &mut self.stack[ply + 1];
         child.mv = Some(mv);
         child.piece_to = piece_to;
-        self.pos.make(mv);
+        self.pos.make_then(mv, |key| tt.prefetch(key));
     }
 
     /// [nmp] Passes at `ply`.
     #[inline]
-    pub(crate) fn make_null(&mut self, ply: usize) {
+    pub(crate) fn make_null(&mut self, tt: &TranspositionTable, ply: usize) {
         self.stack[ply + 1].mv = None;
         self.stack[ply + 1].piece_to = None;
-        self.pos.make_null();
+        self.pos.make_null_then(|key| tt.prefetch(key));
     }
 
     #[inline]

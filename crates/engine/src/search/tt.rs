@@ -233,6 +233,23 @@ impl TranspositionTable {
         ((key as u128 * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// [ttprefetch] Starts loading `key`'s slot into the cache. The search calls it as soon
+    /// as a move's key is known, so the child's `probe` finds the slot there instead of
+    /// waiting on memory (a probe was 11% of datagen's profile). Nothing is read or written.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot: *const Slot = &self.slots[self.index(key)];
+            // SAFETY: SSE is part of every x86-64 target, and a prefetch only hints the cache:
+            // it never faults and reads nothing the program sees (the address is a live slot).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry for `key`, its score seen from `ply`.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
@@ -339,7 +356,7 @@ mod tests {
     use super::*;
     use crate::search::score::MATE;
 
-    /// The one `unsafe` block: Miri (`cargo +nightly miri test -p augur --lib search::tt`)
+    /// The allocation's `unsafe` blocks: Miri (`cargo +nightly miri test -p augur --lib search::tt`)
     /// checks that the zeroed allocation is valid `Slot`s and is freed with its own layout.
     #[test]
     fn zeroed_slots_are_empty_and_freed_cleanly() {

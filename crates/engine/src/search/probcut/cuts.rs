@@ -235,7 +235,8 @@ impl Searcher<'_> {
             {
                 continue;
             }
-            self.td.make(ply, mv, PieceTo::of(&board, mv));
+            self.td
+                .make(&self.shared.tt, ply, mv, PieceTo::of(&board, mv));
             // With `Qsearch` off the horizon is the static evaluation, so there is no
             // quiescence pre-check: the verification search alone decides.
             let mut v = if self.cfg.qsearch.enabled {

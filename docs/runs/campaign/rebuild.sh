@@ -45,4 +45,7 @@ build f8eec28 -v3 "-C target-cpu=x86-64-v3"
 build e3809f7
 # the match runner of the SPRTs started from the seventh session (the resume fix of 1f3fcb5)
 build 1f3fcb5
+# datagen's binary from the eighth session: 0d278eb's PGO x86-64-v3 build (same records as
+# 3d5cd0d's; the profile makes the binary differ from the lost one, not its output)
+[ -x $C/bin/augur-lab-0d278eb-pgo3 ] || (rustup component add llvm-tools && $C/pgo-gen2.sh 0d278eb)
 echo "rebuilt; now: cd $C && ./start.sh"

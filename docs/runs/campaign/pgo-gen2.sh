@@ -1,0 +1,25 @@
+#!/bin/bash
+# A PGO x86-64-v3 build of the lab at COMMIT (default 0d278eb, the TT prefetch) for the
+# campaign's datagen with generation 2 (from 28 Nov, eighth session). docs/datagen.md's recipe,
+# the profile from `augur bench` (both evaluations) and 2,000 positions of datagen with
+# generation 2. Needs `rustup component add llvm-tools` (llvm-profdata).
+set -e
+COMMIT=${1:-0d278eb}
+[ -d /work/pgo ] || git -C /work/main worktree add --detach /work/pgo $COMMIT
+cd /work/pgo
+git checkout -q --detach $COMMIT
+P=$HOME/.rustup/toolchains/1.95.0-x86_64-unknown-linux-gnu/lib/rustlib/x86_64-unknown-linux-gnu/bin
+NET=/work/campaign/nets/gen2-6p99m-h256.nnue
+rm -rf /tmp/pgo-data /tmp/pgo-train.bin*
+RUSTFLAGS="-C target-cpu=x86-64-v2 -Cprofile-generate=/tmp/pgo-data" \
+  cargo build --release --target-dir target/pgo-gen -p augur -p augur-lab
+target/pgo-gen/release/augur bench
+target/pgo-gen/release/augur bench --eval hce
+target/pgo-gen/release/augur-lab datagen --out /tmp/pgo-train.bin --positions 2000 --threads 1 --seed 99 --eval nnue --eval-file $NET --quiet
+$P/llvm-profdata merge -o /tmp/pgo.profdata /tmp/pgo-data/*.profraw
+RUSTFLAGS="-C target-cpu=x86-64-v3 -Cprofile-use=/tmp/pgo.profdata" \
+  cargo build --release --target-dir target/pgo-use -p augur -p augur-lab
+C=$(git rev-parse --short HEAD)
+cp target/pgo-use/release/augur-lab /work/campaign/bin/augur-lab-$C-pgo3
+cp target/pgo-use/release/augur /work/campaign/bin/augur-$C-pgo3
+echo done $C

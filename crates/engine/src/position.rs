@@ -3,7 +3,7 @@
 //! cozy-chess is copy-make, so `make` pushes the previous board on a stack and `unmake`
 //! pops it; the search never clones the history.
 
-use crate::eval::nnue::{Network, NnueState};
+use crate::eval::nnue::{evaluate_board, Network, NnueState};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::fmt;
 use std::sync::Arc;
@@ -212,11 +212,14 @@ impl Position {
     #[inline]
     pub fn make(&mut self, mv: Move) {
         self.make_then(mv, |_| {});
+        self.refresh_nnue();
     }
 
-    /// `make`, calling `with_key` with the new position's key before the network's
-    /// accumulators are updated: the search starts the key's hash-table load there, so the
-    /// load overlaps the update instead of stalling the child's probe.
+    /// The search's make: calls `with_key` with the new position's key (the search starts
+    /// the key's hash-table load there) and leaves the network's accumulators behind.
+    /// [lazynnue] A node that returns before it evaluates (a table cutoff, a draw, a
+    /// position in check whose replies are all cut) never pays for its update; the next
+    /// `refresh_nnue` brings every pending ply up to date at once.
     #[inline]
     pub fn make_then(&mut self, mv: Move, with_key: impl FnOnce(u64)) {
         if let Some(link) = &mut self.nnue {
@@ -227,6 +230,11 @@ impl Position {
         let key = self.board.hash();
         self.keys.push(key);
         with_key(key);
+    }
+
+    /// Brings the network's accumulators up to the current position (after `make_then`).
+    #[inline]
+    pub fn refresh_nnue(&mut self) {
         if let Some(link) = &mut self.nnue {
             link.state.apply(&link.net);
         }
@@ -236,9 +244,10 @@ impl Position {
     #[inline]
     pub fn make_null(&mut self) {
         self.make_null_then(|_| {});
+        self.refresh_nnue();
     }
 
-    /// `make_null` with `make_then`'s call.
+    /// `make_null` the way `make_then` makes a move: the key passed on, the update left.
     #[inline]
     pub fn make_null_then(&mut self, with_key: impl FnOnce(u64)) {
         let next = self
@@ -251,7 +260,6 @@ impl Position {
         with_key(key);
         if let Some(link) = &mut self.nnue {
             link.state.push_null();
-            link.state.apply(&link.net);
         }
     }
 
@@ -283,12 +291,17 @@ impl Position {
         self.nnue = None;
     }
 
-    /// The attached network's evaluation (side to move), from the incremental accumulators.
+    /// The attached network's evaluation (side to move), from the incremental accumulators
+    /// (from scratch while a `make_then` has left them behind: `refresh_nnue` first).
     #[inline]
     pub fn nnue_eval(&self) -> Option<i32> {
-        self.nnue
-            .as_ref()
-            .map(|link| link.state.evaluate_current(&link.net, &self.board))
+        self.nnue.as_ref().map(|link| {
+            if link.state.is_current() {
+                link.state.evaluate_current(&link.net, &self.board)
+            } else {
+                evaluate_board(&link.net, &self.board)
+            }
+        })
     }
 
     /// The attached network, if any.
@@ -706,6 +719,12 @@ mod tests {
                     assert_eq!(told, Some(p.hash()), "make_then passes the new key");
                 }
                 _ => p.unmake(),
+            }
+            // [lazynnue] Half the time the pending plies (one or several) are brought up to
+            // date here, so chains of `make_then` are updated together; otherwise
+            // `nnue_eval` computes from scratch, and both must agree with a fresh one.
+            if rng.next().is_multiple_of(2) {
+                p.refresh_nnue();
             }
             check(&p);
         }

@@ -213,6 +213,8 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub fn evaluate(&mut self) -> i32 {
         self.td.stats.evals += 1;
+        // [lazynnue] The search's makes leave the network's update to the evaluation.
+        self.td.pos.refresh_nnue();
         eval::evaluate_cached(&self.td.pos, self.cfg.eval, &mut self.td.pawn_cache)
     }
 

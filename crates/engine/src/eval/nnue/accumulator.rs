@@ -183,6 +183,12 @@ impl NnueState {
         self.evaluate_current(net, board)
     }
 
+    /// Whether the top position's accumulators are up to date.
+    #[inline]
+    pub fn is_current(&self) -> bool {
+        self.computed[self.top]
+    }
+
     /// The evaluation of the top position, which must be up to date ([`NnueState::apply`]).
     #[inline]
     pub fn evaluate_current(&self, net: &Network, board: &Board) -> i32 {

@@ -8,7 +8,8 @@ COMMIT=${1:-0d278eb}
 [ -d /work/pgo ] || git -C /work/main worktree add --detach /work/pgo $COMMIT
 cd /work/pgo
 git checkout -q --detach $COMMIT
-P=$HOME/.rustup/toolchains/1.95.0-x86_64-unknown-linux-gnu/lib/rustlib/x86_64-unknown-linux-gnu/bin
+# llvm-profdata from the toolchain that builds (its LLVM must read the profile)
+P=$(rustc --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin
 NET=/work/campaign/nets/gen2-6p99m-h256.nnue
 rm -rf /tmp/pgo-data /tmp/pgo-train.bin*
 RUSTFLAGS="-C target-cpu=x86-64-v2 -Cprofile-generate=/tmp/pgo-data" \

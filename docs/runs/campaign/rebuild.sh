@@ -13,6 +13,10 @@ C=/work/campaign
 mkdir -p $C/{bin,datagen,nets,scaling,logs,timed,soak,sprt,grids,spsa,ladder}
 cp docs/runs/campaign/*.sh docs/runs/campaign/*.spsa $C/
 cp docs/runs/nnue-checkpoints/ckpt-6p99m-h256.nnue $C/nets/gen2-6p99m-h256.nnue
+# generation 2 fine-tuned (ninth session): ft-sprt.sh reads it where the trainer wrote it
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft1-1p77m-h256.nnue $C/nets/gen2ft1-1p77m-h256.nnue
+mkdir -p $C/nnue/ft2/lr5e-5-wd0.01
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft1-1p77m-h256.nnue $C/nnue/ft2/lr5e-5-wd0.01/augur.nnue
 [ -f $C/scaling/scaling.csv ] || cp docs/runs/campaign/scaling.csv $C/scaling/scaling.csv
 # The unfinished matches: each state file is the PGN's path under /work/campaign with '/'
 # written as '__', compressed.

@@ -24,4 +24,7 @@ fi
 # core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
 # extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
 pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
+# the fine-tuned network's SPRT against generation 2 (from 28 Nov, ninth session; a decided
+# SPRT returns at once)
+pgrep -f ft-sprt.sh >/dev/null || setsid ./background.sh ./ft-sprt.sh lr5e-5-wd0.01 > /dev/null 2>&1 < /dev/null &
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

@@ -52,4 +52,6 @@ build 1f3fcb5
 # datagen's binary from the eighth session: 0d278eb's PGO x86-64-v3 build (same records as
 # 3d5cd0d's; the profile makes the binary differ from the lost one, not its output)
 [ -x $C/bin/augur-lab-0d278eb-pgo3 ] || (rustup component add llvm-tools && $C/pgo-gen2.sh 0d278eb)
+# the engine with the fine-tuned network embedded (ninth session): the ProbCut model's refit
+build 33bc0d9
 echo "rebuilt; now: cd $C && ./start.sh"

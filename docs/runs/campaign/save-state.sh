@@ -19,7 +19,8 @@ for p in $(cd $C && ls scaling/*/nodes-*.pgn 2>/dev/null); do
   grep -q "^$t,$n," $C/scaling/scaling.csv || save "$p"
 done
 # the unfinished matches named in the session's scripts (edit as they change)
-save sprt/se-f8eec28.pgn sprt/ft-gen2-lr5e-5-wd0.01.pgn
+save sprt/se-f8eec28.pgn
+# (the fine-tune's SPRT, sprt/ft-gen2-lr5e-5-wd0.01.pgn, was decided in the ninth session)
 # (the margins' SPRT, sprt/margins-gen2-3d5cd0d.pgn, ended at its 10,000 cap in the ninth session)
 # (the ladder with generation 2 embedded, ladder.sh f8eec28-v3, was played to its end in the
 # seventh session of 27 Nov: its rows in docs/strength.md are its record)

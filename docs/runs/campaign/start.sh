@@ -27,4 +27,8 @@ pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/nul
 # the fine-tuned network's SPRT against generation 2 (from 28 Nov, ninth session; a decided
 # SPRT returns at once)
 pgrep -f ft-sprt.sh >/dev/null || setsid ./background.sh ./ft-sprt.sh lr5e-5-wd0.01 > /dev/null 2>&1 < /dev/null &
+# the shipped ProbCut model refitted on the engine with the fine-tuned network embedded (from 28
+# Nov, ninth session; collect resumes from its CSV, until the fit has written its model)
+[ -s probcut/fit-d10-33bc0d9-nnue/probcut_params.toml ] || pgrep -f refit-nnue.sh >/dev/null || \
+  setsid ./background.sh ./refit-nnue.sh 33bc0d9 >> logs/refit-33bc0d9.log 2>&1 < /dev/null &
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

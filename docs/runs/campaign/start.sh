@@ -24,9 +24,6 @@ fi
 # core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
 # extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
 pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
-# the fine-tuned network's SPRT against generation 2 (from 28 Nov, ninth session; a decided
-# SPRT returns at once)
-pgrep -f ft-sprt.sh >/dev/null || setsid ./background.sh ./ft-sprt.sh lr5e-5-wd0.01 > /dev/null 2>&1 < /dev/null &
 # the shipped ProbCut model refitted on the engine with the fine-tuned network embedded (from 28
 # Nov, ninth session; collect resumes from its CSV, until the fit has written its model)
 [ -s probcut/fit-d10-33bc0d9-nnue/probcut_params.toml ] || pgrep -f refit-nnue.sh >/dev/null || \

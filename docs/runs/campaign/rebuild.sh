@@ -17,6 +17,11 @@ cp docs/runs/nnue-checkpoints/ckpt-6p99m-h256.nnue $C/nets/gen2-6p99m-h256.nnue
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft1-1p77m-h256.nnue $C/nets/gen2ft1-1p77m-h256.nnue
 mkdir -p $C/nnue/ft2/lr5e-5-wd0.01
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft1-1p77m-h256.nnue $C/nnue/ft2/lr5e-5-wd0.01/augur.nnue
+# gen2ft2 (tenth session): datagen's network from 08:22; gen2ft2-sprt.sh reads it where the
+# trainer wrote it
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft2-4p41m-h256.nnue $C/nets/gen2ft2-4p41m-h256.nnue
+mkdir -p $C/nnue/gen2ft2/all-lr1e-4-e6
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft2-4p41m-h256.nnue $C/nnue/gen2ft2/all-lr1e-4-e6/augur.nnue
 [ -f $C/scaling/scaling.csv ] || cp docs/runs/campaign/scaling.csv $C/scaling/scaling.csv
 # The unfinished matches: each state file is the PGN's path under /work/campaign with '/'
 # written as '__', compressed.
@@ -54,4 +59,6 @@ build 1f3fcb5
 [ -x $C/bin/augur-lab-0d278eb-pgo3 ] || (rustup component add llvm-tools && $C/pgo-gen2.sh 0d278eb)
 # the engine with the fine-tuned network embedded (ninth session): the ProbCut model's refit
 build 33bc0d9
+# the engine with gen2ft2 embedded (tenth session): the ProbCut model's refit
+build a13040e
 echo "rebuilt; now: cd $C && ./start.sh"

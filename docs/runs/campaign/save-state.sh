@@ -21,6 +21,7 @@ done
 # the unfinished matches named in the session's scripts (edit as they change)
 save sprt/se-f8eec28.pgn
 # (the fine-tune's SPRT, sprt/ft-gen2-lr5e-5-wd0.01.pgn, was decided in the ninth session)
+# (gen2ft2's SPRT, sprt/gen2ft2-all-lr1e-4-e6.pgn, was decided in the tenth session)
 # (the margins' SPRT, sprt/margins-gen2-3d5cd0d.pgn, ended at its 10,000 cap in the ninth session)
 # (the ladder with generation 2 embedded, ladder.sh f8eec28-v3, was played to its end in the
 # seventh session of 27 Nov: its rows in docs/strength.md are its record)

@@ -7,12 +7,9 @@
 # NAME/ with the shared settings plus ARGS (skipped once NAME/augur.nnue exists).
 C=/work/campaign; NET=$C/nets/gen2-6p99m-h256.nnue
 mkdir -p $C/nnue/ft2 && cd $C/nnue/ft2
+. $C/snapshot.sh
 for s in 2722 2723; do
-  LIVE=$C/datagen/selfplay-0d278eb-gen2-h2-seed$s.bin
-  if [ ! -f snap-$s.bin ]; then
-    N=$(awk 'NR > 1 { n += $2 } END { print n }' $LIVE.journal)
-    head -c $(( N * 32 )) $LIVE > snap-$s.bin
-  fi
+  journalled_snapshot $C/datagen/selfplay-0d278eb-gen2-h2-seed$s.bin snap-$s.bin
 done
 FILES="$C/datagen/converted/scaling-e3809f7-mpc-n10000.bin $C/datagen/converted/timed-gen2-3d5cd0d.bin
   $C/datagen/converted/scaling-e3809f7-calibration-n40000.bin $C/datagen/converted/hash-0d278eb-gen2-n5000.bin

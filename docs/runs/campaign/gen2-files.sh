@@ -6,11 +6,8 @@
 # as every checkpoint before. Sets C, S, FILES, TOTAL and VAL, in $C/nnue/gen2.
 C=/work/campaign; S=/work/shared/data/datagen
 mkdir -p $C/nnue/gen2 && cd $C/nnue/gen2
-LIVE=$C/datagen/selfplay-7fbeb95-gen1-seed2708.bin
-if [ ! -f snap-2708.bin ]; then
-  N=$(awk 'NR > 1 { n += $2 } END { print n }' $LIVE.journal)
-  head -c $(( N * 32 )) $LIVE > snap-2708.bin
-fi
+. $C/snapshot.sh
+journalled_snapshot $C/datagen/selfplay-7fbeb95-gen1-seed2708.bin snap-2708.bin
 FILES="$C/converted/interim-88857b3-seed004-n10000.bin $C/converted/scaling-e3809f7-calibration-n10000.bin
   $C/converted/scaling-e3809f7-seed004-n10000.bin $C/converted/scaling-e3809f7-se-n10000.bin
   $C/converted/scaling-e3809f7-probcut-n10000.bin $C/converted/sprt-02ea32d-stagedquiets-n10000.bin

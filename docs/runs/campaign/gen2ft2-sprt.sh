@@ -1,6 +1,6 @@
 #!/bin/bash
 # gen2ft2's SPRT (from 28 Nov, tenth session): gen2ft1 fine-tuned again on 4.41 M positions
-# (nnue/gen2ft2/variants.sh: the 'all' data, lr 0.0001, 6 epochs, kept epoch 4, the lowest
+# (gen2ft2-variants.sh: the 'all' data, lr 0.0001, 6 epochs, kept epoch 4, the lowest
 # validation loss of the four runs) against gen2ft1 (the embedded network, as EvalFile on
 # 0d278eb's PGO build), [0, 5] at 10k nodes, UHO sample, seed 90, cap 6,000. Its own session
 # at nice 0, so it gets about a core: its games are the engine's self-play and become training

@@ -1,0 +1,39 @@
+#!/bin/bash
+# gen2ft2's data (tenth session, 28 Nov), sourced by gen2ft2.sh, gen2ft2-variants.sh and
+# gen2ft2-scratch.sh, in $C/nnue/gen2ft2. NEW: the data made since gen2ft1's snapshot (the rest
+# of seeds 2722/2723 after ft-files.sh's snapshots, the margins' SPRT, the two screens and
+# gen2ft1's SPRT converted, snapshots of the live gen2ft1 files 2724/2725, device seeds
+# 2801-2803); OLD: gen2ft1's own data (ft-files.sh's list); LAST: device seed 2804, whose final
+# 60,000 positions every run holds out. `train_on NAME "FILES" ARGS...` trains NAME/ on FILES
+# (LAST must end them) with the shared settings plus ARGS, validation loss at K 132.2 (gen2ft1's
+# fitted K) so that every run compares on one yardstick; skipped once NAME/augur.nnue exists.
+C=/work/campaign; NET=$C/nets/gen2ft1-1p77m-h256.nnue
+D=$C/datagen/device; V=$C/datagen/converted
+mkdir -p $C/nnue/gen2ft2 && cd $C/nnue/gen2ft2
+. $C/snapshot.sh
+for s in 2722 2723; do
+  [ -f rest-$s.bin ] || tail -c +$(( $(stat -c %s $C/nnue/ft2/snap-$s.bin) + 1 )) \
+    $C/datagen/selfplay-0d278eb-gen2-h2-seed$s.bin > rest-$s.bin
+done
+for s in 2724 2725; do
+  journalled_snapshot $C/datagen/selfplay-0d278eb-gen2ft1-h2-seed$s.bin snap-$s.bin
+done
+NEW="$PWD/rest-2722.bin $PWD/rest-2723.bin $V/sprt-3d5cd0d-margins-gen2-n10000.bin
+  $V/screen-0d278eb-ft-lr5e-5-wd0.01-vs-gen2.bin $V/screen-0d278eb-ft-lr5e-5-wd0.01-k145-vs-gen2.bin
+  $V/sprt-0d278eb-gen2ft1-vs-gen2-n10000.bin $PWD/snap-2724.bin $PWD/snap-2725.bin
+  $D/selfplay-0d278eb-gen2ft1-h2-seed2801.bin $D/selfplay-0d278eb-gen2ft1-h2-seed2802.bin
+  $D/selfplay-0d278eb-gen2ft1-h2-seed2803.bin"
+OLD="$V/scaling-e3809f7-mpc-n10000.bin $V/timed-gen2-3d5cd0d.bin
+  $V/scaling-e3809f7-calibration-n40000.bin $V/hash-0d278eb-gen2-n5000.bin
+  $C/datagen/selfplay-3d5cd0d-gen2-seed2720.bin $C/nnue/ft2/snap-2722.bin $C/nnue/ft2/snap-2723.bin
+  $C/datagen/selfplay-3d5cd0d-gen2-seed2721.bin"
+LAST=$D/selfplay-0d278eb-gen2ft1-h2-seed2804.bin
+train_on() {
+  local name=$1 files=$2; shift 2
+  local total=$(( $(cat $files | wc -c) / 32 ))
+  local val=$(python3 -c "print(60000/$total)")
+  echo "$name total $total validation $val" >> totals.txt
+  [ -f $name/augur.nnue ] || nice -n 19 $C/bin/augur-lab-3d5cd0d-v3 train $files \
+    --validation $val --validation-k 132.2 --hidden 256 --mirror --keep-best --batch 4096 \
+    --threads 1 --quiet --out $name "$@" > $name.log 2>&1
+}

@@ -1,0 +1,11 @@
+#!/bin/bash
+# Sourced by the training scripts' data files (gen2-files.sh, ft-files.sh, gen2ft2-files.sh):
+# `journalled_snapshot LIVE OUT` copies a datagen file that datagen is still writing, cut at
+# its last journalled game (the journal's second column is each game's positions, 32 bytes
+# each), so that a training reads whole games only; an existing OUT is kept as it is.
+journalled_snapshot() {
+  [ -f "$2" ] && return 0
+  local n
+  n=$(awk 'NR > 1 { n += $2 } END { print n }' "$1.journal")
+  head -c $(( n * 32 )) "$1" > "$2"
+}

@@ -24,9 +24,6 @@ fi
 # core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
 # extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
 pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
-# the shipped ProbCut model refitted on the engine with gen2ft2 embedded (from 28 Nov, tenth
-# session; 33bc0d9's fit, gen2ft1, is shipped in 47fc344; collect resumes from its CSV, until the
-# fit has written its model)
-[ -s probcut/fit-d10-a13040e-nnue/probcut_params.toml ] || pgrep -f refit-nnue.sh >/dev/null || \
-  setsid ./background.sh ./refit-nnue.sh a13040e >> logs/refit-a13040e.log 2>&1 < /dev/null &
+# (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
+# shipped: 47fc344, 01250fb)
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

@@ -12,8 +12,7 @@ D=$C/datagen/device; V=$C/datagen/converted
 mkdir -p $C/nnue/gen2ft2 && cd $C/nnue/gen2ft2
 . $C/snapshot.sh
 for s in 2722 2723; do
-  [ -f rest-$s.bin ] || tail -c +$(( $(stat -c %s $C/nnue/ft2/snap-$s.bin) + 1 )) \
-    $C/datagen/selfplay-0d278eb-gen2-h2-seed$s.bin > rest-$s.bin
+  rest_after $C/nnue/ft2/snap-$s.bin $C/datagen/selfplay-0d278eb-gen2-h2-seed$s.bin rest-$s.bin
 done
 for s in 2724 2725; do
   journalled_snapshot $C/datagen/selfplay-0d278eb-gen2ft1-h2-seed$s.bin snap-$s.bin

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Sourced by the training scripts' data files (gen2-files.sh, ft-files.sh, gen2ft2-files.sh):
+# Sourced by the training scripts' data files (gen2-files.sh, ft-files.sh, gen2ft2-files.sh,
+# gen2ft3-files.sh):
 # `journalled_snapshot LIVE OUT` copies a datagen file that datagen is still writing, cut at
 # its last journalled game (the journal's second column is each game's positions, 32 bytes
 # each), so that a training reads whole games only; an existing OUT is kept as it is.
@@ -8,4 +9,10 @@ journalled_snapshot() {
   local n
   n=$(awk 'NR > 1 { n += $2 } END { print n }' "$1.journal")
   head -c $(( n * 32 )) "$1" > "$2"
+}
+# `rest_after SNAP FILE OUT` writes what FILE holds beyond an earlier snapshot SNAP of it (the
+# games a later turn has not trained on yet); an existing OUT is kept as it is.
+rest_after() {
+  [ -f "$3" ] && return 0
+  tail -c +$(( $(stat -c %s "$1") + 1 )) "$2" > "$3"
 }

@@ -11,12 +11,7 @@ C=/work/campaign; NET=$C/nets/gen2ft1-1p77m-h256.nnue
 D=$C/datagen/device; V=$C/datagen/converted
 mkdir -p $C/nnue/gen2ft2 && cd $C/nnue/gen2ft2
 . $C/snapshot.sh
-for s in 2722 2723; do
-  rest_after $C/nnue/ft2/snap-$s.bin $C/datagen/selfplay-0d278eb-gen2-h2-seed$s.bin rest-$s.bin
-done
-for s in 2724 2725; do
-  journalled_snapshot $C/datagen/selfplay-0d278eb-gen2ft1-h2-seed$s.bin snap-$s.bin
-done
+turn_snapshots $C/nnue/ft2 gen2 "2722 2723" gen2ft1 "2724 2725"
 NEW="$PWD/rest-2722.bin $PWD/rest-2723.bin $V/sprt-3d5cd0d-margins-gen2-n10000.bin
   $V/screen-0d278eb-ft-lr5e-5-wd0.01-vs-gen2.bin $V/screen-0d278eb-ft-lr5e-5-wd0.01-k145-vs-gen2.bin
   $V/sprt-0d278eb-gen2ft1-vs-gen2-n10000.bin $PWD/snap-2724.bin $PWD/snap-2725.bin

@@ -8,12 +8,7 @@
 . /work/campaign/gen2ft2-files.sh
 NET=$C/nets/gen2ft2-4p41m-h256.nnue
 mkdir -p $C/nnue/gen2ft3 && cd $C/nnue/gen2ft3
-for s in 2724 2725; do
-  rest_after $C/nnue/gen2ft2/snap-$s.bin $C/datagen/selfplay-0d278eb-gen2ft1-h2-seed$s.bin rest-$s.bin
-done
-for s in 2726 2727; do
-  journalled_snapshot $C/datagen/selfplay-0d278eb-gen2ft2-h2-seed$s.bin snap-$s.bin
-done
+turn_snapshots $C/nnue/gen2ft2 gen2ft1 "2724 2725" gen2ft2 "2726 2727"
 NEW3="$PWD/rest-2724.bin $PWD/rest-2725.bin $V/screen-0d278eb-gen2ft2-new-vs-gen2ft1.bin
   $V/screen-0d278eb-gen2ft2-all-vs-gen2ft1.bin $V/sprt-0d278eb-gen2ft2-vs-gen2ft1-n10000.bin
   $PWD/snap-2726.bin $PWD/snap-2727.bin"

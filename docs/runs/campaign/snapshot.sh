@@ -16,3 +16,15 @@ rest_after() {
   [ -f "$3" ] && return 0
   tail -c +$(( $(stat -c %s "$1") + 1 )) "$2" > "$3"
 }
+# `turn_snapshots PREVDIR PREVTAG "PREVSEEDS" LIVETAG "LIVESEEDS"`, in a turn's folder: the rest
+# of the previous turn's live files (selfplay-0d278eb-PREVTAG-h2-seedS.bin beyond PREVDIR/snap-S.
+# bin) as rest-S.bin, and snapshots of this turn's live files (LIVETAG) as snap-S.bin.
+turn_snapshots() {
+  local s
+  for s in $3; do
+    rest_after "$1/snap-$s.bin" "$C/datagen/selfplay-0d278eb-$2-h2-seed$s.bin" "rest-$s.bin"
+  done
+  for s in $5; do
+    journalled_snapshot "$C/datagen/selfplay-0d278eb-$4-h2-seed$s.bin" "snap-$s.bin"
+  done
+}

@@ -114,6 +114,11 @@ pub struct TrainArgs {
     /// The final network is the epoch with the lowest validation loss, not the last one.
     #[arg(long)]
     pub keep_best: bool,
+    /// Write the rounded network as it is, without moving its output bias to where the float
+    /// network's outputs are centred (how every network before 28 November's eleventh
+    /// session was written).
+    #[arg(long)]
+    pub no_bias_correction: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -271,6 +276,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         progress: !args.quiet,
         net: args.net.clone(),
         keep_best: args.keep_best,
+        bias_correction: !args.no_bias_correction,
     };
     let r = train(&samples, &val, &opts, &args.out)?;
     let (t, v) = r.history.last().copied().unwrap_or((f64::NAN, f64::NAN));
@@ -387,6 +393,8 @@ pub struct TrainOptions {
     pub net: Option<PathBuf>,
     /// The final network is the epoch with the lowest validation loss (early stopping).
     pub keep_best: bool,
+    /// Each written network's output bias is corrected for its rounding ([train-qcal]).
+    pub bias_correction: bool,
 }
 
 /// What a run produced.
@@ -394,7 +402,9 @@ pub struct TrainOptions {
 pub struct TrainReport {
     /// Validation loss of the untrained (or resumed) network.
     pub initial_val_loss: f64,
-    /// (train loss, validation loss) per epoch, including epochs of earlier runs resumed.
+    /// (train loss, validation loss) per epoch, including epochs of earlier runs resumed. The
+    /// validation loss is the written network's (quantised, as the engine reads it), not the
+    /// float model's: it is what `--keep-best` chooses by.
     pub history: Vec<(f64, f64)>,
     pub trained_positions: usize,
     pub seconds: f64,
@@ -543,6 +553,12 @@ pub fn train(
     let start = Instant::now();
     let mut trained = 0usize;
     let mut last_val = ck.history.last().map_or(initial_val_loss, |h| h.1);
+    // [train-qcal] A fixed sample of the training positions, spread evenly over them.
+    let calibration: Vec<TrainingPosition> = train
+        .iter()
+        .step_by(train.len().div_ceil(CALIBRATION_POSITIONS))
+        .copied()
+        .collect();
     let mut order: Vec<u32> = Vec::with_capacity(train.len());
     let mut batch: Vec<TrainingPosition> = Vec::with_capacity(opts.batch);
 
@@ -603,17 +619,18 @@ pub fn train(
             ));
         }
         let train_loss = epoch_loss / train.len() as f64;
-        last_val = mean_loss(&ck.model, val, &opts.val_loss, threads);
+        let float_val = mean_loss(&ck.model, val, &opts.val_loss, threads);
+        let net = written_network(&ck.model, opts, &calibration)?;
+        last_val = mean_loss(&Model::from_network(&net), val, &opts.val_loss, threads);
         ck.history.push((train_loss, last_val));
         ck.epochs_done = epoch + 1;
         ck.save(&ck_path)?;
-        let net = ck.model.quantise(opts.quant)?;
         let epoch_net = out.join(format!("epoch-{}.nnue", epoch + 1));
         std::fs::write(&epoch_net, net.to_bytes())
             .with_context(|| format!("writing {}", epoch_net.display()))?;
         bar.suspend(|| {
             eprintln!(
-                "epoch {:>3}: train loss {train_loss:.6}  validation loss {last_val:.6}  ({:.0} s)",
+                "epoch {:>3}: train loss {train_loss:.6}  validation loss {last_val:.6} (float {float_val:.6})  ({:.0} s)",
                 epoch + 1,
                 start.elapsed().as_secs_f64()
             )
@@ -635,7 +652,7 @@ pub fn train(
             eprintln!("keeping epoch {e} (lowest validation loss)");
             std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?
         }
-        None => ck.model.quantise(opts.quant)?.to_bytes(),
+        None => written_network(&ck.model, opts, &calibration)?.to_bytes(),
     };
     std::fs::write(&net_path, bytes).with_context(|| format!("writing {}", net_path.display()))?;
     if !ck.history.is_empty() {
@@ -649,6 +666,24 @@ pub fn train(
         net_path,
         model: ck.model,
     })
+}
+
+/// How many training positions [train-qcal]'s bias correction averages over.
+const CALIBRATION_POSITIONS: usize = 65_536;
+
+/// The network file a float model is written as: quantised, its output bias corrected for the
+/// rounding unless the run says otherwise ([train-qcal]).
+fn written_network(
+    model: &Model,
+    opts: &TrainOptions,
+    calibration: &[TrainingPosition],
+) -> Result<augur::eval::nnue::Network> {
+    let model = if opts.bias_correction {
+        model.bias_corrected(opts.quant, calibration)
+    } else {
+        model.clone()
+    };
+    Ok(model.quantise(opts.quant)?)
 }
 
 /// The epoch (from 1) with the lowest validation loss.
@@ -803,6 +838,7 @@ mod tests {
             progress: false,
             net: None,
             keep_best: false,
+            bias_correction: true,
         }
     }
 
@@ -907,7 +943,12 @@ mod tests {
             let r = train(&data, &val, &opts, &out).unwrap();
             let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
             assert_eq!(net.quantisation().qb, qb);
-            let rounded = rounded_model(&r.model, opts.quant);
+            // [train-qcal] The file holds the bias-corrected model, rounded (the whole
+            // training slice is the calibration sample at this size).
+            let rounded = r
+                .model
+                .bias_corrected(opts.quant, &data)
+                .rounded(opts.quant);
             let mut scratch = Scratch::new(64);
             let (mut worst, mut total, mut worst_rounded) = (0.0f64, 0.0f64, 0.0f64);
             for l in &lines {
@@ -946,7 +987,10 @@ mod tests {
         let r = train(&data, &val, &options(32, 2), &out).unwrap();
         let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
         let back = Model::from_network(&net);
-        let rounded = rounded_model(&r.model, Quantisation::STANDARD);
+        let rounded = r
+            .model
+            .bias_corrected(Quantisation::STANDARD, &data)
+            .rounded(Quantisation::STANDARD);
         assert_eq!(back.params.len(), rounded.params.len());
         for (i, (a, b)) in back.params.iter().zip(&rounded.params).enumerate() {
             assert!((a - b).abs() < 1e-5, "param {i}: {a} vs {b}");
@@ -965,24 +1009,6 @@ mod tests {
         for d in [out, out2, out3] {
             let _ = std::fs::remove_dir_all(d);
         }
-    }
-
-    /// The float model with every parameter rounded to its quantised value.
-    fn rounded_model(m: &Model, q: Quantisation) -> Model {
-        let l = m.layout;
-        let (qa, qb) = (q.qa as f32, q.qb as f32);
-        let mut r = m.clone();
-        for (i, p) in r.params.iter_mut().enumerate() {
-            let s = if i < l.out_weights() {
-                qa
-            } else if i < l.out_bias() {
-                qb
-            } else {
-                qa * qb
-            };
-            *p = (*p * s).round() / s;
-        }
-        r
     }
 
     /// [train-best] With early stopping the final file is the best validation epoch's.

@@ -358,6 +358,53 @@ impl Model {
         }
     }
 
+    /// The float model with every parameter replaced by the value its quantised file holds
+    /// (the same rounding and caps as [`Model::quantise`]): what the engine computes, up to
+    /// integer rounding inside the kernels.
+    pub fn rounded(&self, quant: Quantisation) -> Model {
+        let l = self.layout;
+        let (qa, qb) = (quant.qa as f32, quant.qb as f32);
+        let out_max = (i16::MAX as f32 / qa).floor();
+        let i16_range = |x: f32| x.clamp(i16::MIN as f32, i16::MAX as f32);
+        let mut r = self.clone();
+        for (i, p) in r.params.iter_mut().enumerate() {
+            *p = if i < l.out_weights() {
+                i16_range((*p * qa).round()) / qa
+            } else if i < l.out_bias() {
+                i16_range((*p * qb).round()).clamp(-out_max, out_max) / qb
+            } else {
+                (*p * qa * qb).round() / (qa * qb)
+            };
+        }
+        r
+    }
+
+    // [train-qcal] Where a hidden neuron is on in every position, its output weight's rounding
+    // error shifts every output alike (26 cp in one gen2ft3 network, −62 nElo); moving each
+    // bucket's bias by the mean float-minus-rounded output over training positions removes it.
+    /// This model with each output bucket's bias moved by the mean difference between its own
+    /// output and its rounded model's over `sample` (buckets without a sample position keep
+    /// theirs), so that the quantised network is centred where the float one is.
+    pub fn bias_corrected(&self, quant: Quantisation, sample: &[TrainingPosition]) -> Model {
+        let rounded = self.rounded(quant);
+        let l = self.layout;
+        let mut sums = vec![(0.0f64, 0usize); l.buckets];
+        let mut scratch = Scratch::new(self.hidden());
+        for s in sample {
+            let d = self.forward(s, &mut scratch) - rounded.forward(s, &mut scratch);
+            let e = &mut sums[l.bucket(s)];
+            e.0 += f64::from(d);
+            e.1 += 1;
+        }
+        let mut m = self.clone();
+        for (b, (sum, n)) in sums.into_iter().enumerate() {
+            if n > 0 {
+                m.params[l.out_bias() + b] += (sum / n as f64) as f32;
+            }
+        }
+        m
+    }
+
     /// The engine's integer network: feature layer × QA, output weights × QB, output bias × QA·QB.
     pub fn quantise(
         &self,
@@ -454,5 +501,48 @@ mod tests {
         assert_eq!((loss, g), (0.0, 0.0));
         let (loss, g) = Model::loss(1.0, &s, &cfg);
         assert!(loss > 0.0 && g > 0.0);
+    }
+
+    /// [train-qcal] Hidden neurons on in every position (feature bias 1.5, feature weights 0)
+    /// with output weights 0.4 of a 1/QB step above a step: rounding moves every output of the
+    /// sampled bucket down by 32 · 0.4 / 64 (80 cp), and the bias-corrected model's rounded
+    /// outputs sit where the float model's do; the bucket without a sample keeps its bias.
+    #[test]
+    fn bias_correction_takes_out_the_rounding_shift() {
+        let q = Quantisation::STANDARD;
+        let mut model = Model::new(16, 2, Activation::SCReLU, 3);
+        let l = model.layout;
+        model.params[..l.ft_bias()].fill(0.0);
+        model.params[l.ft_bias()..l.out_weights()].fill(1.5);
+        for (i, w) in model.params[l.out_weights()..l.out_bias()]
+            .iter_mut()
+            .enumerate()
+        {
+            *w = ((i % 7) as f32 - 3.0 + 0.4) / q.qb as f32;
+        }
+        let samples = material_samples(200, 1);
+        let bucket = l.bucket(&samples[0]);
+        let sample: Vec<_> = samples
+            .into_iter()
+            .filter(|s| l.bucket(s) == bucket)
+            .collect();
+        let mut scratch = Scratch::new(16);
+        let mean_shift = |m: &Model, scratch: &mut Scratch| {
+            let r = m.rounded(q);
+            sample
+                .iter()
+                .map(|s| f64::from(model.forward(s, scratch) - r.forward(s, scratch)) * 400.0)
+                .sum::<f64>()
+                / sample.len() as f64
+        };
+        let before = mean_shift(&model, &mut scratch);
+        assert!((before - 80.0).abs() < 0.05, "rounding shift {before} cp");
+        let corrected = model.bias_corrected(q, &sample);
+        let after = mean_shift(&corrected, &mut scratch);
+        assert!(after.abs() < 0.05, "shift after correction {after} cp");
+        let other = l.out_bias() + 1 - bucket;
+        assert_eq!(corrected.params[other], model.params[other]);
+        // An empty sample corrects nothing.
+        assert_eq!(model.bias_corrected(q, &[]), model);
     }
 }

@@ -14,6 +14,11 @@ use augur::eval::nnue::Activation;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"AUGURCKP";
+
+/// Whether `bytes` begin as a training checkpoint does (and not as a network file).
+pub fn is_checkpoint(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
 /// 2 added the output buckets; version 1 checkpoints (one bucket) still load.
 const VERSION: u32 = 2;
 

@@ -37,7 +37,8 @@ pub struct TrainArgs {
     /// Datagen record files (bullet 32-byte ChessBoard), read in order.
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Output folder: checkpoint.ckpt, epoch-N.nnue, loss.csv, loss.svg, loss.png.
+    /// Output folder: checkpoint.ckpt, best.ckpt (the best epoch's), epoch-N.nnue, loss.csv,
+    /// loss.svg, loss.png.
     #[arg(long, default_value = "runs/nnue")]
     pub out: PathBuf,
     /// The final network file (default OUT/augur.nnue).
@@ -129,7 +130,9 @@ pub struct TrainArgs {
     pub resume: bool,
     /// Start from this network file instead of random weights (same --hidden,
     /// --output-buckets and --activation; scale 400): fine-tunes it on the data, and the
-    /// initial validation loss printed is that network's own.
+    /// initial validation loss printed is that network's own. A training checkpoint
+    /// (an earlier run's OUT/best.ckpt or checkpoint.ckpt) starts from its float model
+    /// instead, unrounded, with a fresh optimiser.
     #[arg(long, conflicts_with = "resume")]
     pub init: Option<PathBuf>,
     /// No progress bar (epoch lines are still printed).
@@ -416,6 +419,17 @@ pub struct TrainReport {
 // on this run's data is the yardstick the new network must beat, and fine-tuning it keeps
 // what it learnt from data that may no longer exist.
 fn initial_model(path: &Path, opts: &TrainOptions) -> Result<Model> {
+    let bytes = std::fs::read(path).with_context(|| format!("--init {}", path.display()))?;
+    // [train-init] A checkpoint carries the float model a network file was rounded from:
+    // a fine-tune that moves weights by less than a rounding step keeps those moves only if
+    // the next turn starts from it rather than from the file.
+    if checkpoint::is_checkpoint(&bytes) {
+        let model = Checkpoint::from_bytes(&bytes, opts.weight_decay)
+            .with_context(|| format!("--init {}", path.display()))?
+            .model;
+        check_shape(&model, opts, path)?;
+        return Ok(model);
+    }
     let net = augur::eval::nnue::Network::load(path)
         .with_context(|| format!("--init {}", path.display()))?;
     let model = Model::from_network(&net);
@@ -625,6 +639,10 @@ pub fn train(
         ck.history.push((train_loss, last_val));
         ck.epochs_done = epoch + 1;
         ck.save(&ck_path)?;
+        // [train-best] The kept epoch's float model, for a later run's --init.
+        if best_epoch(&ck.history) == Some(epoch + 1) {
+            ck.save(&out.join("best.ckpt"))?;
+        }
         let epoch_net = out.join(format!("epoch-{}.nnue", epoch + 1));
         std::fs::write(&epoch_net, net.to_bytes())
             .with_context(|| format!("writing {}", epoch_net.display()))?;
@@ -1004,6 +1022,47 @@ mod tests {
         let mut wrong = options(64, 1);
         wrong.init = Some(r.net_path.clone());
         let out3 = temp_dir("init3");
+        let e = train(&data, &val, &wrong, &out3).unwrap_err();
+        assert!(format!("{e:#}").contains("H=32"), "{e:#}");
+        for d in [out, out2, out3] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+
+    /// [train-init] best.ckpt holds the float model of the epoch with the lowest validation
+    /// loss (its file is that model corrected and rounded); a run started from it begins
+    /// from the unrounded float model, its initial loss that model's own; a checkpoint of
+    /// another size is refused.
+    #[test]
+    fn init_from_a_checkpoint_starts_from_the_float_model() {
+        let mut data = material_samples(3000, 6);
+        let val = split_validation(&mut data, 0.1);
+        let out = temp_dir("ckinit");
+        let r = train(&data, &val, &options(32, 3), &out).unwrap();
+        let best = best_epoch(&r.history).unwrap();
+        let ck = Checkpoint::load(&out.join("best.ckpt"), 0.0).unwrap();
+        assert_eq!(ck.epochs_done, best);
+        let file =
+            augur::eval::nnue::Network::load(&out.join(format!("epoch-{best}.nnue"))).unwrap();
+        let q = Quantisation::STANDARD;
+        let expect = ck.model.bias_corrected(q, &data).rounded(q);
+        for (a, b) in Model::from_network(&file).params.iter().zip(&expect.params) {
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+        let mut again = options(32, 1);
+        again.init = Some(out.join("best.ckpt"));
+        let out2 = temp_dir("ckinit2");
+        let r2 = train(&data, &val, &again, &out2).unwrap();
+        let float = mean_loss(&ck.model, &val, &again.val_loss, 1);
+        assert!((r2.initial_val_loss - float).abs() < 1e-12);
+        let rounded = mean_loss(&Model::from_network(&file), &val, &again.val_loss, 1);
+        assert!(
+            (r2.initial_val_loss - rounded).abs() > 1e-9,
+            "the float model, not the file"
+        );
+        let mut wrong = options(64, 1);
+        wrong.init = Some(out.join("best.ckpt"));
+        let out3 = temp_dir("ckinit3");
         let e = train(&data, &val, &wrong, &out3).unwrap_err();
         assert!(format!("{e:#}").contains("H=32"), "{e:#}");
         for d in [out, out2, out3] {

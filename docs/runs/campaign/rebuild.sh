@@ -22,6 +22,9 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft1-1p77m-h256.nnue $C/nnue/ft2/lr5e-5-wd
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft2-4p41m-h256.nnue $C/nets/gen2ft2-4p41m-h256.nnue
 mkdir -p $C/nnue/gen2ft2/all-lr1e-4-e6
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft2-4p41m-h256.nnue $C/nnue/gen2ft2/all-lr1e-4-e6/augur.nnue
+# gen2ft3's candidate in its second SPRT (eleventh session; gen2ft3-sprt.sh q-all-lr5e-5-e4)
+mkdir -p $C/nnue/gen2ft3/q-all-lr5e-5-e4
+cp docs/runs/nnue-checkpoints/cand-gen2ft3-q-all-lr5e-5-e4.nnue $C/nnue/gen2ft3/q-all-lr5e-5-e4/augur.nnue
 # gen2ft2's float model (eleventh session), the next fine-tune turn's --init
 mkdir -p $C/nnue/gen2ft2/q2-all-lr1e-4-e6
 xz -dc docs/runs/nnue-checkpoints/float-gen2ft2-4p41m-h256.ckpt.xz > $C/nnue/gen2ft2/q2-all-lr1e-4-e6/best.ckpt

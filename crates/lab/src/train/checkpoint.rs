@@ -19,6 +19,7 @@ const MAGIC: &[u8; 8] = b"AUGURCKP";
 pub fn is_checkpoint(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
+
 /// 2 added the output buckets; version 1 checkpoints (one bucket) still load.
 const VERSION: u32 = 2;
 

@@ -430,7 +430,7 @@ fn initial_model(path: &Path, opts: &TrainOptions) -> Result<Model> {
         check_shape(&model, opts, path)?;
         return Ok(model);
     }
-    let net = augur::eval::nnue::Network::load(path)
+    let net = augur::eval::nnue::Network::from_bytes(&bytes)
         .with_context(|| format!("--init {}", path.display()))?;
     let model = Model::from_network(&net);
     check_shape(&model, opts, path)?;
@@ -697,7 +697,7 @@ fn written_network(
     calibration: &[TrainingPosition],
 ) -> Result<augur::eval::nnue::Network> {
     let model = if opts.bias_correction {
-        model.bias_corrected(opts.quant, calibration)
+        model.bias_corrected(opts.quant, calibration)?
     } else {
         model.clone()
     };
@@ -966,7 +966,9 @@ mod tests {
             let rounded = r
                 .model
                 .bias_corrected(opts.quant, &data)
-                .rounded(opts.quant);
+                .unwrap()
+                .rounded(opts.quant)
+                .unwrap();
             let mut scratch = Scratch::new(64);
             let (mut worst, mut total, mut worst_rounded) = (0.0f64, 0.0f64, 0.0f64);
             for l in &lines {
@@ -1008,7 +1010,9 @@ mod tests {
         let rounded = r
             .model
             .bias_corrected(Quantisation::STANDARD, &data)
-            .rounded(Quantisation::STANDARD);
+            .unwrap()
+            .rounded(Quantisation::STANDARD)
+            .unwrap();
         assert_eq!(back.params.len(), rounded.params.len());
         for (i, (a, b)) in back.params.iter().zip(&rounded.params).enumerate() {
             assert!((a - b).abs() < 1e-5, "param {i}: {a} vs {b}");
@@ -1019,11 +1023,7 @@ mod tests {
         let r2 = train(&data, &val, &again, &out2).unwrap();
         let expect = mean_loss(&back, &val, &again.val_loss, 1);
         assert!((r2.initial_val_loss - expect).abs() < 1e-9);
-        let mut wrong = options(64, 1);
-        wrong.init = Some(r.net_path.clone());
-        let out3 = temp_dir("init3");
-        let e = train(&data, &val, &wrong, &out3).unwrap_err();
-        assert!(format!("{e:#}").contains("H=32"), "{e:#}");
+        let out3 = refuses_another_size(&r.net_path, &data, &val, "init3");
         for d in [out, out2, out3] {
             let _ = std::fs::remove_dir_all(d);
         }
@@ -1045,7 +1045,12 @@ mod tests {
         let file =
             augur::eval::nnue::Network::load(&out.join(format!("epoch-{best}.nnue"))).unwrap();
         let q = Quantisation::STANDARD;
-        let expect = ck.model.bias_corrected(q, &data).rounded(q);
+        let expect = ck
+            .model
+            .bias_corrected(q, &data)
+            .unwrap()
+            .rounded(q)
+            .unwrap();
         for (a, b) in Model::from_network(&file).params.iter().zip(&expect.params) {
             assert!((a - b).abs() < 1e-5, "{a} vs {b}");
         }
@@ -1060,14 +1065,26 @@ mod tests {
             (r2.initial_val_loss - rounded).abs() > 1e-9,
             "the float model, not the file"
         );
-        let mut wrong = options(64, 1);
-        wrong.init = Some(out.join("best.ckpt"));
-        let out3 = temp_dir("ckinit3");
-        let e = train(&data, &val, &wrong, &out3).unwrap_err();
-        assert!(format!("{e:#}").contains("H=32"), "{e:#}");
+        let out3 = refuses_another_size(&out.join("best.ckpt"), &data, &val, "ckinit3");
         for d in [out, out2, out3] {
             let _ = std::fs::remove_dir_all(d);
         }
+    }
+
+    /// [train-init] A run of H = 64 started from `init` (an H = 32 network or checkpoint) is
+    /// refused with a message naming the size it holds; returns the run's folder.
+    fn refuses_another_size(
+        init: &Path,
+        data: &[TrainingPosition],
+        val: &[TrainingPosition],
+        dir: &str,
+    ) -> PathBuf {
+        let mut wrong = options(64, 1);
+        wrong.init = Some(init.to_path_buf());
+        let out = temp_dir(dir);
+        let e = train(data, val, &wrong, &out).unwrap_err();
+        assert!(format!("{e:#}").contains("H=32"), "{e:#}");
+        out
     }
 
     /// [train-best] With early stopping the final file is the best validation epoch's.

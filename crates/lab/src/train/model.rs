@@ -359,24 +359,10 @@ impl Model {
     }
 
     /// The float model with every parameter replaced by the value its quantised file holds
-    /// (the same rounding and caps as [`Model::quantise`]): what the engine computes, up to
-    /// integer rounding inside the kernels.
-    pub fn rounded(&self, quant: Quantisation) -> Model {
-        let l = self.layout;
-        let (qa, qb) = (quant.qa as f32, quant.qb as f32);
-        let out_max = (i16::MAX as f32 / qa).floor();
-        let i16_range = |x: f32| x.clamp(i16::MIN as f32, i16::MAX as f32);
-        let mut r = self.clone();
-        for (i, p) in r.params.iter_mut().enumerate() {
-            *p = if i < l.out_weights() {
-                i16_range((*p * qa).round()) / qa
-            } else if i < l.out_bias() {
-                i16_range((*p * qb).round()).clamp(-out_max, out_max) / qb
-            } else {
-                (*p * qa * qb).round() / (qa * qb)
-            };
-        }
-        r
+    /// (its network read back): what the engine computes, up to integer rounding inside the
+    /// kernels.
+    pub fn rounded(&self, quant: Quantisation) -> Result<Model, augur::eval::nnue::NetworkError> {
+        Ok(Model::from_network(&self.quantise(quant)?))
     }
 
     // [train-qcal] Where a hidden neuron is on in every position, its output weight's rounding
@@ -385,8 +371,12 @@ impl Model {
     /// This model with each output bucket's bias moved by the mean difference between its own
     /// output and its rounded model's over `sample` (buckets without a sample position keep
     /// theirs), so that the quantised network is centred where the float one is.
-    pub fn bias_corrected(&self, quant: Quantisation, sample: &[TrainingPosition]) -> Model {
-        let rounded = self.rounded(quant);
+    pub fn bias_corrected(
+        &self,
+        quant: Quantisation,
+        sample: &[TrainingPosition],
+    ) -> Result<Model, augur::eval::nnue::NetworkError> {
+        let rounded = self.rounded(quant)?;
         let l = self.layout;
         let mut sums = vec![(0.0f64, 0usize); l.buckets];
         let mut scratch = Scratch::new(self.hidden());
@@ -402,7 +392,7 @@ impl Model {
                 m.params[l.out_bias() + b] += (sum / n as f64) as f32;
             }
         }
-        m
+        Ok(m)
     }
 
     /// The engine's integer network: feature layer × QA, output weights × QB, output bias × QA·QB.
@@ -528,7 +518,7 @@ mod tests {
             .collect();
         let mut scratch = Scratch::new(16);
         let mean_shift = |m: &Model, scratch: &mut Scratch| {
-            let r = m.rounded(q);
+            let r = m.rounded(q).unwrap();
             sample
                 .iter()
                 .map(|s| f64::from(model.forward(s, scratch) - r.forward(s, scratch)) * 400.0)
@@ -537,12 +527,12 @@ mod tests {
         };
         let before = mean_shift(&model, &mut scratch);
         assert!((before - 80.0).abs() < 0.05, "rounding shift {before} cp");
-        let corrected = model.bias_corrected(q, &sample);
+        let corrected = model.bias_corrected(q, &sample).unwrap();
         let after = mean_shift(&corrected, &mut scratch);
         assert!(after.abs() < 0.05, "shift after correction {after} cp");
         let other = l.out_bias() + 1 - bucket;
         assert_eq!(corrected.params[other], model.params[other]);
         // An empty sample corrects nothing.
-        assert_eq!(model.bias_corrected(q, &[]), model);
+        assert_eq!(model.bias_corrected(q, &[]).unwrap(), model);
     }
 }

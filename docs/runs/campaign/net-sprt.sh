@@ -1,7 +1,7 @@
 #!/bin/bash
 # One fine-tune turn's SPRT (the gen2ft2 and gen2ft3 turns, 28 Nov): `net-sprt.sh STEM NAME NET
 # BASE BASENET SEED CHANGE` plays NAME (EvalFile NET) against BASE (EvalFile BASENET) on
-# 0d278eb's PGO build, [0, 5] at 10k nodes, UHO sample, cap 6,000, in its own session at nice 0:
+# 0d278eb's PGO build, [0, 5] at 10k nodes, UHO sample, cap 6,000 (GAMES= raises it: gen2ft3 q-all-lr5e-5-e4 ended its 6,000 undecided at LLR 2.08 and went on to 12,000, 28 Nov twelfth session), in its own session at nice 0:
 # its games are the engine's self-play and become training data through `convert`, so the core
 # is not taken from the data campaign. PGN sprt/STEM.pgn, log logs/sprt-STEM.log; resumes from
 # the PGN.
@@ -11,5 +11,5 @@ bin/augur-lab-1f3fcb5 match \
   --engine name=$2,cmd=$B,option.EvalFile=$3 --engine name=$4,cmd=$B,option.EvalFile=$5 \
   --each option.Threads=1 --each option.Hash=16 \
   --openings /work/shared/data/openings/UHO_4060_v4-sample10k.epd --seed $6 \
-  --tc nodes=10000 --concurrency 1 --games 6000 --sprt 0,5 --change "$7" --commit 0d278eb \
+  --tc nodes=10000 --concurrency 1 --games ${GAMES:-6000} --sprt 0,5 --change "$7" --commit 0d278eb \
   --pgn sprt/$1.pgn >> logs/sprt-$1.log 2>&1

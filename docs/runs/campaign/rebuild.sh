@@ -22,12 +22,12 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft1-1p77m-h256.nnue $C/nnue/ft2/lr5e-5-wd
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft2-4p41m-h256.nnue $C/nets/gen2ft2-4p41m-h256.nnue
 mkdir -p $C/nnue/gen2ft2/all-lr1e-4-e6
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft2-4p41m-h256.nnue $C/nnue/gen2ft2/all-lr1e-4-e6/augur.nnue
-# gen2ft3's candidate in its second SPRT (eleventh session; gen2ft3-sprt.sh q-all-lr5e-5-e4)
+# gen2ft3 (twelfth session): datagen's network from 13:50; gen2ft4's SPRT and trainings read it
+# and its float model (the next turn's --init) where the trainer wrote them
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue $C/nets/gen2ft3-4p98m-h256.nnue
 mkdir -p $C/nnue/gen2ft3/q-all-lr5e-5-e4
-cp docs/runs/nnue-checkpoints/cand-gen2ft3-q-all-lr5e-5-e4.nnue $C/nnue/gen2ft3/q-all-lr5e-5-e4/augur.nnue
-# gen2ft2's float model (eleventh session), the next fine-tune turn's --init
-mkdir -p $C/nnue/gen2ft2/q2-all-lr1e-4-e6
-xz -dc docs/runs/nnue-checkpoints/float-gen2ft2-4p41m-h256.ckpt.xz > $C/nnue/gen2ft2/q2-all-lr1e-4-e6/best.ckpt
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue $C/nnue/gen2ft3/q-all-lr5e-5-e4/augur.nnue
+xz -dc docs/runs/nnue-checkpoints/float-gen2ft3-4p98m-h256.ckpt.xz > $C/nnue/gen2ft3/q-all-lr5e-5-e4/checkpoint.ckpt
 [ -f $C/scaling/scaling.csv ] || cp docs/runs/campaign/scaling.csv $C/scaling/scaling.csv
 # The unfinished matches: each state file is the PGN's path under /work/campaign with '/'
 # written as '__', compressed.

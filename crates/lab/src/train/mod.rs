@@ -21,7 +21,7 @@ use anyhow::{bail, Context, Result};
 use augur::eval::nnue::{Activation, Quantisation};
 use checkpoint::Checkpoint;
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{LossConfig, Model, Scratch};
+use model::{LossConfig, Model, Rounding, Scratch};
 use optim::{AdamW, LrSchedule};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -115,11 +115,12 @@ pub struct TrainArgs {
     /// The final network is the epoch with the lowest validation loss, not the last one.
     #[arg(long)]
     pub keep_best: bool,
-    /// Write the rounded network as it is, without moving its output bias to where the float
-    /// network's outputs are centred (how every network before 28 November's eleventh
-    /// session was written).
-    #[arg(long)]
-    pub no_bias_correction: bool,
+    /// How each written network is rounded from the float model: `nearest` (every
+    /// network before 28 November's eleventh session), `bias` (the nearest, each output bias
+    /// moved to where the float outputs are centred) or `compensated` (the output weights'
+    /// steps chosen to keep the outputs closest to the float model's).
+    #[arg(long, value_enum, default_value = "bias")]
+    pub rounding: Rounding,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -279,7 +280,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         progress: !args.quiet,
         net: args.net.clone(),
         keep_best: args.keep_best,
-        bias_correction: !args.no_bias_correction,
+        rounding: args.rounding,
     };
     let r = train(&samples, &val, &opts, &args.out)?;
     let (t, v) = r.history.last().copied().unwrap_or((f64::NAN, f64::NAN));
@@ -396,8 +397,8 @@ pub struct TrainOptions {
     pub net: Option<PathBuf>,
     /// The final network is the epoch with the lowest validation loss (early stopping).
     pub keep_best: bool,
-    /// Each written network's output bias is corrected for its rounding ([train-qcal]).
-    pub bias_correction: bool,
+    /// How each written network is rounded ([train-qcal], [train-qround]).
+    pub rounding: Rounding,
 }
 
 /// What a run produced.
@@ -689,17 +690,17 @@ pub fn train(
 /// How many training positions [train-qcal]'s bias correction averages over.
 const CALIBRATION_POSITIONS: usize = 65_536;
 
-/// The network file a float model is written as: quantised, its output bias corrected for the
-/// rounding unless the run says otherwise ([train-qcal]).
+/// The network file a float model is written as: quantised the run's way (`--rounding`:
+/// [train-qcal], [train-qround]).
 fn written_network(
     model: &Model,
     opts: &TrainOptions,
     calibration: &[TrainingPosition],
 ) -> Result<augur::eval::nnue::Network> {
-    let model = if opts.bias_correction {
-        model.bias_corrected(opts.quant, calibration)?
-    } else {
-        model.clone()
+    let model = match opts.rounding {
+        Rounding::Nearest => model.clone(),
+        Rounding::Bias => model.bias_corrected(opts.quant, calibration)?,
+        Rounding::Compensated => model.compensated(opts.quant, calibration, &opts.loss)?,
     };
     Ok(model.quantise(opts.quant)?)
 }
@@ -856,7 +857,7 @@ mod tests {
             progress: false,
             net: None,
             keep_best: false,
-            bias_correction: true,
+            rounding: Rounding::Bias,
         }
     }
 
@@ -947,28 +948,35 @@ mod tests {
         let text = include_str!("../../data/games-sample300.epd");
         let lines = crate::data::epd::parse_epd(text, "games-sample300.epd").unwrap();
         // [nnue-buckets] and a bucketed network: the engine picks the bucket the trainer did.
-        // [train-qb] and a finer output quantisation, QB 128.
-        for (activation, buckets, qb) in [
-            (Activation::SCReLU, 1, 64),
-            (Activation::CReLU, 1, 64),
-            (Activation::SCReLU, 8, 64),
-            (Activation::SCReLU, 1, 128),
+        // [train-qb] and a finer output quantisation, QB 128. [train-qround] and the
+        // compensated rounding, with one bucket and with eight.
+        for (activation, buckets, qb, rounding) in [
+            (Activation::SCReLU, 1, 64, Rounding::Bias),
+            (Activation::CReLU, 1, 64, Rounding::Bias),
+            (Activation::SCReLU, 8, 64, Rounding::Bias),
+            (Activation::SCReLU, 1, 128, Rounding::Bias),
+            (Activation::SCReLU, 1, 64, Rounding::Compensated),
+            (Activation::SCReLU, 8, 64, Rounding::Compensated),
         ] {
             let mut opts = options(64, 3);
             opts.activation = activation;
             opts.buckets = buckets;
             opts.quant.qb = qb;
+            opts.rounding = rounding;
             let r = train(&data, &val, &opts, &out).unwrap();
             let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
             assert_eq!(net.quantisation().qb, qb);
-            // [train-qcal] The file holds the bias-corrected model, rounded (the whole
-            // training slice is the calibration sample at this size).
-            let rounded = r
-                .model
-                .bias_corrected(opts.quant, &data)
-                .unwrap()
-                .rounded(opts.quant)
-                .unwrap();
+            // [train-qcal] The file holds the bias-corrected model, rounded, or [train-qround]
+            // the compensated one (the whole training slice is the calibration sample at this
+            // size).
+            let rounded = match rounding {
+                Rounding::Compensated => r.model.compensated(opts.quant, &data, &opts.loss),
+                _ => r
+                    .model
+                    .bias_corrected(opts.quant, &data)
+                    .and_then(|m| m.rounded(opts.quant)),
+            }
+            .unwrap();
             let mut scratch = Scratch::new(64);
             let (mut worst, mut total, mut worst_rounded) = (0.0f64, 0.0f64, 0.0f64);
             for l in &lines {

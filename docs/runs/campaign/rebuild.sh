@@ -28,6 +28,9 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue $C/nets/gen2ft3-4p98m
 mkdir -p $C/nnue/gen2ft3/q-all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue $C/nnue/gen2ft3/q-all-lr5e-5-e4/augur.nnue
 xz -dc docs/runs/nnue-checkpoints/float-gen2ft3-4p98m-h256.ckpt.xz > $C/nnue/gen2ft3/q-all-lr5e-5-e4/checkpoint.ckpt
+# gen2ft4's candidate in its SPRT (twelfth session; gen2ft4-sprt.sh)
+mkdir -p $C/nnue/gen2ft4/all-lr5e-5-e4
+cp docs/runs/nnue-checkpoints/cand-gen2ft4-all-lr5e-5-e4.nnue $C/nnue/gen2ft4/all-lr5e-5-e4/augur.nnue
 [ -f $C/scaling/scaling.csv ] || cp docs/runs/campaign/scaling.csv $C/scaling/scaling.csv
 # The unfinished matches: each state file is the PGN's path under /work/campaign with '/'
 # written as '__', compressed.

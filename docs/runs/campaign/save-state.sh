@@ -20,8 +20,9 @@ for p in $(cd $C && ls scaling/*/nodes-*.pgn 2>/dev/null); do
 done
 # the unfinished matches named in the session's scripts (edit as they change)
 save sprt/se-f8eec28.pgn
-# gen2ft3's second SPRT (from the eleventh session)
-save sprt/gen2ft3-q-all-lr5e-5-e4.pgn
+# gen2ft4's SPRT (from the twelfth session)
+save sprt/gen2ft4-all-lr5e-5-e4.pgn
+# (gen2ft3's second SPRT, sprt/gen2ft3-q-all-lr5e-5-e4.pgn, was decided in the twelfth session)
 # (gen2ft3's first SPRT, sprt/gen2ft3-all-lr1e-4-e6.pgn, was decided in the eleventh session)
 # (the fine-tune's SPRT, sprt/ft-gen2-lr5e-5-wd0.01.pgn, was decided in the ninth session)
 # (gen2ft2's SPRT, sprt/gen2ft2-all-lr1e-4-e6.pgn, was decided in the tenth session)

@@ -414,7 +414,7 @@ impl Model {
     /// This model as its file will hold it: the feature layer rounded to steps of 1/QA; each
     /// bucket's output weights on the 1/QB grid, chosen by coordinate descent from the nearest
     /// rounding to minimise Σ c·(float output − written output)² over the bucket's positions in
-    /// `sample` (c = the loss's sensitivity to the output there, p(1−p)² at the float output's
+    /// `sample` (c = the loss's curvature in the output there, (p(1−p))² at the float output's
     /// win probability p), and its bias the c-weighted mean difference left over. A bucket
     /// without sample positions keeps the nearest rounding.
     pub fn compensated(
@@ -479,8 +479,8 @@ impl Model {
             let mut g: Vec<f64> = (0..n)
                 .map(|i| (0..n).map(|j| h[i * n + j] * q[j]).sum::<f64>() - r[i])
                 .collect();
-            // Every accepted step lowers the objective, so the search ends; 64 sweeps are a
-            // guard (the campaign's networks settle in a few).
+            // Every accepted step lowers the objective, so the search ends; 64 sweeps are
+            // only a guard on its time.
             for _ in 0..64 {
                 let mut changed = false;
                 for i in 0..n {

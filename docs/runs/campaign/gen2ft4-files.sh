@@ -7,7 +7,8 @@
 # turn). LAST (device seed 2804, whose final 60,000 positions every run holds out) still
 # ends every list, so the losses read on gen2ft2's yardstick (K 132.2). NET is gen2ft3 (the
 # second try's file), INIT its float model (the run's checkpoint.ckpt: its last epoch, 4, is the
-# one it kept).
+# one it kept). The rests were cut at 13:21 while seeds 2726/2727 went on to 13:48: their last
+# 31,316 and 32,625 positions (after snap + rest, 322,179 and 330,251) belong to the next turn.
 . /work/campaign/gen2ft3-files.sh
 NET=$C/nnue/gen2ft3/q-all-lr5e-5-e4/augur.nnue
 INIT=$C/nnue/gen2ft3/q-all-lr5e-5-e4/checkpoint.ckpt

@@ -438,9 +438,9 @@ impl Model {
             let mut way = vec![0.0f64; n];
             let mut h = vec![0.0f64; n * n];
             for s in sample.iter().filter(|s| l.bucket(s) == b) {
-                let y = f64::from(self.forward(s, &mut scratch));
-                let p = 1.0 / (1.0 + (-y * f64::from(loss.scale / loss.k)).exp());
-                let c = (p * (1.0 - p)).powi(2);
+                let out = self.forward(s, &mut scratch);
+                let p = f64::from(sigmoid(out * loss.scale / loss.k));
+                let (y, c) = (f64::from(out), (p * (1.0 - p)).powi(2));
                 rounded.accumulate(s, &mut scratch);
                 for (a, x) in act.iter_mut().zip(scratch.us.iter().chain(&scratch.them)) {
                     *a = f64::from(rounded.act(*x));

@@ -969,14 +969,7 @@ mod tests {
             // [train-qcal] The file holds the bias-corrected model, rounded, or [train-qround]
             // the compensated one (the whole training slice is the calibration sample at this
             // size).
-            let rounded = match rounding {
-                Rounding::Compensated => r.model.compensated(opts.quant, &data, &opts.loss),
-                _ => r
-                    .model
-                    .bias_corrected(opts.quant, &data)
-                    .and_then(|m| m.rounded(opts.quant)),
-            }
-            .unwrap();
+            let rounded = Model::from_network(&written_network(&r.model, &opts, &data).unwrap());
             let mut scratch = Scratch::new(64);
             let (mut worst, mut total, mut worst_rounded) = (0.0f64, 0.0f64, 0.0f64);
             for l in &lines {
@@ -1015,12 +1008,8 @@ mod tests {
         let r = train(&data, &val, &options(32, 2), &out).unwrap();
         let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
         let back = Model::from_network(&net);
-        let rounded = r
-            .model
-            .bias_corrected(Quantisation::STANDARD, &data)
-            .unwrap()
-            .rounded(Quantisation::STANDARD)
-            .unwrap();
+        let rounded =
+            Model::from_network(&written_network(&r.model, &options(32, 2), &data).unwrap());
         assert_eq!(back.params.len(), rounded.params.len());
         for (i, (a, b)) in back.params.iter().zip(&rounded.params).enumerate() {
             assert!((a - b).abs() < 1e-5, "param {i}: {a} vs {b}");
@@ -1052,13 +1041,8 @@ mod tests {
         assert_eq!(ck.epochs_done, best);
         let file =
             augur::eval::nnue::Network::load(&out.join(format!("epoch-{best}.nnue"))).unwrap();
-        let q = Quantisation::STANDARD;
-        let expect = ck
-            .model
-            .bias_corrected(q, &data)
-            .unwrap()
-            .rounded(q)
-            .unwrap();
+        let expect =
+            Model::from_network(&written_network(&ck.model, &options(32, 2), &data).unwrap());
         for (a, b) in Model::from_network(&file).params.iter().zip(&expect.params) {
             assert!((a - b).abs() < 1e-5, "{a} vs {b}");
         }

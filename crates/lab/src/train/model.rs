@@ -608,6 +608,30 @@ mod tests {
         assert!(loss > 0.0 && g > 0.0);
     }
 
+    /// Output weights `frac` of a 1/QB step above the steps −(period/2)… cycling with `period`:
+    /// the nearest rounding moves each of them down by `frac` of a step.
+    fn off_grid_outputs(model: &mut Model, period: usize, frac: f32, q: Quantisation) {
+        let l = model.layout;
+        let half = (period / 2) as f32;
+        for (i, w) in model.params[l.out_weights()..l.out_bias()]
+            .iter_mut()
+            .enumerate()
+        {
+            *w = ((i % period) as f32 - half + frac) / q.qb as f32;
+        }
+    }
+
+    /// The material samples (`n`, `seed`) in the first one's output bucket, and that bucket.
+    fn one_bucket(l: Layout, n: usize, seed: u64) -> (usize, Vec<TrainingPosition>) {
+        let samples = material_samples(n, seed);
+        let bucket = l.bucket(&samples[0]);
+        let sample = samples
+            .into_iter()
+            .filter(|s| l.bucket(s) == bucket)
+            .collect();
+        (bucket, sample)
+    }
+
     /// [train-qround] Output weights all 0.45 of a step above a step: the nearest rounding
     /// moves each output by 0.45/QB times its summed activation, which varies by position, so a
     /// bias leaves most of the error; the compensated file rounds some weights up and some down
@@ -621,18 +645,8 @@ mod tests {
         let cfg = LossConfig::default();
         let mut model = Model::new(32, 2, Activation::SCReLU, 5);
         let l = model.layout;
-        for (i, w) in model.params[l.out_weights()..l.out_bias()]
-            .iter_mut()
-            .enumerate()
-        {
-            *w = ((i % 9) as f32 - 4.0 + 0.45) / q.qb as f32;
-        }
-        let samples = material_samples(600, 2);
-        let bucket = l.bucket(&samples[0]);
-        let sample: Vec<_> = samples
-            .into_iter()
-            .filter(|s| l.bucket(s) == bucket)
-            .collect();
+        off_grid_outputs(&mut model, 9, 0.45, q);
+        let (bucket, sample) = one_bucket(l, 600, 2);
         let mut scratch = Scratch::new(32);
         let rms = |m: &Model, scratch: &mut Scratch| {
             let (mut num, mut den) = (0.0f64, 0.0f64);
@@ -679,18 +693,8 @@ mod tests {
         let l = model.layout;
         model.params[..l.ft_bias()].fill(0.0);
         model.params[l.ft_bias()..l.out_weights()].fill(1.5);
-        for (i, w) in model.params[l.out_weights()..l.out_bias()]
-            .iter_mut()
-            .enumerate()
-        {
-            *w = ((i % 7) as f32 - 3.0 + 0.4) / q.qb as f32;
-        }
-        let samples = material_samples(200, 1);
-        let bucket = l.bucket(&samples[0]);
-        let sample: Vec<_> = samples
-            .into_iter()
-            .filter(|s| l.bucket(s) == bucket)
-            .collect();
+        off_grid_outputs(&mut model, 7, 0.4, q);
+        let (bucket, sample) = one_bucket(l, 200, 1);
         let mut scratch = Scratch::new(16);
         let mean_shift = |m: &Model, scratch: &mut Scratch| {
             let r = m.rounded(q).unwrap();

@@ -7,8 +7,9 @@
 # game, and running the same command here with --positions 1 cuts a torn tail
 # ("already N games; nothing to do"). Usage there: device-datagen.sh SEED_A SEED_B SECONDS.
 # From the eleventh session .devcarry holds the embedded network instead, TAG its name
-# (default gen2ft2: nets/gen2ft2-4p41m-h256.nnue, SHA-256 99c5437c...).
-TAG=${TAG:-gen2ft2}; NET=${NET:-gen2ft2-4p41m-h256.nnue}
+# (default gen2ft3, the embedded network since 01960e4: nets/gen2ft3-4p98m-h256.nnue, SHA-256
+# de267f0a...; gen2ft2 was nets/gen2ft2-4p41m-h256.nnue, SHA-256 99c5437c...).
+TAG=${TAG:-gen2ft3}; NET=${NET:-gen2ft3-4p98m-h256.nnue}
 D=.devcarry; B=$D/augur-lab-0d278eb-pgo3
 $B --version >/dev/null 2>&1 || B=$D/augur-lab-v2
 for s in "$1" "$2"; do

@@ -46,6 +46,21 @@ pub enum Rounding {
     Bias,
     /// The output weights' steps chosen to keep the outputs closest to the float model's.
     Compensated,
+    /// Both `bias` and `compensated` written, and the one with the lower validation loss kept
+    /// (neither wins on every model: 28 November's twelfth session).
+    Best,
+}
+
+impl Rounding {
+    /// The name `--rounding` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rounding::Nearest => "nearest",
+            Rounding::Bias => "bias",
+            Rounding::Compensated => "compensated",
+            Rounding::Best => "best",
+        }
+    }
 }
 
 fn sigmoid(x: f32) -> f32 {

@@ -117,7 +117,7 @@ pub struct TrainArgs {
     pub keep_best: bool,
     /// How each written network is rounded from the float model: `nearest` (every
     /// network before 28 November's eleventh session), `bias` (the nearest, each output bias
-    /// moved to where the float outputs are centred) or `compensated` (the output weights'
+    /// moved to where the float outputs are centred), `compensated` (the output weights'
     /// steps chosen to keep the outputs closest to the float model's) or `best` (both `bias`
     /// and `compensated` written, the one with the lower validation loss kept).
     #[arg(long, value_enum, default_value = "bias")]

@@ -7,7 +7,8 @@
 # 60,000 positions every run holds out. `train_on NAME "FILES" ARGS...` trains NAME/ on FILES
 # (LAST must end them) with the shared settings plus ARGS, validation loss at K 132.2 (gen2ft1's
 # fitted K) so that every run compares on one yardstick; skipped once NAME/augur.nnue exists.
-# LAB names the trainer (default 3d5cd0d's x86-64-v3 build; gen2ft3q.sh sets e26b647's).
+# LAB names the trainer (default 3d5cd0d's x86-64-v3 build; gen2ft3q.sh sets e26b647's), NICE its
+# priority (default 19; gen2ft5.sh, thirteenth session, may run it at 0).
 C=/work/campaign; NET=$C/nets/gen2ft1-1p77m-h256.nnue
 D=$C/datagen/device; V=$C/datagen/converted
 mkdir -p $C/nnue/gen2ft2 && cd $C/nnue/gen2ft2
@@ -28,7 +29,7 @@ train_on() {
   local total=$(( $(cat $files | wc -c) / 32 ))
   local val=$(python3 -c "print(60000/$total)")
   echo "$name total $total validation $val" >> totals.txt
-  [ -f $name/augur.nnue ] || nice -n 19 ${LAB:-$C/bin/augur-lab-3d5cd0d-v3} train $files \
+  [ -f $name/augur.nnue ] || nice -n ${NICE:-19} ${LAB:-$C/bin/augur-lab-3d5cd0d-v3} train $files \
     --validation $val --validation-k 132.2 --hidden 256 --mirror --keep-best --batch 4096 \
     --threads 1 --quiet --out $name "$@" > $name.log 2>&1
 }

@@ -31,6 +31,9 @@ xz -dc docs/runs/nnue-checkpoints/float-gen2ft3-4p98m-h256.ckpt.xz > $C/nnue/gen
 # gen2ft4's candidate in its SPRT (twelfth session; gen2ft4-sprt.sh)
 mkdir -p $C/nnue/gen2ft4/all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/cand-gen2ft4-all-lr5e-5-e4.nnue $C/nnue/gen2ft4/all-lr5e-5-e4/augur.nnue
+# gen2ft5's candidate, whose SPRT follows gen2ft4's (thirteenth session; gen2ft5-sprt.sh)
+mkdir -p $C/nnue/gen2ft5/all-lr5e-5-e4
+cp docs/runs/nnue-checkpoints/cand-gen2ft5-all-lr5e-5-e4.nnue $C/nnue/gen2ft5/all-lr5e-5-e4/augur.nnue
 [ -f $C/scaling/scaling.csv ] || cp docs/runs/campaign/scaling.csv $C/scaling/scaling.csv
 # The unfinished matches: each state file is the PGN's path under /work/campaign with '/'
 # written as '__', compressed.

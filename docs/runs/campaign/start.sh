@@ -32,6 +32,12 @@ grep -q "accepted" logs/sprt-gen2ft3-q-all-lr5e-5-e4.log 2>/dev/null || pgrep -f
 # network, at 10k nodes, nice 0; its games become data): resumed until it decides.
 grep -q "accepted" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev/null || pgrep -f net-sprt.sh >/dev/null || \
   setsid ./gen2ft4-sprt.sh > /dev/null 2>&1 < /dev/null &
+# gen2ft5's SPRT (from 28 Nov, thirteenth session: gen2ft4's candidate fine-tuned again, against
+# gen2ft3, nice 0): once gen2ft4's has finished (its log's closing row), resumed until it decides.
+if grep -q "Row for docs/strength.md" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev/null; then
+  grep -q "accepted" logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft5" >/dev/null || \
+    setsid ./gen2ft5-sprt.sh > /dev/null 2>&1 < /dev/null &
+fi
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
-# shipped: 47fc344, 01250fb)
+# shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde)
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

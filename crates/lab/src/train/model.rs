@@ -46,8 +46,8 @@ pub enum Rounding {
     Bias,
     /// The output weights' steps chosen to keep the outputs closest to the float model's.
     Compensated,
-    /// Both `bias` and `compensated` written, and the one with the lower validation loss kept
-    /// (neither wins on every model: 28 November's twelfth session).
+    /// All three written, and the one with the lowest validation loss kept (none wins on
+    /// every model: 28 November's twelfth and thirteenth sessions).
     Best,
 }
 

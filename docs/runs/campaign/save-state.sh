@@ -22,6 +22,8 @@ done
 save sprt/se-f8eec28.pgn
 # gen2ft4's SPRT (from the twelfth session)
 save sprt/gen2ft4-all-lr5e-5-e4.pgn
+# gen2ft5's SPRT (from the thirteenth session, once gen2ft4's has finished)
+save sprt/gen2ft5-all-lr5e-5-e4.pgn
 # (gen2ft3's second SPRT, sprt/gen2ft3-q-all-lr5e-5-e4.pgn, was decided in the twelfth session)
 # (gen2ft3's first SPRT, sprt/gen2ft3-all-lr1e-4-e6.pgn, was decided in the eleventh session)
 # (the fine-tune's SPRT, sprt/ft-gen2-lr5e-5-wd0.01.pgn, was decided in the ninth session)

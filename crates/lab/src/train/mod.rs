@@ -637,8 +637,12 @@ pub fn train(
         let train_loss = epoch_loss / train.len() as f64;
         let float_val = mean_loss(&ck.model, val, &opts.val_loss, threads);
         let written = written_network(&ck.model, opts, &calibration, val, threads)?;
-        let net = written.net;
         last_val = written.val_loss;
+        // The epoch's file before the checkpoint that counts the epoch done: a resumed run
+        // finds every finished epoch's network on disk.
+        let epoch_net = out.join(format!("epoch-{}.nnue", epoch + 1));
+        std::fs::write(&epoch_net, written.net.to_bytes())
+            .with_context(|| format!("writing {}", epoch_net.display()))?;
         ck.history.push((train_loss, last_val));
         ck.epochs_done = epoch + 1;
         ck.save(&ck_path)?;
@@ -646,14 +650,11 @@ pub fn train(
         if best_epoch(&ck.history) == Some(epoch + 1) {
             ck.save(&out.join("best.ckpt"))?;
         }
-        let epoch_net = out.join(format!("epoch-{}.nnue", epoch + 1));
-        std::fs::write(&epoch_net, net.to_bytes())
-            .with_context(|| format!("writing {}", epoch_net.display()))?;
         bar.suspend(|| {
             eprintln!(
                 "epoch {:>3}: train loss {train_loss:.6}  validation loss {last_val:.6} (float {float_val:.6}, {})  ({:.0} s)",
                 epoch + 1,
-                written.rounding.name(),
+                rounding_name(written.rounding),
                 start.elapsed().as_secs_f64()
             )
         });
@@ -666,18 +667,18 @@ pub fn train(
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     // [train-best] Early stopping: with little data the validation loss turns up while the
-    // training loss still falls, so the network to keep is the best epoch's, which is already
-    // on disk as OUT/epoch-N.nnue (also after a resume).
-    let bytes = match best_epoch(&ck.history).filter(|_| opts.keep_best) {
+    // training loss still falls, so the network to keep is the best epoch's. Every epoch's
+    // network is already on disk as OUT/epoch-N.nnue (also after a resume), the last one
+    // included, so the file is read, not written again.
+    let kept = match best_epoch(&ck.history).filter(|_| opts.keep_best) {
         Some(e) => {
-            let path = out.join(format!("epoch-{e}.nnue"));
             eprintln!("keeping epoch {e} (lowest validation loss)");
-            std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?
+            e
         }
-        None => written_network(&ck.model, opts, &calibration, val, threads)?
-            .net
-            .to_bytes(),
+        None => ck.history.len(),
     };
+    let path = out.join(format!("epoch-{kept}.nnue"));
+    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
     std::fs::write(&net_path, bytes).with_context(|| format!("writing {}", net_path.display()))?;
     if !ck.history.is_empty() {
         loss_chart(&ck.history).save(out, "loss")?;
@@ -721,24 +722,37 @@ fn written_network(
             val_loss,
         })
     };
-    if opts.rounding != Rounding::Best {
-        return write(opts.rounding);
-    }
     // [train-qround] The compensated outputs are always the closer ones, but on some models
     // the nearest rounding's errors happen to lower the loss (gen2ft3: held-out 0.011302
     // with the bias, 0.011353 compensated; gen2ft4's first run the other way by 0.00023).
-    // The choice is made on the validation set, as [train-best] chooses the epoch.
-    let mut best = write(Rounding::Nearest)?;
-    for rounding in [Rounding::Bias, Rounding::Compensated] {
+    // `best` makes the choice on the validation set, as [train-best] chooses the epoch.
+    let candidates: &[Rounding] = match opts.rounding {
+        Rounding::Best => &[Rounding::Nearest, Rounding::Bias, Rounding::Compensated],
+        one => &[one],
+    };
+    let mut best: Option<Written> = None;
+    for &rounding in candidates {
         let candidate = write(rounding)?;
-        if candidate.val_loss < best.val_loss {
-            best = candidate;
+        if best
+            .as_ref()
+            .is_none_or(|b| candidate.val_loss < b.val_loss)
+        {
+            best = Some(candidate);
         }
     }
-    Ok(best)
+    best.context("no rounding to write the network with")
 }
 
-/// The float model quantised with one rounding (`Best` is [`written_network`]'s to resolve).
+/// The name `--rounding` gives `rounding` (clap's, so the vocabulary has one home).
+fn rounding_name(rounding: Rounding) -> String {
+    use clap::ValueEnum;
+    rounding
+        .to_possible_value()
+        .map_or_else(|| format!("{rounding:?}"), |v| v.get_name().to_owned())
+}
+
+/// The float model quantised with one rounding (`best`, a choice among them, is
+/// [`written_network`]'s).
 fn rounded_network(
     model: &Model,
     rounding: Rounding,
@@ -747,8 +761,9 @@ fn rounded_network(
 ) -> Result<augur::eval::nnue::Network> {
     let model = match rounding {
         Rounding::Nearest => model.clone(),
-        Rounding::Bias | Rounding::Best => model.bias_corrected(opts.quant, calibration)?,
+        Rounding::Bias => model.bias_corrected(opts.quant, calibration)?,
         Rounding::Compensated => model.compensated(opts.quant, calibration, &opts.loss)?,
+        Rounding::Best => bail!("`best` is a choice among the roundings, not one of them"),
     };
     Ok(model.quantise(opts.quant)?)
 }

@@ -51,18 +51,6 @@ pub enum Rounding {
     Best,
 }
 
-impl Rounding {
-    /// The name `--rounding` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rounding::Nearest => "nearest",
-            Rounding::Bias => "bias",
-            Rounding::Compensated => "compensated",
-            Rounding::Best => "best",
-        }
-    }
-}
-
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }

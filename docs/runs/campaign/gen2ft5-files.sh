@@ -4,31 +4,20 @@
 # made since gen2ft4's cut: the last games of seeds 2726/2727 (gen2ft2) beyond gen2ft3's snapshots
 # and gen2ft4's rests, the rest of gen2ft3's second SPRT (games 6001-7451), the seed-004 point at
 # 40k nodes, snapshots of the live gen2ft3 files 2728/2729, and gen2ft4's SPRT (running) converted
-# up to its last complete game at the cut (`pgn_snapshot`). NET is gen2ft4's candidate, INIT its
-# float model (best.ckpt: epoch 2, the kept one). LAST still ends every list (held-out yardstick).
+# up to its last complete game at the cut (snapshot.sh's `pgn_snapshot`). NET is gen2ft4's
+# candidate, INIT its float model (best.ckpt: epoch 2, the kept one). LAST still ends every list
+# (the held-out yardstick).
 . /work/campaign/gen2ft4-files.sh
 NET=$C/nnue/gen2ft4/all-lr5e-5-e4/augur.nnue
 INIT=$C/nnue/gen2ft4/all-lr5e-5-e4/best.ckpt
 mkdir -p $C/nnue/gen2ft5 && cd $C/nnue/gen2ft5
 for s in 2726 2727; do
-  [ -f last-$s.bin ] || tail -c +$(( $(stat -c %s $C/nnue/gen2ft3/snap-$s.bin) \
-    + $(stat -c %s $C/nnue/gen2ft4/rest-$s.bin) + 1 )) \
-    $C/datagen/selfplay-0d278eb-gen2ft2-h2-seed$s.bin > last-$s.bin
+  rest_after "$C/nnue/gen2ft3/snap-$s.bin $C/nnue/gen2ft4/rest-$s.bin" \
+    $C/datagen/selfplay-0d278eb-gen2ft2-h2-seed$s.bin last-$s.bin
 done
 for s in 2728 2729; do
   journalled_snapshot $C/datagen/selfplay-0d278eb-gen2ft3-h2-seed$s.bin snap-$s.bin
 done
-# `pgn_snapshot LIVE OUT`: a match PGN that is still being written, cut before its last
-# `[Event` (that game may be half written); an existing OUT is kept as it is.
-pgn_snapshot() {
-  [ -f "$2" ] && return 0
-  python3 - "$1" "$2" <<'PY'
-import sys
-text = open(sys.argv[1], encoding="utf-8").read()
-cut = text.rfind("[Event ")
-open(sys.argv[2], "w", encoding="utf-8").write(text[:cut])
-PY
-}
 pgn_snapshot $C/sprt/gen2ft4-all-lr5e-5-e4.pgn sprt-gen2ft4-snap.pgn
 G4=$(grep -c '^\[Event ' sprt-gen2ft4-snap.pgn)
 G4BIN=$V/sprt-0d278eb-gen2ft4-all-lr5e-5-e4-vs-gen2ft3-n10000-g1-$G4.bin

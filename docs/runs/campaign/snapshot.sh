@@ -1,6 +1,6 @@
 #!/bin/bash
 # Sourced by the training scripts' data files (gen2-files.sh, ft-files.sh, gen2ft2-files.sh,
-# gen2ft3-files.sh):
+# gen2ft3-files.sh, and those after them):
 # `journalled_snapshot LIVE OUT` copies a datagen file that datagen is still writing, cut at
 # its last journalled game (the journal's second column is each game's positions, 32 bytes
 # each), so that a training reads whole games only; an existing OUT is kept as it is.
@@ -10,11 +10,22 @@ journalled_snapshot() {
   n=$(awk 'NR > 1 { n += $2 } END { print n }' "$1.journal")
   head -c $(( n * 32 )) "$1" > "$2"
 }
-# `rest_after SNAP FILE OUT` writes what FILE holds beyond an earlier snapshot SNAP of it (the
-# games a later turn has not trained on yet); an existing OUT is kept as it is.
+# `rest_after "SNAP..." FILE OUT` writes what FILE holds beyond its earlier pieces SNAP... (a
+# snapshot, or a snapshot and the rests cut after it, whose sizes add up: the games a later
+# turn has not trained on yet); an existing OUT is kept as it is.
 rest_after() {
   [ -f "$3" ] && return 0
-  tail -c +$(( $(stat -c %s "$1") + 1 )) "$2" > "$3"
+  tail -c +$(( $(cat $1 | wc -c) + 1 )) "$2" > "$3"
+}
+# `pgn_snapshot LIVE OUT` copies a match PGN that is still being written, cut before its last
+# `[Event` (that game may be half written); an existing OUT is kept as it is.
+pgn_snapshot() {
+  [ -f "$2" ] && return 0
+  python3 - "$1" "$2" <<'PY'
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+open(sys.argv[2], "w", encoding="utf-8").write(text[:text.rfind("[Event ")])
+PY
 }
 # `turn_snapshots PREVDIR PREVTAG "PREVSEEDS" LIVETAG "LIVESEEDS"`, in a turn's folder: the rest
 # of the previous turn's live files (selfplay-0d278eb-PREVTAG-h2-seedS.bin beyond PREVDIR/snap-S.

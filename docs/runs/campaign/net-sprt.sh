@@ -7,6 +7,9 @@
 # the PGN.
 cd /work/campaign
 B=/work/campaign/bin/augur-0d278eb-pgo3
+# after a lost machine, until the PGO build is made again: the plain x86-64-v3 build of the
+# same commit (the same moves at fixed nodes; only the speed differs)
+[ -x $B ] || B=/work/campaign/bin/augur-0d278eb-v3
 bin/augur-lab-1f3fcb5 match \
   --engine name=$2,cmd=$B,option.EvalFile=$3 --engine name=$4,cmd=$B,option.EvalFile=$5 \
   --each option.Threads=1 --each option.Hash=16 \

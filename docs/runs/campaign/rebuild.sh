@@ -34,6 +34,9 @@ cp docs/runs/nnue-checkpoints/cand-gen2ft4-all-lr5e-5-e4.nnue $C/nnue/gen2ft4/al
 # gen2ft5's candidate, whose SPRT follows gen2ft4's (thirteenth session; gen2ft5-sprt.sh)
 mkdir -p $C/nnue/gen2ft5/all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/cand-gen2ft5-all-lr5e-5-e4.nnue $C/nnue/gen2ft5/all-lr5e-5-e4/augur.nnue
+# Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
+# (sixth session, docs/ladder.md).
+touch $C/ladder/done-f8eec28-v3
 [ -f $C/scaling/scaling.csv ] || cp docs/runs/campaign/scaling.csv $C/scaling/scaling.csv
 # The unfinished matches: each state file is the PGN's path under /work/campaign with '/'
 # written as '__', compressed.
@@ -59,18 +62,16 @@ build() {
   cp $wt/$td/release/augur $C/bin/augur-$c$suffix
   cp $wt/$td/release/augur-lab $C/bin/augur-lab-$c$suffix
 }
-# datagen and the margins' SPRT (x86-64-v3), the ladder's engine (generation 2 embedded, the
-# merge of f8eec28: the same engine), then the scaling study's engine, built as on 26 November
-build 3d5cd0d -v3 "-C target-cpu=x86-64-v3"
-build f8eec28 -v3 "-C target-cpu=x86-64-v3"
+# The order is what the running campaign needs first (fourteenth session, after the
+# second loss): the scaling study's engine and lab, built as on 26 November; the match runner of the
+# SPRTs started from the seventh session (the resume fix of 1f3fcb5); the SPRTs' engine,
+# 0d278eb's x86-64-v3 build; the Se SPRT's network engine. Finished campaigns' binaries (3d5cd0d-v3:
+# the margins' SPRTs; 33bc0d9 and a13040e: the model's refits) are built from their commits
+# with `build` when a rerun needs them.
 build e3809f7
-# the match runner of the SPRTs started from the seventh session (the resume fix of 1f3fcb5)
 build 1f3fcb5
-# datagen's binary from the eighth session: 0d278eb's PGO x86-64-v3 build (same records as
-# 3d5cd0d's; the profile makes the binary differ from the lost one, not its output)
-[ -x $C/bin/augur-lab-0d278eb-pgo3 ] || (rustup component add llvm-tools && $C/pgo-gen2.sh 0d278eb)
-# the engine with the fine-tuned network embedded (ninth session): the ProbCut model's refit
-build 33bc0d9
-# the engine with gen2ft2 embedded (tenth session): the ProbCut model's refit
-build a13040e
+# (the plain build first: the PGO one takes two builds and a profile run, about 25 minutes of
+# both cores after a loss; pgo-gen2.sh makes it later, and the scripts prefer it when present)
+build 0d278eb -v3 "-C target-cpu=x86-64-v3"
+build f8eec28 -v3 "-C target-cpu=x86-64-v3"
 echo "rebuilt; now: cd $C && ./start.sh"

@@ -10,6 +10,9 @@
 # games about 14% sooner (the same info lines and moves, checked on three positions with Se on).
 cd /work/campaign
 B=/work/campaign/bin/augur-0d278eb-pgo3
+# after a lost machine, until the PGO build is made again: the plain x86-64-v3 build of the
+# same commit (the same moves at fixed nodes; only the speed differs)
+[ -x $B ] || B=/work/campaign/bin/augur-0d278eb-v3
 ADJ="--resign-score 1000 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-after 40"
 nice -n 19 bin/augur-lab-1f3fcb5 match --engine name=se,cmd=$B,option.Se=true \
   --engine name=base,cmd=$B --each option.Threads=1 --each option.Hash=16 \

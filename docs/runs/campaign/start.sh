@@ -24,10 +24,7 @@ fi
 # core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
 # extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
 pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
-# gen2ft3's second SPRT (from 28 Nov, eleventh session: the bias-corrected all-lr5e-5-e4
-# against gen2ft2 at 10k nodes, nice 0; its games become data): resumed until it decides.
-grep -q "accepted" logs/sprt-gen2ft3-q-all-lr5e-5-e4.log 2>/dev/null || pgrep -f net-sprt.sh >/dev/null || \
-  GAMES=12000 setsid ./gen2ft3-sprt.sh q-all-lr5e-5-e4 > /dev/null 2>&1 < /dev/null &
+# (gen2ft3's second SPRT, gen2ft3-sprt.sh q-all-lr5e-5-e4, is decided: H1 in the twelfth session)
 # gen2ft4's SPRT (from 28 Nov, twelfth session: all-lr5e-5-e4 against gen2ft3, the embedded
 # network, at 10k nodes, nice 0; its games become data): resumed until it decides.
 grep -q "accepted" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev/null || pgrep -f net-sprt.sh >/dev/null || \

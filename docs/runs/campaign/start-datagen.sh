@@ -7,7 +7,7 @@
 # waited for), --hash 2 (docs/datagen.md). New seeds, not 2728/2729 again: those files' games
 # were trained on (gen2ft5) before they were lost, and the same seed would replay them.
 cd /work/campaign
-for seed in 2730 2731; do
+for seed in ${SEEDS:-2730 2731}; do
   f=datagen/selfplay-43be651-gen2ft3-h2-seed$seed.bin
   pgrep -f "datagen --out $f" >/dev/null || \
     setsid ./background.sh bin/augur-lab-43be651-v3 datagen --out $f --positions 30000000 \

@@ -7,7 +7,15 @@
 # is gate-gen1.sh.)
 cd /work/campaign
 LADDER=f8eec28-v3
-./start-datagen.sh
+# CorrHist's SPRT on the network engine (from the fourteenth session) takes datagen seed
+# 2731's share of the cores until its log has its closing row (it restarts 2731 when it ends).
+if grep -q "Row for docs/strength.md" logs/sprt-corrhist-43be651.log 2>/dev/null; then
+  ./start-datagen.sh
+else
+  SEEDS=2730 ./start-datagen.sh
+  pgrep -f corrhist-sprt-gen2ft3.sh >/dev/null || \
+    setsid ./background.sh ./corrhist-sprt-gen2ft3.sh > /dev/null 2>&1 < /dev/null &
+fi
 # The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to
 # itself: while it is unplayed it goes first (it resumes from its PGNs, ends datagen, and
 # runs this script again when it is done, with ladder/done-$LADDER written).

@@ -7,14 +7,14 @@
 # is gate-gen1.sh.)
 cd /work/campaign
 LADDER=f8eec28-v3
-# CorrHist's SPRT on the network engine (from the fourteenth session) takes datagen seed
-# 2731's share of the cores until its log has its closing row (it restarts 2731 when it ends).
-if grep -q "Row for docs/strength.md" logs/sprt-corrhist-43be651.log 2>/dev/null; then
+# Core D's queue (queue-d.sh, from the fourteenth session: techniques' SPRTs on the network
+# engine, CorrHist then LmrNoisy) takes datagen seed 2731's share of the cores until its last
+# SPRT's log has its closing row (the queue restarts 2731 when it ends).
+if grep -q "Row for docs/strength.md" logs/sprt-lmrnoisy-43be651.log 2>/dev/null; then
   ./start-datagen.sh
 else
   SEEDS=2730 ./start-datagen.sh
-  pgrep -f corrhist-sprt-gen2ft3.sh >/dev/null || \
-    setsid ./background.sh ./corrhist-sprt-gen2ft3.sh > /dev/null 2>&1 < /dev/null &
+  pgrep -f queue-d.sh >/dev/null || setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &
 fi
 # The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to
 # itself: while it is unplayed it goes first (it resumes from its PGNs, ends datagen, and

@@ -34,8 +34,21 @@ cp docs/runs/nnue-checkpoints/cand-gen2ft4-all-lr5e-5-e4.nnue $C/nnue/gen2ft4/al
 # gen2ft5's candidate, whose SPRT follows gen2ft4's (thirteenth session; gen2ft5-sprt.sh)
 mkdir -p $C/nnue/gen2ft5/all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/cand-gen2ft5-all-lr5e-5-e4.nnue $C/nnue/gen2ft5/all-lr5e-5-e4/augur.nnue
+# gen2ft6's candidate and its float model (fourteenth session; gen2ft6-sprt.sh, the next turn's
+# --init)
+mkdir -p $C/nnue/gen2ft6/all-lr5e-5-e4
+cp docs/runs/nnue-checkpoints/cand-gen2ft6-all-lr5e-5-e3.nnue $C/nnue/gen2ft6/all-lr5e-5-e4/augur.nnue
+xz -dc docs/runs/nnue-checkpoints/float-cand-gen2ft6-all-lr5e-5-e3.ckpt.xz > $C/nnue/gen2ft6/all-lr5e-5-e4/best.ckpt
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md).
+# and the SPRTs that save-state.sh found finished (state/finished.tsv: the log's name and its
+# verdict line, written back with the closing row's marker that start.sh looks for)
+if [ -f docs/runs/campaign/state/finished.tsv ]; then
+  while IFS=$'\t' read -r name verdict; do
+    [ -f $C/logs/$name.log ] || printf '%s\nRow for docs/strength.md: restored by rebuild.sh (docs/strength.md has the row)\n' \
+      "$verdict" > $C/logs/$name.log
+  done < docs/runs/campaign/state/finished.tsv
+fi
 touch $C/ladder/done-f8eec28-v3
 [ -f $C/scaling/scaling.csv ] || cp docs/runs/campaign/scaling.csv $C/scaling/scaling.csv
 # The unfinished matches: each state file is the PGN's path under /work/campaign with '/'

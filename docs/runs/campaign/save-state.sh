@@ -18,12 +18,16 @@ for p in $(cd $C && ls scaling/*/nodes-*.pgn 2>/dev/null); do
   t=$(basename "$(dirname "$p")"); n=$(basename "$p" .pgn); n=${n#nodes-}
   grep -q "^$t,$n," $C/scaling/scaling.csv || save "$p"
 done
-# the unfinished matches named in the session's scripts (edit as they change)
-save sprt/se-f8eec28.pgn
-# gen2ft4's SPRT (from the twelfth session)
-save sprt/gen2ft4-all-lr5e-5-e4.pgn
-# gen2ft5's SPRT (from the thirteenth session, once gen2ft4's has finished)
-save sprt/gen2ft5-all-lr5e-5-e4.pgn
+# the unfinished matches named in the session's scripts (edit as they change): an SPRT only
+# while its log has no closing row (a finished one's figures are in docs/strength.md, and
+# finished.tsv below keeps start.sh from playing it again after a loss)
+unfinished() { grep -q "Row for docs/strength.md" "$C/logs/sprt-$1.log" 2>/dev/null || save "sprt/$2.pgn"; }
+unfinished se-gen2 se-f8eec28
+unfinished gen2ft5-all-lr5e-5-e4 gen2ft5-all-lr5e-5-e4
+unfinished gen2ft6-all-lr5e-5-e4 gen2ft6-all-lr5e-5-e4
+unfinished lmrnoisy-43be651 lmrnoisy-43be651
+# (gen2ft4's SPRT ended at its 12,000 cap and the correction history's SPRT with H0 in the
+# fourteenth session)
 # (gen2ft3's second SPRT, sprt/gen2ft3-q-all-lr5e-5-e4.pgn, was decided in the twelfth session)
 # (gen2ft3's first SPRT, sprt/gen2ft3-all-lr1e-4-e6.pgn, was decided in the eleventh session)
 # (the fine-tune's SPRT, sprt/ft-gen2-lr5e-5-wd0.01.pgn, was decided in the ninth session)
@@ -31,4 +35,10 @@ save sprt/gen2ft5-all-lr5e-5-e4.pgn
 # (the margins' SPRT, sprt/margins-gen2-3d5cd0d.pgn, ended at its 10,000 cap in the ninth session)
 # (the ladder with generation 2 embedded, ladder.sh f8eec28-v3, was played to its end in the
 # seventh session of 27 Nov: its rows in docs/strength.md are its record)
+# The finished SPRTs, each with its verdict line: rebuild.sh writes them back as logs, so that
+# start.sh and the scripts that read a verdict (gen2ft6-sprt.sh) see them after a lost machine.
+for f in $C/logs/sprt-*.log; do
+  grep -q "Row for docs/strength.md" "$f" || continue
+  printf '%s\t%s\n' "$(basename "$f" .log)" "$(grep '^SPRT ' "$f" | tail -1)"
+done > $S/finished.tsv
 ls -la $S

@@ -35,13 +35,20 @@ pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/nul
 # (gen2ft3's second SPRT, gen2ft3-sprt.sh q-all-lr5e-5-e4, is decided: H1 in the twelfth session)
 # gen2ft4's SPRT (from 28 Nov, twelfth session: all-lr5e-5-e4 against gen2ft3, the embedded
 # network, at 10k nodes, nice 0; its games become data): resumed until it decides.
-grep -q "accepted" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev/null || pgrep -f net-sprt.sh >/dev/null || \
+grep -q "Row for docs/strength.md" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev/null || pgrep -f net-sprt.sh >/dev/null || \
   setsid ./gen2ft4-sprt.sh > /dev/null 2>&1 < /dev/null &
 # gen2ft5's SPRT (from 28 Nov, thirteenth session: gen2ft4's candidate fine-tuned again, against
 # gen2ft3, nice 0): once gen2ft4's has finished (its log's closing row), resumed until it decides.
 if grep -q "Row for docs/strength.md" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev/null; then
-  grep -q "accepted" logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft5" >/dev/null || \
+  grep -q "Row for docs/strength.md" logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft5" >/dev/null || \
     setsid ./gen2ft5-sprt.sh > /dev/null 2>&1 < /dev/null &
+fi
+# gen2ft6's SPRT (from 28 Nov, fourteenth session: gen2ft5's candidate fine-tuned on the data
+# made since the second loss, against gen2ft5 if it passed, else gen2ft3; nice 0): once
+# gen2ft5's log has its closing row, resumed until it decides.
+if grep -q "Row for docs/strength.md" logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev/null; then
+  grep -q "Row for docs/strength.md" logs/sprt-gen2ft6-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft6" >/dev/null || \
+    setsid ./gen2ft6-sprt.sh > /dev/null 2>&1 < /dev/null &
 fi
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde)

@@ -12,6 +12,8 @@
 C=/work/campaign; NET=$C/nets/gen2ft1-1p77m-h256.nnue
 D=$C/datagen/device; V=$C/datagen/converted
 mkdir -p $C/nnue/gen2ft2 && cd $C/nnue/gen2ft2
+# the trainer when LAB is unset at train_on's call (a later script may set LAB after this)
+DEFAULT_LAB=$C/bin/augur-lab-3d5cd0d-v3
 . $C/snapshot.sh
 turn_snapshots $C/nnue/ft2 gen2 "2722 2723" gen2ft1 "2724 2725"
 NEW="$PWD/rest-2722.bin $PWD/rest-2723.bin $V/sprt-3d5cd0d-margins-gen2-n10000.bin
@@ -24,12 +26,3 @@ OLD="$V/scaling-e3809f7-mpc-n10000.bin $V/timed-gen2-3d5cd0d.bin
   $C/datagen/selfplay-3d5cd0d-gen2-seed2720.bin $C/nnue/ft2/snap-2722.bin $C/nnue/ft2/snap-2723.bin
   $C/datagen/selfplay-3d5cd0d-gen2-seed2721.bin"
 LAST=$D/selfplay-0d278eb-gen2ft1-h2-seed2804.bin
-train_on() {
-  local name=$1 files=$2; shift 2
-  local total=$(( $(cat $files | wc -c) / 32 ))
-  local val=$(python3 -c "print(60000/$total)")
-  echo "$name total $total validation $val" >> totals.txt
-  [ -f $name/augur.nnue ] || nice -n ${NICE:-19} ${LAB:-$C/bin/augur-lab-3d5cd0d-v3} train $files \
-    --validation $val --validation-k 132.2 --hidden 256 --mirror --keep-best --batch 4096 \
-    --threads 1 --quiet --out $name "$@" > $name.log 2>&1
-}

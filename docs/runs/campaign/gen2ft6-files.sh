@@ -15,12 +15,3 @@ done
   $LAB convert $C/scaling/mpc/nodes-40000.pgn --out $V/scaling-e3809f7-mpc-n40000.bin > convert-mpc40k.log 2>&1
 NEW6="$V/sprt-0d278eb-gen2ft4-all-lr5e-5-e4-vs-gen2ft3-n10000.bin $V/sprt-43be651-corrhist-n10000.bin
   $V/scaling-e3809f7-mpc-n40000.bin $PWD/snap-2731.bin $PWD/snap-2730.bin"
-train_on() {
-  local name=$1 files=$2; shift 2
-  local total=$(( $(cat $files | wc -c) / 32 ))
-  local val=$(python3 -c "print(60000/$total)")
-  echo "$name total $total validation $val" >> totals.txt
-  [ -f $name/augur.nnue ] || nice -n ${NICE:-19} $LAB train $files \
-    --validation $val --validation-k 132.2 --hidden 256 --mirror --keep-best --batch 4096 \
-    --threads 1 --quiet --out $name "$@" > $name.log 2>&1
-}

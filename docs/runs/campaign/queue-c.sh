@@ -4,7 +4,7 @@
 # at 40k nodes (scaling-c.sh); then the singular extensions' SPRT on the network engine. All
 # nice 19 beside datagen and core B's scaling study; each resumes from its files, a finished
 # one returns at once. (The margins' SPRT left the queue in the fourteenth session: its log
-# went with the third lost machine, and the script would have played it again from game 1.)
+# went with the second lost machine, and the script would have played it again from game 1.)
 cd /work/campaign
 # After a lost machine core B's run of the study fits the ProbCut-family model first (about 16
 # minutes); two runs collecting into scaling/model at once would both write its CSV.

@@ -39,3 +39,15 @@ turn_snapshots() {
     journalled_snapshot "$C/datagen/selfplay-0d278eb-$4-h2-seed$s.bin" "snap-$s.bin"
   done
 }
+# train_on NAME FILES ARGS...: the turns' training command (sourced by the gen2ftN-files.sh
+# scripts; LAB at the call, else DEFAULT_LAB): the last 60,000 positions of FILES held out, the shared settings, the
+# run in folder NAME, skipped once its network exists. Nice NICE (19 unless set).
+train_on() {
+  local name=$1 files=$2; shift 2
+  local total=$(( $(cat $files | wc -c) / 32 ))
+  local val=$(python3 -c "print(60000/$total)")
+  echo "$name total $total validation $val" >> totals.txt
+  [ -f $name/augur.nnue ] || nice -n ${NICE:-19} ${LAB:-${DEFAULT_LAB:?set LAB, the lab that trains}} train $files \
+    --validation $val --validation-k 132.2 --hidden 256 --mirror --keep-best --batch 4096 \
+    --threads 1 --quiet --out $name "$@" > $name.log 2>&1
+}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The campaign's datagen at nice 19 (from 28 Nov, fourteenth session, after the third lost
+# The campaign's datagen at nice 19 (from 28 Nov, fourteenth session, after the second lost
 # machine took /work/campaign with it): seeds 2730 and 2731 with gen2ft3 (nets/gen2ft3-4p98m-
 # h256.nnue, SHA-256 de267f0a..., docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue), the
 # network embedded since 01960e4, on 43be651's x86-64-v3 build (the search of 0d278eb's PGO build

@@ -40,8 +40,9 @@ mkdir -p $C/nnue/gen2ft6/all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/cand-gen2ft6-all-lr5e-5-e3.nnue $C/nnue/gen2ft6/all-lr5e-5-e4/augur.nnue
 xz -dc docs/runs/nnue-checkpoints/float-cand-gen2ft6-all-lr5e-5-e3.ckpt.xz > $C/nnue/gen2ft6/all-lr5e-5-e4/best.ckpt
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
-# (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found finished (state/finished.tsv: the log's name and its
-# verdict line, written back with the closing row's marker that start.sh looks for)
+# (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
+# finished (state/finished.tsv: the log's name and its verdict line, written back with the
+# closing row's marker that start.sh looks for)
 if [ -f docs/runs/campaign/state/finished.tsv ]; then
   while IFS=$'\t' read -r name verdict; do
     [ -f $C/logs/$name.log ] || printf '%s\nRow for docs/strength.md: restored by rebuild.sh (docs/strength.md has the row)\n' \

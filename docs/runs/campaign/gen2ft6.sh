@@ -7,7 +7,8 @@
 # set: one epoch at lr 0 writes the init network again and reports its loss.
 set -e
 . /work/campaign/gen2ft6-files.sh
-G5=/work/main/docs/runs/nnue-checkpoints/cand-gen2ft5-all-lr5e-5-e4.nnue
+# gen2ft5's candidate, embedded in the fifteenth session (until then cand-gen2ft5-all-lr5e-5-e4.nnue)
+G5=/work/main/docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue
 G3=/work/main/docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue
 train_on base-gen2ft3 "$NEW6" --init $G3 --lr 0 --epochs 1 --rounding best
 train_on base-gen2ft5 "$NEW6" --init $G5 --lr 0 --epochs 1 --rounding best

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Core D's queue (from 28 Nov, fourteenth session): techniques' SPRTs on the network engine,
-# one after another, in datagen seed 2731's share of the cores (their games are data too);
-# seed 2731 takes its share back when the queue is done. Each step resumes from its files.
+# one after another, in the second datagen seed's share of the cores (their games are data
+# too; 2731's, 2733's from the fifteenth session); it takes its share back when the queue is done. Each step resumes from its files.
 cd /work/campaign
 # (in the fourteenth session its first step ran as corrhist-sprt-gen2ft3.sh, the same command,
 # before this queue existed; that session stopped datagen seed 2731 by hand for it)

@@ -31,9 +31,11 @@ xz -dc docs/runs/nnue-checkpoints/float-gen2ft3-4p98m-h256.ckpt.xz > $C/nnue/gen
 # gen2ft4's candidate in its SPRT (twelfth session; gen2ft4-sprt.sh)
 mkdir -p $C/nnue/gen2ft4/all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/cand-gen2ft4-all-lr5e-5-e4.nnue $C/nnue/gen2ft4/all-lr5e-5-e4/augur.nnue
-# gen2ft5's candidate, whose SPRT follows gen2ft4's (thirteenth session; gen2ft5-sprt.sh)
+# gen2ft5 (thirteenth session; embedded from the fifteenth): the candidate path gen2ft6-sprt.sh
+# reads, and datagen's network from the fifteenth session
 mkdir -p $C/nnue/gen2ft5/all-lr5e-5-e4
-cp docs/runs/nnue-checkpoints/cand-gen2ft5-all-lr5e-5-e4.nnue $C/nnue/gen2ft5/all-lr5e-5-e4/augur.nnue
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue $C/nnue/gen2ft5/all-lr5e-5-e4/augur.nnue
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue $C/nets/gen2ft5-7p19m-h256.nnue
 # gen2ft6's candidate and its float model (fourteenth session; gen2ft6-sprt.sh, the next turn's
 # --init)
 mkdir -p $C/nnue/gen2ft6/all-lr5e-5-e4

@@ -8,12 +8,13 @@
 cd /work/campaign
 LADDER=f8eec28-v3
 # Core D's queue (queue-d.sh, from the fourteenth session: techniques' SPRTs on the network
-# engine, CorrHist then LmrNoisy) takes datagen seed 2731's share of the cores until its last
-# SPRT's log has its closing row (the queue restarts 2731 when it ends).
+# engine, CorrHist then LmrNoisy) takes the second datagen seed's share of the cores (2731's,
+# 2733's from the fifteenth session) until its last SPRT's log has its closing row (the queue
+# starts datagen's seeds again when it ends).
 if grep -q "Row for docs/strength.md" logs/sprt-lmrnoisy-43be651.log 2>/dev/null; then
   ./start-datagen.sh
 else
-  SEEDS=2730 ./start-datagen.sh
+  SEEDS=2732 ./start-datagen.sh
   pgrep -f queue-d.sh >/dev/null || setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &
 fi
 # The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to

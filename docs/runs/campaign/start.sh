@@ -33,6 +33,9 @@ fi
 # core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
 # extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
 pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
+# The study's MPC point at 160k (scaling-c2.sh, from the fifteenth session), beside core B's
+# 40k points; a finished point returns at once.
+pgrep -f scaling-c2.sh >/dev/null || setsid ./background.sh ./scaling-c2.sh > /dev/null 2>&1 < /dev/null &
 # (gen2ft3's second SPRT, gen2ft3-sprt.sh q-all-lr5e-5-e4, is decided: H1 in the twelfth session)
 # gen2ft4's SPRT (from 28 Nov, twelfth session: all-lr5e-5-e4 against gen2ft3, the embedded
 # network, at 10k nodes, nice 0; its games become data): resumed until it decides.

@@ -41,6 +41,10 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue $C/nets/gen2ft5-7p19m
 mkdir -p $C/nnue/gen2ft6/all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/cand-gen2ft6-all-lr5e-5-e3.nnue $C/nnue/gen2ft6/all-lr5e-5-e4/augur.nnue
 xz -dc docs/runs/nnue-checkpoints/float-cand-gen2ft6-all-lr5e-5-e3.ckpt.xz > $C/nnue/gen2ft6/all-lr5e-5-e4/best.ckpt
+# gen2ft7's candidate and its float model (fifteenth session; gen2ft7-sprt.sh)
+mkdir -p $C/nnue/gen2ft7/all-lr5e-5-e4
+cp docs/runs/nnue-checkpoints/cand-gen2ft7-all-lr5e-5-e3.nnue $C/nnue/gen2ft7/all-lr5e-5-e4/augur.nnue
+xz -dc docs/runs/nnue-checkpoints/float-cand-gen2ft7-all-lr5e-5-e3.ckpt.xz > $C/nnue/gen2ft7/all-lr5e-5-e4/best.ckpt
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

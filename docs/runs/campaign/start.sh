@@ -54,6 +54,12 @@ if grep -q "Row for docs/strength.md" logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev
   grep -q "Row for docs/strength.md" logs/sprt-gen2ft6-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft6" >/dev/null || \
     setsid ./gen2ft6-sprt.sh > /dev/null 2>&1 < /dev/null &
 fi
+# gen2ft7's SPRT (from 28 Nov, fifteenth session: gen2ft6's float model fine-tuned again, against
+# gen2ft6 if it passed, else gen2ft5; nice 0): once gen2ft6's log has its closing row.
+if grep -q "Row for docs/strength.md" logs/sprt-gen2ft6-all-lr5e-5-e4.log 2>/dev/null; then
+  grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft7" >/dev/null || \
+    setsid ./gen2ft7-sprt.sh > /dev/null 2>&1 < /dev/null &
+fi
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde)
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

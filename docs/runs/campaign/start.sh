@@ -47,19 +47,13 @@ if grep -q "Row for docs/strength.md" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev
   grep -q "Row for docs/strength.md" logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft5" >/dev/null || \
     setsid ./gen2ft5-sprt.sh > /dev/null 2>&1 < /dev/null &
 fi
-# gen2ft6's SPRT (from 28 Nov, fourteenth session: gen2ft5's candidate fine-tuned on the data
-# made since the second loss, against gen2ft5 if it passed, else gen2ft3; nice 0): once
-# gen2ft5's log has its closing row, resumed until it decides.
-if grep -q "Row for docs/strength.md" logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev/null; then
-  grep -q "Row for docs/strength.md" logs/sprt-gen2ft6-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft6" >/dev/null || \
-    setsid ./gen2ft6-sprt.sh > /dev/null 2>&1 < /dev/null &
-fi
-# gen2ft7's SPRT (from 28 Nov, fifteenth session: gen2ft6's float model fine-tuned again, against
-# gen2ft6 if it passed, else gen2ft5; nice 0): once gen2ft6's log has its closing row.
-if grep -q "Row for docs/strength.md" logs/sprt-gen2ft6-all-lr5e-5-e4.log 2>/dev/null; then
-  grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft7" >/dev/null || \
-    setsid ./gen2ft7-sprt.sh > /dev/null 2>&1 < /dev/null &
-fi
+# (gen2ft6's SPRT against gen2ft5, gen2ft6-sprt.sh, was stopped undecided in the fifteenth
+# session at 3,258 games, superseded by gen2ft7's: not resumed)
+# gen2ft7's SPRT (from 29 Nov, fifteenth session: gen2ft6's float model fine-tuned again,
+# against gen2ft5, the embedded network; nice 0): resumed until it decides.
+grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft7" >/dev/null || \
+  setsid ./gen2ft7-sprt.sh > /dev/null 2>&1 < /dev/null &
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
-# shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde)
+# shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
+# fifteenth session)
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

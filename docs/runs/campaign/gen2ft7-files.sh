@@ -2,13 +2,14 @@
 # gen2ft6's data (gen2ft6-files.sh's NEW6) less its held-out tail; NEW7 is what was made since
 # gen2ft6's cut: the rest of datagen seed 2730 (gen2ft3, stopped in the fifteenth session),
 # snapshots of the gen2ft5 files 2732/2733, and the match games converted: gen2ft5's SPRT
-# (whole), and journal-free snapshots (cut at the last complete game) of the running PGNs:
+# (whole), and the running PGNs cut at their last complete game (snapshot.sh's snap_convert):
 # gen2ft6's SPRT, LmrNoisy's and Se's SPRTs on the network engine, the study's Se point at 40k.
 # HELD, gen2ft6's held-out set (the last 60,000 positions of its snap-2730.bin), ends every
 # list, so that the losses continue gen2ft6's series (gen2ft6's candidate: 0.011113).
 C=/work/campaign; V=$C/datagen/converted
 . $C/gen2ft6-files.sh
-LAB=${LAB7:-$C/bin/augur-lab-51f3364}
+# the turn's lab (gen2ft6-files.sh set its own); snapshot.sh's snap_convert converts with it
+LAB=$C/bin/augur-lab-51f3364
 mkdir -p $C/nnue/gen2ft7 && cd $C/nnue/gen2ft7
 S6=$C/nnue/gen2ft6/snap-2730.bin
 HELD=$PWD/heldout-gen2ft6.bin
@@ -25,16 +26,6 @@ for s in 2732 2733; do
 done
 G5BIN=$V/sprt-0d278eb-gen2ft5-all-lr5e-5-e4-vs-gen2ft3-n10000.bin
 [ -f $G5BIN ] || $LAB convert $C/sprt/gen2ft5-all-lr5e-5-e4.pgn --out $G5BIN > convert-gen2ft5.log 2>&1
-# snap_convert LIVE.pgn TAG: the running PGN cut at its last complete game, converted into
-# $V/TAG-g1-N.bin (N its games; a later conversion starts at game N+1); prints the file
-snap_convert() {
-  pgn_snapshot $1 $2-snap.pgn
-  local n out
-  n=$(grep -c '^\[Event ' $2-snap.pgn)
-  out=$V/$2-g1-$n.bin
-  [ -f $out ] || $LAB convert $2-snap.pgn --out $out > convert-$2.log 2>&1
-  echo $out
-}
 NEW7="$PWD/rest-2730.bin $SNAPS $G5BIN
   $(snap_convert $C/sprt/gen2ft6-all-lr5e-5-e4.pgn sprt-0d278eb-gen2ft6-all-lr5e-5-e3-vs-gen2ft5-n10000)
   $(snap_convert $C/sprt/lmrnoisy-43be651.pgn sprt-43be651-lmrnoisy-n10000)

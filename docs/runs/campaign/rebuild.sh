@@ -28,23 +28,25 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue $C/nets/gen2ft3-4p98m
 mkdir -p $C/nnue/gen2ft3/q-all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue $C/nnue/gen2ft3/q-all-lr5e-5-e4/augur.nnue
 xz -dc docs/runs/nnue-checkpoints/float-gen2ft3-4p98m-h256.ckpt.xz > $C/nnue/gen2ft3/q-all-lr5e-5-e4/checkpoint.ckpt
-# gen2ft4's candidate in its SPRT (twelfth session; gen2ft4-sprt.sh)
-mkdir -p $C/nnue/gen2ft4/all-lr5e-5-e4
-cp docs/runs/nnue-checkpoints/cand-gen2ft4-all-lr5e-5-e4.nnue $C/nnue/gen2ft4/all-lr5e-5-e4/augur.nnue
-# gen2ft5 (thirteenth session; embedded from the fifteenth): the candidate path gen2ft6-sprt.sh
-# reads, and datagen's network from the fifteenth session
-mkdir -p $C/nnue/gen2ft5/all-lr5e-5-e4
-cp docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue $C/nnue/gen2ft5/all-lr5e-5-e4/augur.nnue
+# candidate TURN FILE [FLOAT]: a fine-tune turn's network FILE (docs/runs/nnue-checkpoints) where
+# the turn's SPRT script reads it, $C/nnue/TURN/all-lr5e-5-e4/augur.nnue, and FLOAT's float model
+# unpacked beside it as best.ckpt (the next turn's --init)
+candidate() {
+  local d=$C/nnue/$1/all-lr5e-5-e4
+  mkdir -p $d
+  cp docs/runs/nnue-checkpoints/$2 $d/augur.nnue
+  [ -z "$3" ] || xz -dc docs/runs/nnue-checkpoints/$3 > $d/best.ckpt
+}
+# gen2ft4's candidate (twelfth session; gen2ft4-sprt.sh)
+candidate gen2ft4 cand-gen2ft4-all-lr5e-5-e4.nnue
+# gen2ft5 (thirteenth session; embedded from the fifteenth): where gen2ft6-sprt.sh read it, and
+# datagen's network from the fifteenth session
+candidate gen2ft5 ckpt-gen2ft5-7p19m-h256.nnue
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue $C/nets/gen2ft5-7p19m-h256.nnue
-# gen2ft6's candidate and its float model (fourteenth session; gen2ft6-sprt.sh, the next turn's
-# --init)
-mkdir -p $C/nnue/gen2ft6/all-lr5e-5-e4
-cp docs/runs/nnue-checkpoints/cand-gen2ft6-all-lr5e-5-e3.nnue $C/nnue/gen2ft6/all-lr5e-5-e4/augur.nnue
-xz -dc docs/runs/nnue-checkpoints/float-cand-gen2ft6-all-lr5e-5-e3.ckpt.xz > $C/nnue/gen2ft6/all-lr5e-5-e4/best.ckpt
-# gen2ft7's candidate and its float model (fifteenth session; gen2ft7-sprt.sh)
-mkdir -p $C/nnue/gen2ft7/all-lr5e-5-e4
-cp docs/runs/nnue-checkpoints/cand-gen2ft7-all-lr5e-5-e3.nnue $C/nnue/gen2ft7/all-lr5e-5-e4/augur.nnue
-xz -dc docs/runs/nnue-checkpoints/float-cand-gen2ft7-all-lr5e-5-e3.ckpt.xz > $C/nnue/gen2ft7/all-lr5e-5-e4/best.ckpt
+# gen2ft6's and gen2ft7's candidates with their float models (fourteenth and fifteenth
+# sessions; gen2ft7.sh starts from gen2ft6's, gen2ft7-sprt.sh plays gen2ft7's)
+candidate gen2ft6 cand-gen2ft6-all-lr5e-5-e3.nnue float-cand-gen2ft6-all-lr5e-5-e3.ckpt.xz
+candidate gen2ft7 cand-gen2ft7-all-lr5e-5-e3.nnue float-cand-gen2ft7-all-lr5e-5-e3.ckpt.xz
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

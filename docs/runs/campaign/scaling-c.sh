@@ -6,7 +6,4 @@
 # the smaller of the two issues' (about 20 CPU-hours against datagen's 85), so it gets two of
 # the four shares of the cores until its 40k points are played. Resumes from its PGN.
 cd /work/campaign
-nice -n 19 bin/augur-lab-e3809f7 scaling --engine /work/campaign/bin/augur-e3809f7 \
-  --openings /work/shared/data/openings/UHO_4060_v4-sample10k.epd \
-  --collect-epd /work/shared/data/positions/games-sample.epd --out scaling \
-  -t mpc --nodes 40000 --games 2000 >> logs/scaling-c.log 2>&1
+./scaling-point.sh mpc 40000 2000 scaling-c

@@ -17,15 +17,32 @@ rest_after() {
   [ -f "$3" ] && return 0
   tail -c +$(( $(cat $1 | wc -c) + 1 )) "$2" > "$3"
 }
-# `pgn_snapshot LIVE OUT` copies a match PGN that is still being written, cut before its last
-# `[Event` (that game may be half written); an existing OUT is kept as it is.
+# `pgn_snapshot LIVE OUT [FROM]` copies a match PGN that is still being written, from its game
+# FROM (1 unless given) and cut before its last `[Event` (that game may be half written); an
+# existing OUT is kept as it is.
 pgn_snapshot() {
   [ -f "$2" ] && return 0
-  python3 - "$1" "$2" <<'PY'
-import sys
+  python3 - "$1" "$2" "${3:-1}" <<'PY'
+import re, sys
 text = open(sys.argv[1], encoding="utf-8").read()
-open(sys.argv[2], "w", encoding="utf-8").write(text[:text.rfind("[Event ")])
+starts = [m.start() for m in re.finditer(r"^\[Event ", text, re.M)]
+first = int(sys.argv[3])
+out = text[starts[first - 1]:starts[-1]] if len(starts) > first else ""
+open(sys.argv[2], "w", encoding="utf-8").write(out)
 PY
+}
+# `snap_convert LIVE TAG [FROM]` (with LAB and V set): the games FROM (1 unless given) to the
+# last complete one of the match PGN LIVE, converted into $V/TAG-gFROM-N.bin (N its last game);
+# prints that file's path. The next turn converts from N+1. Existing files are kept as they are.
+snap_convert() {
+  local from=${3:-1} snap n out
+  snap=$2-snap.pgn
+  [ "$from" = 1 ] || snap=$2-g$from-snap.pgn
+  pgn_snapshot $1 $snap $from
+  n=$(( from - 1 + $(grep -c '^\[Event ' $snap) ))
+  out=$V/$2-g$from-$n.bin
+  [ -f $out ] || $LAB convert $snap --out $out > convert-$2-g$from.log 2>&1
+  echo $out
 }
 # `turn_snapshots PREVDIR PREVTAG "PREVSEEDS" LIVETAG "LIVESEEDS"`, in a turn's folder: the rest
 # of the previous turn's live files (selfplay-0d278eb-PREVTAG-h2-seedS.bin beyond PREVDIR/snap-S.

@@ -1,9 +1,14 @@
 #!/bin/bash
-# A second share of the scaling study (from 28 Nov, fifteenth session): the MPC point at 160k
-# nodes, 1,100 games, played beside core B's run of the same study (same binary, openings, seed
-# and --out, as scaling-c.sh played MPC at 40k; scaling-point.sh). Core B plays every technique at 40k before
-# any at 160k, and MPC last at each control, so it reaches this point, its last, long after
-# this run has finished it, and then finds its games played. Resumes from its PGN.
+# A second share of the scaling study (from 28 Nov, fifteenth session): points at 160k nodes,
+# 1,100 games each, played beside core B's run of the same study (same binary, openings, seed
+# and --out, as scaling-c.sh played MPC at 40k; scaling-point.sh). From the sixteenth session
+# ProbCut first (the pair that hardly acts at 10k: the point the issue asks most about), then MPC
+# (begun in the fifteenth session, 28 games; its sign at 40k, -66 Elo, is already clear). Core B
+# plays every technique at 40k before any at 160k, in the order calibration, seed004, se,
+# probcut, mpc, so it reaches these two points, its last, long after this run has finished them
+# (about 15 hours of this run against 26 of core B's at a quarter of the machine each), and then
+# finds their games played. Each resumes from its PGN.
 cd /work/campaign
 # (not exec: start.sh finds it running by this script's name)
+./scaling-point.sh probcut 160000 1100 scaling-c2
 ./scaling-point.sh mpc 160000 1100 scaling-c2

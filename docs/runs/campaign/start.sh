@@ -24,10 +24,14 @@ if [ ! -e ladder/done-$LADDER ]; then
   pgrep -f "ladder.sh" >/dev/null || setsid ./ladder.sh $LADDER > logs/ladder-run.log 2>&1 < /dev/null &
   exit 0
 fi
+# The shares (from 29 Nov, sixteenth session; background.sh): core B and the study's second run
+# (scaling-c2.sh) at PRIO=0, as datagen and the network's SPRT, a quarter of the machine each
+# (about 20 CPU-hours of the study were left, and at nice 19 beside five jobs it had about a
+# sixth of the machine); queue C's and queue D's technique SPRTs at 19, nearly paused.
 # Core B's queue leads its own process group (setsid), so that timed.sh or ladder.sh stops the
 # whole queue, its shells and engines included, with one kill of the group in logs/core-b.pid.
 if ! pgrep -f core-b.sh >/dev/null; then
-  setsid ./background.sh ./core-b.sh > logs/core-b.log 2>&1 < /dev/null &
+  PRIO=0 setsid ./background.sh ./core-b.sh > logs/core-b.log 2>&1 < /dev/null &
   echo $! > logs/core-b.pid
 fi
 # core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
@@ -35,7 +39,7 @@ fi
 pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
 # The study's MPC point at 160k (scaling-c2.sh, from the fifteenth session), beside core B's
 # 40k points; a finished point returns at once.
-pgrep -f scaling-c2.sh >/dev/null || setsid ./background.sh ./scaling-c2.sh > /dev/null 2>&1 < /dev/null &
+pgrep -f scaling-c2.sh >/dev/null || PRIO=0 setsid ./background.sh ./scaling-c2.sh > /dev/null 2>&1 < /dev/null &
 # (gen2ft3's second SPRT, gen2ft3-sprt.sh q-all-lr5e-5-e4, is decided: H1 in the twelfth session)
 # gen2ft4's SPRT (from 28 Nov, twelfth session: all-lr5e-5-e4 against gen2ft3, the embedded
 # network, at 10k nodes, nice 0; its games become data): resumed until it decides.

@@ -5,8 +5,8 @@
 # `nice -n 19` in a session of its own took as much CPU as a timed match at nice 0 (found on
 # 27 Nov, seventh session). CMD replaces this shell (exec): under setsid it leads its session
 # and process group, so `kill -- -PID` ends it with its children. Among sessions the autogroup's
-# nice is what shares the cores: from 29 Nov (sixteenth session) the scaling study's two runs and
-# datagen go at PRIO=0 beside the network's SPRT (its own session at nice 0), a quarter of the
-# machine each, and the technique SPRTs at 19 take what is left.
+# nice is what shares the cores: from 29 Nov (sixteenth session) the scaling study's two runs go
+# at PRIO=0 and datagen and the network's SPRT at PRIO=3, about a third of a core each beside the
+# study's 1.3 cores, and the technique SPRTs at 19 take what is left.
 echo ${PRIO:-19} > /proc/self/autogroup
 exec nice -n 19 "$@"

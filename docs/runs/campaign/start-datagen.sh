@@ -1,5 +1,5 @@
 #!/bin/bash
-# The campaign's datagen (from 28 Nov, fifteenth session; its autogroup at nice 0 from the
+# The campaign's datagen (from 28 Nov, fifteenth session; its autogroup at nice 3 from the
 # sixteenth, background.sh): seeds 2732 and 2733 with
 # gen2ft5 (nets/gen2ft5-7p19m-h256.nnue, SHA-256 2dc6e834...,
 # docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue), the network embedded since the
@@ -17,7 +17,7 @@ LAB=bin/augur-lab-0d278eb-pgo3
 for seed in ${SEEDS:-2732 2733}; do
   f=datagen/selfplay-43be651-gen2ft5-h2-seed$seed.bin
   pgrep -f "datagen --out $f" >/dev/null || \
-    PRIO=0 setsid ./background.sh $LAB datagen --out $f --positions 30000000 \
+    PRIO=3 setsid ./background.sh $LAB datagen --out $f --positions 30000000 \
       --threads 1 --seed $seed --hash 2 --eval nnue \
       --eval-file /work/campaign/nets/gen2ft5-7p19m-h256.nnue \
       >> logs/datagen-$seed.log 2>&1 < /dev/null &

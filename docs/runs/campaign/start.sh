@@ -25,9 +25,10 @@ if [ ! -e ladder/done-$LADDER ]; then
   exit 0
 fi
 # The shares (from 29 Nov, sixteenth session; background.sh): core B and the study's second run
-# (scaling-c2.sh) at PRIO=0, as datagen and the network's SPRT, a quarter of the machine each
-# (about 20 CPU-hours of the study were left, and at nice 19 beside five jobs it had about a
-# sixth of the machine); queue C's and queue D's technique SPRTs at 19, nearly paused.
+# (scaling-c2.sh) at PRIO=0, datagen and the network's SPRT at PRIO=3: about two thirds of the
+# machine for the study (about 20 CPU-hours of it were left, and at nice 19 beside five jobs it
+# had a sixth of the machine), a third for the data; queue C's and queue D's technique SPRTs at
+# 19, nearly paused.
 # Core B's queue leads its own process group (setsid), so that timed.sh or ladder.sh stops the
 # whole queue, its shells and engines included, with one kill of the group in logs/core-b.pid.
 if ! pgrep -f core-b.sh >/dev/null; then
@@ -56,7 +57,7 @@ fi
 # gen2ft7's SPRT (from 29 Nov, fifteenth session: gen2ft6's float model fine-tuned again,
 # against gen2ft5, the embedded network; nice 0): resumed until it decides.
 grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft7" >/dev/null || \
-  setsid ./gen2ft7-sprt.sh > /dev/null 2>&1 < /dev/null &
+  PRIO=3 setsid ./background.sh ./gen2ft7-sprt.sh > /dev/null 2>&1 < /dev/null &
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session)

@@ -131,8 +131,9 @@ pub struct TrainArgs {
     #[arg(long)]
     pub resume: bool,
     /// Start from this network file instead of random weights (same --hidden,
-    /// --output-buckets and --activation; scale 400): fine-tunes it on the data, and the
-    /// initial validation loss printed is that network's own. A training checkpoint
+    /// --output-buckets and --activation; scale 400; a network with one output may be
+    /// widened to --output-buckets, each bucket a copy of it): fine-tunes it on the data, and
+    /// the initial validation loss printed is that network's own. A training checkpoint
     /// (an earlier run's OUT/best.ckpt or checkpoint.ckpt) starts from its float model
     /// instead, unrounded, with a fresh optimiser.
     #[arg(long, conflicts_with = "resume")]
@@ -429,12 +430,13 @@ fn initial_model(path: &Path, opts: &TrainOptions) -> Result<Model> {
         let model = Checkpoint::from_bytes(&bytes, opts.weight_decay)
             .with_context(|| format!("--init {}", path.display()))?
             .model;
+        let model = widened_to(model, opts);
         check_shape(&model, opts, path)?;
         return Ok(model);
     }
     let net = augur::eval::nnue::Network::from_bytes(&bytes)
         .with_context(|| format!("--init {}", path.display()))?;
-    let model = Model::from_network(&net);
+    let model = widened_to(Model::from_network(&net), opts);
     check_shape(&model, opts, path)?;
     if f32::from(net.quantisation().scale) != opts.loss.scale {
         bail!(
@@ -445,6 +447,22 @@ fn initial_model(path: &Path, opts: &TrainOptions) -> Result<Model> {
         );
     }
     Ok(model)
+}
+
+// [train-rebucket] Output buckets lost when they were trained from scratch on 0.77M positions
+// (docs/nnue.md); a network trained on millions since can still gain them: an `--init` with one
+// output and `--output-buckets B` starts every bucket from that output, the same evaluation.
+fn widened_to(model: Model, opts: &TrainOptions) -> Model {
+    match model.widened(opts.buckets) {
+        Some(wide) => {
+            eprintln!(
+                "--init: its one output layer copied into {} output buckets",
+                opts.buckets
+            );
+            wide
+        }
+        None => model,
+    }
 }
 
 /// A network this run did not create (a checkpoint to resume, an `--init` file) must have
@@ -1176,6 +1194,60 @@ mod tests {
 
     /// [train-init] A run of H = 64 started from `init` (an H = 32 network or checkpoint) is
     /// refused with a message naming the size it holds; returns the run's folder.
+    /// [train-rebucket] A one-output checkpoint started with `--output-buckets 8` begins as
+    /// eight copies of its output (the same loss to the last bit of rounding, every bucket's
+    /// weights equal), trains them apart, and writes a network of eight buckets; a bucketed
+    /// model is not widened again (another count is refused).
+    #[test]
+    fn init_widens_one_output_into_buckets() {
+        let mut data = material_samples(3000, 12);
+        let val = split_validation(&mut data, 0.1);
+        let out = temp_dir("rebucket");
+        train(&data, &val, &options(32, 2), &out).unwrap();
+        let ck = Checkpoint::load(&out.join("best.ckpt"), 0.0).unwrap();
+        let wide = ck.model.widened(8).unwrap();
+        assert_eq!(wide.buckets(), 8);
+        for b in 1..8 {
+            assert_eq!(
+                wide.params[wide.layout.bucket_weights(b)],
+                wide.params[wide.layout.bucket_weights(0)]
+            );
+        }
+        let narrow_loss = mean_loss(&ck.model, &val, &options(32, 1).val_loss, 1);
+        let wide_loss = mean_loss(&wide, &val, &options(32, 1).val_loss, 1);
+        assert!(
+            (narrow_loss - wide_loss).abs() < 1e-12,
+            "{narrow_loss} vs {wide_loss}"
+        );
+        assert!(wide.widened(4).is_none() && ck.model.widened(1).is_none());
+
+        let mut again = options(32, 2);
+        again.buckets = 8;
+        again.init = Some(out.join("best.ckpt"));
+        let out2 = temp_dir("rebucket2");
+        let r = train(&data, &val, &again, &out2).unwrap();
+        assert!((r.initial_val_loss - narrow_loss).abs() < 1e-12);
+        assert_eq!(r.model.buckets(), 8);
+        let net = augur::eval::nnue::Network::load(&r.net_path).unwrap();
+        assert_eq!(net.buckets(), 8);
+        let trained = &r.model;
+        assert!(
+            (1..8).any(|b| trained.params[trained.layout.bucket_weights(b)]
+                != trained.params[trained.layout.bucket_weights(0)]),
+            "the buckets trained apart"
+        );
+
+        let mut other = options(32, 1);
+        other.buckets = 4;
+        other.init = Some(out2.join("best.ckpt"));
+        let out3 = temp_dir("rebucket3");
+        let e = train(&data, &val, &other, &out3).unwrap_err();
+        assert!(format!("{e:#}").contains("8 output bucket(s)"), "{e:#}");
+        for d in [out, out2, out3] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+
     fn refuses_another_size(
         init: &Path,
         data: &[TrainingPosition],

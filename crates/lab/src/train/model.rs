@@ -180,6 +180,33 @@ impl Model {
         self.layout.hidden
     }
 
+    /// [train-rebucket] A one-output model widened to `buckets` output layers, each a copy of
+    /// the one: the wider model computes exactly what the narrow one did, so a fine-tune
+    /// starts from the narrow network's loss and lets each bucket move away from it. `None`
+    /// unless this model has one bucket and `buckets` is more.
+    pub fn widened(&self, buckets: usize) -> Option<Model> {
+        if self.buckets() != 1 || buckets <= 1 {
+            return None;
+        }
+        let layout = Layout {
+            hidden: self.hidden(),
+            buckets,
+        };
+        let old = self.layout;
+        let mut params = Vec::with_capacity(layout.len());
+        params.extend_from_slice(&self.params[..old.out_weights()]);
+        for _ in 0..buckets {
+            params.extend_from_slice(&self.params[old.bucket_weights(0)]);
+        }
+        params.extend(std::iter::repeat_n(self.params[old.out_bias()], buckets));
+        debug_assert_eq!(params.len(), layout.len());
+        Some(Model {
+            layout,
+            activation: self.activation,
+            params,
+        })
+    }
+
     pub fn buckets(&self) -> usize {
         self.layout.buckets
     }

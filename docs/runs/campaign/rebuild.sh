@@ -47,6 +47,11 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue $C/nets/gen2ft5-7p19m
 # sessions; gen2ft7.sh starts from gen2ft6's, gen2ft7-sprt.sh plays gen2ft7's)
 candidate gen2ft6 cand-gen2ft6-all-lr5e-5-e3.nnue float-cand-gen2ft6-all-lr5e-5-e3.ckpt.xz
 candidate gen2ft7 cand-gen2ft7-all-lr5e-5-e3.nnue float-cand-gen2ft7-all-lr5e-5-e3.ckpt.xz
+# gen2ft8's candidates (sixteenth session; gen2ft8-sprt.sh plays the 8-bucket one)
+mkdir -p $C/nnue/gen2ft8/all-b8-lr5e-5-e4 $C/nnue/gen2ft8/all-b1-lr5e-5-e4
+cp docs/runs/nnue-checkpoints/cand-gen2ft8-all-b8-lr5e-5-e4.nnue $C/nnue/gen2ft8/all-b8-lr5e-5-e4/augur.nnue
+xz -dc docs/runs/nnue-checkpoints/float-cand-gen2ft8-all-b8-lr5e-5-e4.ckpt.xz > $C/nnue/gen2ft8/all-b8-lr5e-5-e4/best.ckpt
+cp docs/runs/nnue-checkpoints/cand-gen2ft8-all-b1-lr5e-5-e4.nnue $C/nnue/gen2ft8/all-b1-lr5e-5-e4/augur.nnue
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

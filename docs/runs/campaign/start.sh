@@ -58,6 +58,12 @@ fi
 # against gen2ft5, the embedded network; nice 0): resumed until it decides.
 grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft7" >/dev/null || \
   PRIO=3 setsid ./background.sh ./gen2ft7-sprt.sh > /dev/null 2>&1 < /dev/null &
+# gen2ft8's SPRT (from 29 Nov, sixteenth session: the 8-bucket candidate against gen2ft7, PRIO=3):
+# once gen2ft7's has its closing row, resumed until it decides.
+if grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev/null; then
+  grep -q "Row for docs/strength.md" logs/sprt-gen2ft8-all-b8-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft8" >/dev/null || \
+    PRIO=3 setsid ./background.sh ./gen2ft8-sprt.sh > /dev/null 2>&1 < /dev/null &
+fi
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session)

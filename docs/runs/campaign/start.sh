@@ -14,7 +14,7 @@ LADDER=f8eec28-v3
 if grep -q "Row for docs/strength.md" logs/sprt-lmrnoisy-43be651.log 2>/dev/null; then
   ./start-datagen.sh
 else
-  SEEDS=2732 ./start-datagen.sh
+  SEEDS=2734 ./start-datagen.sh
   pgrep -f queue-d.sh >/dev/null || setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &
 fi
 # The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to

@@ -1192,8 +1192,6 @@ mod tests {
         }
     }
 
-    /// [train-init] A run of H = 64 started from `init` (an H = 32 network or checkpoint) is
-    /// refused with a message naming the size it holds; returns the run's folder.
     /// [train-rebucket] A one-output checkpoint started with `--output-buckets 8` begins as
     /// eight copies of its output (the same loss to the last bit of rounding, every bucket's
     /// weights equal), trains them apart, and writes a network of eight buckets; a bucketed
@@ -1248,6 +1246,8 @@ mod tests {
         }
     }
 
+    /// [train-init] A run of H = 64 started from `init` (an H = 32 network or checkpoint) is
+    /// refused with a message naming the size it holds; returns the run's folder.
     fn refuses_another_size(
         init: &Path,
         data: &[TrainingPosition],

@@ -6,7 +6,7 @@
 # 27 Nov, seventh session). CMD replaces this shell (exec): under setsid it leads its session
 # and process group, so `kill -- -PID` ends it with its children. Among sessions the autogroup's
 # nice is what shares the cores: from 29 Nov (sixteenth session) the scaling study's two runs go
-# at PRIO=0 and datagen and the network's SPRT at PRIO=3, about a third of a core each beside the
-# study's 1.3 cores, and the technique SPRTs at 19 take what is left.
+# at PRIO=0 and datagen's two seeds and the network's SPRT at PRIO=3 (about 1.1 cores for the
+# study, 0.9 for the data), and the technique SPRTs at 19 take what is left.
 echo ${PRIO:-19} > /proc/self/autogroup
 exec nice -n 19 "$@"

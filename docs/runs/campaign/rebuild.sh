@@ -28,11 +28,12 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue $C/nets/gen2ft3-4p98m
 mkdir -p $C/nnue/gen2ft3/q-all-lr5e-5-e4
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft3-4p98m-h256.nnue $C/nnue/gen2ft3/q-all-lr5e-5-e4/augur.nnue
 xz -dc docs/runs/nnue-checkpoints/float-gen2ft3-4p98m-h256.ckpt.xz > $C/nnue/gen2ft3/q-all-lr5e-5-e4/checkpoint.ckpt
-# candidate TURN FILE [FLOAT]: a fine-tune turn's network FILE (docs/runs/nnue-checkpoints) where
-# the turn's SPRT script reads it, $C/nnue/TURN/all-lr5e-5-e4/augur.nnue, and FLOAT's float model
-# unpacked beside it as best.ckpt (the next turn's --init)
+# [RUN=R] candidate TURN FILE [FLOAT]: a fine-tune turn's network FILE
+# (docs/runs/nnue-checkpoints) where the turn's SPRT script reads it,
+# $C/nnue/TURN/R/augur.nnue (R all-lr5e-5-e4 unless given), and FLOAT's float model unpacked
+# beside it as best.ckpt (the next turn's --init)
 candidate() {
-  local d=$C/nnue/$1/all-lr5e-5-e4
+  local d=$C/nnue/$1/${RUN:-all-lr5e-5-e4}
   mkdir -p $d
   cp docs/runs/nnue-checkpoints/$2 $d/augur.nnue
   [ -z "$3" ] || xz -dc docs/runs/nnue-checkpoints/$3 > $d/best.ckpt
@@ -50,10 +51,8 @@ candidate gen2ft7 cand-gen2ft7-all-lr5e-5-e3.nnue float-cand-gen2ft7-all-lr5e-5-
 # gen2ft7, datagen's network from the sixteenth session (start-datagen.sh)
 cp docs/runs/nnue-checkpoints/cand-gen2ft7-all-lr5e-5-e3.nnue $C/nets/gen2ft7-2p49m-h256.nnue
 # gen2ft8's candidates (sixteenth session; gen2ft8-sprt.sh plays the 8-bucket one)
-mkdir -p $C/nnue/gen2ft8/all-b8-lr5e-5-e4 $C/nnue/gen2ft8/all-b1-lr5e-5-e4
-cp docs/runs/nnue-checkpoints/cand-gen2ft8-all-b8-lr5e-5-e4.nnue $C/nnue/gen2ft8/all-b8-lr5e-5-e4/augur.nnue
-xz -dc docs/runs/nnue-checkpoints/float-cand-gen2ft8-all-b8-lr5e-5-e4.ckpt.xz > $C/nnue/gen2ft8/all-b8-lr5e-5-e4/best.ckpt
-cp docs/runs/nnue-checkpoints/cand-gen2ft8-all-b1-lr5e-5-e4.nnue $C/nnue/gen2ft8/all-b1-lr5e-5-e4/augur.nnue
+RUN=all-b8-lr5e-5-e4 candidate gen2ft8 cand-gen2ft8-all-b8-lr5e-5-e4.nnue float-cand-gen2ft8-all-b8-lr5e-5-e4.ckpt.xz
+RUN=all-b1-lr5e-5-e4 candidate gen2ft8 cand-gen2ft8-all-b1-lr5e-5-e4.nnue
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

@@ -6,7 +6,8 @@
 # (begun in the fifteenth session, 28 games; its sign at 40k, -66 Elo, is already clear). Core B
 # plays every technique at 40k before any at 160k, in the order calibration, seed004, se,
 # probcut, mpc, so it reaches these two points, its last, long after this run has finished them
-# (about 15 hours of this run against 26 of core B's at a quarter of the machine each), and then
+# (at about 34 CPU-seconds a 160k game, this run's two points are about 21 CPU-hours; core B
+# has about 33 before them, its 40k points and three 160k ones, at the same share), and then
 # finds their games played. Each resumes from its PGN.
 cd /work/campaign
 # (not exec: start.sh finds it running by this script's name)

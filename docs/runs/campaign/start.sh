@@ -7,16 +7,14 @@
 # is gate-gen1.sh.)
 cd /work/campaign
 LADDER=f8eec28-v3
-# Core D's queue (queue-d.sh, from the fourteenth session: techniques' SPRTs on the network
-# engine, CorrHist then LmrNoisy) takes the second datagen seed's share of the cores (2731's,
-# 2733's from the fifteenth session) until its last SPRT's log has its closing row (the queue
-# starts datagen's seeds again when it ends).
-if grep -q "Row for docs/strength.md" logs/sprt-lmrnoisy-43be651.log 2>/dev/null; then
-  ./start-datagen.sh
-else
-  SEEDS=2734 ./start-datagen.sh
-  pgrep -f queue-d.sh >/dev/null || setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &
-fi
+# Datagen's two seeds (start-datagen.sh). Core D's queue (queue-d.sh, from the fourteenth
+# session: techniques' SPRTs on the network engine, CorrHist then LmrNoisy) took the second
+# seed's share until the sixteenth session; since then its autogroup's nice 19 leaves it almost
+# nothing, so both seeds run beside it, and it goes on until its last SPRT's log has its closing
+# row (its own last step, start-datagen.sh, then finds both seeds running).
+./start-datagen.sh
+grep -q "Row for docs/strength.md" logs/sprt-lmrnoisy-43be651.log 2>/dev/null || pgrep -f queue-d.sh >/dev/null || \
+  setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &
 # The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to
 # itself: while it is unplayed it goes first (it resumes from its PGNs, ends datagen, and
 # runs this script again when it is done, with ladder/done-$LADDER written).
@@ -25,10 +23,9 @@ if [ ! -e ladder/done-$LADDER ]; then
   exit 0
 fi
 # The shares (from 29 Nov, sixteenth session; background.sh): core B and the study's second run
-# (scaling-c2.sh) at PRIO=0, datagen and the network's SPRT at PRIO=3: about two thirds of the
-# machine for the study (about 20 CPU-hours of it were left, and at nice 19 beside five jobs it
-# had a sixth of the machine), a third for the data; queue C's and queue D's technique SPRTs at
-# 19, nearly paused.
+# (scaling-c2.sh) at PRIO=0, datagen's two seeds and the network's SPRT at PRIO=3: a little
+# over half the machine for the study (at nice 19 beside five jobs it had had a sixth), the
+# rest for the data; queue C's and queue D's technique SPRTs at 19, nearly paused.
 # Core B's queue leads its own process group (setsid), so that timed.sh or ladder.sh stops the
 # whole queue, its shells and engines included, with one kill of the group in logs/core-b.pid.
 if ! pgrep -f core-b.sh >/dev/null; then

@@ -47,9 +47,10 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft5-7p19m-h256.nnue $C/nets/gen2ft5-7p19m
 # gen2ft6's and gen2ft7's candidates with their float models (fourteenth and fifteenth
 # sessions; gen2ft7.sh starts from gen2ft6's, gen2ft7-sprt.sh plays gen2ft7's)
 candidate gen2ft6 cand-gen2ft6-all-lr5e-5-e3.nnue float-cand-gen2ft6-all-lr5e-5-e3.ckpt.xz
-candidate gen2ft7 cand-gen2ft7-all-lr5e-5-e3.nnue float-cand-gen2ft7-all-lr5e-5-e3.ckpt.xz
+# (gen2ft7 embedded from the seventeenth session: its files renamed ckpt-gen2ft7-2p49m-h256*)
+candidate gen2ft7 ckpt-gen2ft7-2p49m-h256.nnue float-gen2ft7-2p49m-h256.ckpt.xz
 # gen2ft7, datagen's network from the sixteenth session (start-datagen.sh)
-cp docs/runs/nnue-checkpoints/cand-gen2ft7-all-lr5e-5-e3.nnue $C/nets/gen2ft7-2p49m-h256.nnue
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft7-2p49m-h256.nnue $C/nets/gen2ft7-2p49m-h256.nnue
 # gen2ft8's candidates (sixteenth session; gen2ft8-sprt.sh plays the 8-bucket one)
 RUN=all-b8-lr5e-5-e4 candidate gen2ft8 cand-gen2ft8-all-b8-lr5e-5-e4.nnue float-cand-gen2ft8-all-b8-lr5e-5-e4.ckpt.xz
 RUN=all-b1-lr5e-5-e4 candidate gen2ft8 cand-gen2ft8-all-b1-lr5e-5-e4.nnue

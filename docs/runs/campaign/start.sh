@@ -61,6 +61,10 @@ if grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev
   grep -q "Row for docs/strength.md" logs/sprt-gen2ft8-all-b8-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft8" >/dev/null || \
     PRIO=3 setsid ./background.sh ./gen2ft8-sprt.sh > /dev/null 2>&1 < /dev/null &
 fi
+# gen2ft9's SPRT (from 29 Nov, seventeenth session, PRIO=3): it waits for gen2ft8's closing row
+# itself, then plays against gen2ft8's candidate (H1) or gen2ft7; resumed until it decides.
+grep -q "Row for docs/strength.md" logs/sprt-gen2ft9-all-b8-lr5e-5-e4.log 2>/dev/null || pgrep -f "gen2ft9-sprt.sh" >/dev/null || \
+  pgrep -f "net-sprt.sh gen2ft9" >/dev/null || PRIO=3 setsid ./background.sh ./gen2ft9-sprt.sh > /dev/null 2>&1 < /dev/null &
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session)

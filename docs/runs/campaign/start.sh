@@ -67,5 +67,5 @@ grep -q "Row for docs/strength.md" logs/sprt-gen2ft9-all-b8-lr5e-5-e4.log 2>/dev
   pgrep -f "net-sprt.sh gen2ft9" >/dev/null || PRIO=3 setsid ./background.sh ./gen2ft9-sprt.sh > /dev/null 2>&1 < /dev/null &
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
-# fifteenth session)
+# fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session)
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

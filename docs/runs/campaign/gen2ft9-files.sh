@@ -3,7 +3,7 @@
 # was made since gen2ft8's cut: the rest of datagen seed 2732 (gen2ft5, ended at 279,402
 # positions) beyond gen2ft8's snapshot, snapshots of the gen2ft7 seeds 2734/2735, and the
 # match PGNs converted from where gen2ft8 stopped (snapshot.sh's snap_convert): the rest of
-# gen2ft7's finished SPRT (FINISHED=1: its last game too), gen2ft8's own SPRT (from game 1),
+# gen2ft7's finished SPRT (its last game too), gen2ft8's own SPRT (from game 1),
 # LmrNoisy's and Se's SPRTs on the network engine, the study's Se point at 40k and its 160k
 # games. HELD is gen2ft6's held-out set again, so that the losses continue the series.
 GEN2FT8_LAB=${GEN2FT8_LAB:-e285be7}
@@ -19,7 +19,7 @@ for s in 2734 2735; do
   SNAPS="$SNAPS $PWD/snap-$s.bin"
 done
 NEW9="$PWD/rest-2732.bin $SNAPS
-  $(FINISHED=1 snap_convert $C/sprt/gen2ft7-all-lr5e-5-e4.pgn sprt-0d278eb-gen2ft7-all-lr5e-5-e3-vs-gen2ft5-n10000 6159)
+  $(snap_convert $C/sprt/gen2ft7-all-lr5e-5-e4.pgn sprt-0d278eb-gen2ft7-all-lr5e-5-e3-vs-gen2ft5-n10000 6159)
   $(snap_convert $C/sprt/gen2ft8-all-b8-lr5e-5-e4.pgn sprt-0d278eb-gen2ft8-all-b8-lr5e-5-e4-vs-gen2ft7-n10000)
   $(snap_convert $C/sprt/lmrnoisy-43be651.pgn sprt-43be651-lmrnoisy-n10000 2446)
   $(snap_convert $C/sprt/se-f8eec28.pgn sprt-0d278eb-se-f8eec28-n10000 2499)

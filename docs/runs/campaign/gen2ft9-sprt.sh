@@ -2,14 +2,15 @@
 # gen2ft9's SPRT (from 29 Nov, seventeenth session): all-b8-lr5e-5-e4 (gen2ft8's 8-bucket float
 # model fine-tuned on gen2ft8's data and the 0.90 M positions made since; gen2ft9.sh) against
 # the best network when gen2ft8's SPRT has ended: gen2ft8's candidate if that accepted H1, else
-# gen2ft7 (embedded from the seventeenth session). Until gen2ft8's log has its closing row this
-# script waits (one check a minute, no CPU), so that two network SPRTs never share the data's
-# share of the machine. [0, 5] at 10k nodes, seed 99, cap 12,000; its games become data.
-# Resumes from its PGN (the opponent is read from gen2ft8's log, so it stays the same).
+# gen2ft7 (embedded from the seventeenth session). Started only once gen2ft8's log has its
+# closing row (start.sh's net_sprt; within a session `after-sprt.sh gen2ft8-all-b8-lr5e-5-e4
+# ./gen2ft9-sprt.sh`), so that two network SPRTs never split the data's share of the machine.
+# [0, 5] at 10k nodes, seed 99, cap 12,000; its games become data. Resumes from its PGN (the
+# opponent is read from gen2ft8's log, so it stays the same).
 C=/work/campaign
 V=${1:-all-b8-lr5e-5-e4}
 G8=$C/logs/sprt-gen2ft8-all-b8-lr5e-5-e4.log
-until grep -q "Row for docs/strength.md" $G8 2>/dev/null; do sleep 60; done
+grep -q "Row for docs/strength.md" $G8 || { echo "gen2ft8's SPRT has not ended"; exit 1; }
 if grep -q "H1 accepted" $G8; then
   BASE=gen2ft8; BASENET=$C/nnue/gen2ft8/all-b8-lr5e-5-e4/augur.nnue
 else

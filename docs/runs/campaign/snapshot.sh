@@ -17,25 +17,28 @@ rest_after() {
   [ -f "$3" ] && return 0
   tail -c +$(( $(cat $1 | wc -c) + 1 )) "$2" > "$3"
 }
-# `pgn_snapshot LIVE OUT [FROM]` copies a match PGN that is still being written, from its game
-# FROM (1 unless given) and cut before its last `[Event` (that game may be half written); an
-# existing OUT is kept as it is. With FINISHED=1 set the PGN is a finished match's, and its last
-# game is kept too.
+# `pgn_snapshot LIVE OUT [FROM]` copies a match PGN, finished or still being written, from its
+# game FROM (1 unless given) to its last complete game: the last one is kept only if its
+# movetext ends with its `[Result]` (a half-written game does not), so a finished match keeps
+# all its games. An existing OUT is kept as it is.
 pgn_snapshot() {
   [ -f "$2" ] && return 0
-  python3 - "$1" "$2" "${3:-1}" "${FINISHED:-0}" <<'PY'
+  python3 - "$1" "$2" "${3:-1}" <<'PY'
 import re, sys
 text = open(sys.argv[1], encoding="utf-8").read()
 starts = [m.start() for m in re.finditer(r"^\[Event ", text, re.M)]
 first = int(sys.argv[3])
-if sys.argv[4] == "1":
-    starts.append(len(text))
+if starts:
+    last = text[starts[-1]:]
+    result = re.search(r'^\[Result "([^"]+)"\]', last, re.M)
+    if result and last.rstrip().endswith(result.group(1)):
+        starts.append(len(text))
 out = text[starts[first - 1]:starts[-1]] if len(starts) > first else ""
 open(sys.argv[2], "w", encoding="utf-8").write(out)
 PY
 }
 # `snap_convert LIVE TAG [FROM]` (with LAB and V set): the games FROM (1 unless given) to the
-# last complete one of the match PGN LIVE (to its last game with FINISHED=1), converted into $V/TAG-gFROM-N.bin (N its last game);
+# last complete one of the match PGN LIVE, converted into $V/TAG-gFROM-N.bin (N its last game);
 # prints that file's path. The next turn converts from N+1. Existing files are kept as they are.
 snap_convert() {
   local from=${3:-1} snap n out

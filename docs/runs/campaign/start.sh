@@ -13,7 +13,9 @@ LADDER=f8eec28-v3
 # nothing, so both seeds run beside it, and it goes on until its last SPRT's log has its closing
 # row (its own last step, start-datagen.sh, then finds both seeds running).
 ./start-datagen.sh
-grep -q "Row for docs/strength.md" logs/sprt-lmrnoisy-43be651.log 2>/dev/null || pgrep -f queue-d.sh >/dev/null || \
+# decided STEM: logs/sprt-STEM.log has the closing row an SPRT writes when it ends
+decided() { grep -q "Row for docs/strength.md" logs/sprt-$1.log 2>/dev/null; }
+decided lmrnoisy-43be651 || pgrep -f queue-d.sh >/dev/null || \
   setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &
 # The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to
 # itself: while it is unplayed it goes first (it resumes from its PGNs, ends datagen, and
@@ -38,33 +40,25 @@ pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/nul
 # The study's MPC point at 160k (scaling-c2.sh, from the fifteenth session), beside core B's
 # 40k points; a finished point returns at once.
 pgrep -f scaling-c2.sh >/dev/null || PRIO=0 setsid ./background.sh ./scaling-c2.sh > /dev/null 2>&1 < /dev/null &
-# (gen2ft3's second SPRT, gen2ft3-sprt.sh q-all-lr5e-5-e4, is decided: H1 in the twelfth session)
-# gen2ft4's SPRT (from 28 Nov, twelfth session: all-lr5e-5-e4 against gen2ft3, the embedded
-# network, at 10k nodes, nice 0; its games become data): resumed until it decides.
-grep -q "Row for docs/strength.md" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev/null || pgrep -f net-sprt.sh >/dev/null || \
-  setsid ./gen2ft4-sprt.sh > /dev/null 2>&1 < /dev/null &
-# gen2ft5's SPRT (from 28 Nov, thirteenth session: gen2ft4's candidate fine-tuned again, against
-# gen2ft3, nice 0): once gen2ft4's has finished (its log's closing row), resumed until it decides.
-if grep -q "Row for docs/strength.md" logs/sprt-gen2ft4-all-lr5e-5-e4.log 2>/dev/null; then
-  grep -q "Row for docs/strength.md" logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft5" >/dev/null || \
-    setsid ./gen2ft5-sprt.sh > /dev/null 2>&1 < /dev/null &
-fi
-# (gen2ft6's SPRT against gen2ft5, gen2ft6-sprt.sh, was stopped undecided in the fifteenth
-# session at 3,258 games, superseded by gen2ft7's: not resumed)
-# gen2ft7's SPRT (from 29 Nov, fifteenth session: gen2ft6's float model fine-tuned again,
-# against gen2ft5, the embedded network; nice 0): resumed until it decides.
-grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft7" >/dev/null || \
-  PRIO=3 setsid ./background.sh ./gen2ft7-sprt.sh > /dev/null 2>&1 < /dev/null &
-# gen2ft8's SPRT (from 29 Nov, sixteenth session: the 8-bucket candidate against gen2ft7, PRIO=3):
-# once gen2ft7's has its closing row, resumed until it decides.
-if grep -q "Row for docs/strength.md" logs/sprt-gen2ft7-all-lr5e-5-e4.log 2>/dev/null; then
-  grep -q "Row for docs/strength.md" logs/sprt-gen2ft8-all-b8-lr5e-5-e4.log 2>/dev/null || pgrep -f "net-sprt.sh gen2ft8" >/dev/null || \
-    PRIO=3 setsid ./background.sh ./gen2ft8-sprt.sh > /dev/null 2>&1 < /dev/null &
-fi
-# gen2ft9's SPRT (from 29 Nov, seventeenth session, PRIO=3): it waits for gen2ft8's closing row
-# itself, then plays against gen2ft8's candidate (H1) or gen2ft7; resumed until it decides.
-grep -q "Row for docs/strength.md" logs/sprt-gen2ft9-all-b8-lr5e-5-e4.log 2>/dev/null || pgrep -f "gen2ft9-sprt.sh" >/dev/null || \
-  pgrep -f "net-sprt.sh gen2ft9" >/dev/null || PRIO=3 setsid ./background.sh ./gen2ft9-sprt.sh > /dev/null 2>&1 < /dev/null &
+# The network SPRTs, one turn after another. `net_sprt STEM SCRIPT [AFTER]` starts SCRIPT
+# (PRIO=3) unless logs/sprt-STEM.log has its closing row or net-sprt.sh STEM is running, and,
+# with AFTER, only once AFTER's SPRT has its closing row (after-sprt.sh does the same within a
+# session). A decided SPRT is not played again, also after a lost machine (rebuild.sh writes
+# the finished logs back).
+net_sprt() {
+  decided $1 && return 0
+  [ -z "$3" ] || decided $3 || return 0
+  pgrep -f "net-sprt.sh $1" >/dev/null && return 0
+  PRIO=3 setsid ./background.sh ./$2 > /dev/null 2>&1 < /dev/null &
+}
+# Decided: gen2ft3's second SPRT (H1, twelfth session), gen2ft4's (12,000-game cap, fourteenth),
+# gen2ft5's (H1, fourteenth), gen2ft7's (H1, sixteenth); gen2ft6's was stopped undecided in the
+# fifteenth session at 3,258 games, superseded by gen2ft7's, and is not resumed.
+# gen2ft8's (from 29 Nov, sixteenth session: the 8-bucket candidate against gen2ft7).
+net_sprt gen2ft8-all-b8-lr5e-5-e4 gen2ft8-sprt.sh gen2ft7-all-lr5e-5-e4
+# gen2ft9's (from 29 Nov, seventeenth session: against gen2ft8's candidate if that passed, else
+# gen2ft7), once gen2ft8's is decided.
+net_sprt gen2ft9-all-b8-lr5e-5-e4 gen2ft9-sprt.sh gen2ft8-all-b8-lr5e-5-e4
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session)

@@ -56,6 +56,9 @@ RUN=all-b8-lr5e-5-e4 candidate gen2ft8 cand-gen2ft8-all-b8-lr5e-5-e4.nnue float-
 RUN=all-b1-lr5e-5-e4 candidate gen2ft8 cand-gen2ft8-all-b1-lr5e-5-e4.nnue
 # gen2ft9's candidate and float model (seventeenth session; gen2ft9-sprt.sh plays it)
 RUN=all-b8-lr5e-5-e4 candidate gen2ft9 cand-gen2ft9-all-b8-lr5e-5-e3.nnue float-cand-gen2ft9-all-b8-lr5e-5-e3.ckpt.xz
+# gen2ft10's candidate and float model (eighteenth session; not queued for an SPRT: its held-out
+# loss was not below gen2ft9's; the next turn may start from its float model)
+RUN=all-b8-lr5e-5-e4 candidate gen2ft10 cand-gen2ft10-all-b8-lr5e-5-e4.nnue float-cand-gen2ft10-all-b8-lr5e-5-e4.ckpt.xz
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

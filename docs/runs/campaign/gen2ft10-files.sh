@@ -10,13 +10,9 @@
 # the turn's lab: gen2ft9's (e285be7) unless GEN2FT10_LAB names another
 LAB=$C/bin/augur-lab-${GEN2FT10_LAB:-e285be7}
 mkdir -p $C/nnue/gen2ft10 && cd $C/nnue/gen2ft10
-RESTS=""
-for s in 2734 2735; do
-  journalled_snapshot $C/datagen/selfplay-43be651-gen2ft7-h2-seed$s.bin full-$s.bin
-  rest_after $C/nnue/gen2ft9/snap-$s.bin full-$s.bin rest-$s.bin
-  RESTS="$RESTS $PWD/rest-$s.bin"
-done
-NEW10="$RESTS
+NEW10="$(for s in 2734 2735; do
+    journalled_rest $C/datagen/selfplay-43be651-gen2ft7-h2-seed$s.bin $C/nnue/gen2ft9/snap-$s.bin $s
+  done)
   $(snap_convert $C/sprt/gen2ft8-all-b8-lr5e-5-e4.pgn sprt-0d278eb-gen2ft8-all-b8-lr5e-5-e4-vs-gen2ft7-n10000 2328)
   $(snap_convert $C/sprt/lmrnoisy-43be651.pgn sprt-43be651-lmrnoisy-n10000 2503)
   $(snap_convert $C/sprt/se-f8eec28.pgn sprt-0d278eb-se-f8eec28-n10000 2566)

@@ -8,5 +8,4 @@
 set -e
 . /work/campaign/gen2ft10-files.sh
 INIT=$C/nnue/gen2ft9/all-b8-lr5e-5-e4/best.ckpt
-train_on all-b8-lr5e-5-e4 "$OLD10 $NEW10 $HELD" --init $INIT --output-buckets 8 \
-  --schedule cosine --weight-decay 0.01 --rounding best --lr 0.00005 --epochs 4
+train_on all-b8-lr5e-5-e4 "$OLD10 $NEW10 $HELD" --init $INIT $FT9

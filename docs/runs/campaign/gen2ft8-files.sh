@@ -9,9 +9,7 @@
 # the turn's lab (gen2ft7-files.sh set 51f3364's); it converts and trains ([train-rebucket])
 LAB=$C/bin/augur-lab-${GEN2FT8_LAB:?the commit of the lab built for gen2ft8}
 mkdir -p $C/nnue/gen2ft8 && cd $C/nnue/gen2ft8
-journalled_snapshot $C/datagen/selfplay-43be651-gen2ft5-h2-seed2732.bin full-2732.bin
-rest_after $C/nnue/gen2ft7/snap-2732.bin full-2732.bin rest-2732.bin
-NEW8="$PWD/rest-2732.bin
+NEW8="$(journalled_rest $C/datagen/selfplay-43be651-gen2ft5-h2-seed2732.bin $C/nnue/gen2ft7/snap-2732.bin 2732)
   $(snap_convert $C/sprt/gen2ft7-all-lr5e-5-e4.pgn sprt-0d278eb-gen2ft7-all-lr5e-5-e3-vs-gen2ft5-n10000)
   $(snap_convert $C/sprt/lmrnoisy-43be651.pgn sprt-43be651-lmrnoisy-n10000 1628)
   $(snap_convert $C/sprt/se-f8eec28.pgn sprt-0d278eb-se-f8eec28-n10000 1645)

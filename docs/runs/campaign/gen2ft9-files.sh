@@ -11,14 +11,13 @@ GEN2FT8_LAB=${GEN2FT8_LAB:-e285be7}
 # the turn's lab: e285be7 (gen2ft8's) unless GEN2FT9_LAB names another
 LAB=$C/bin/augur-lab-${GEN2FT9_LAB:-e285be7}
 mkdir -p $C/nnue/gen2ft9 && cd $C/nnue/gen2ft9
-journalled_snapshot $C/datagen/selfplay-43be651-gen2ft5-h2-seed2732.bin full-2732.bin
-rest_after $C/nnue/gen2ft8/full-2732.bin full-2732.bin rest-2732.bin
+REST2732=$(journalled_rest $C/datagen/selfplay-43be651-gen2ft5-h2-seed2732.bin $C/nnue/gen2ft8/full-2732.bin 2732)
 SNAPS=""
 for s in 2734 2735; do
   journalled_snapshot $C/datagen/selfplay-43be651-gen2ft7-h2-seed$s.bin snap-$s.bin
   SNAPS="$SNAPS $PWD/snap-$s.bin"
 done
-NEW9="$PWD/rest-2732.bin $SNAPS
+NEW9="$REST2732 $SNAPS
   $(snap_convert $C/sprt/gen2ft7-all-lr5e-5-e4.pgn sprt-0d278eb-gen2ft7-all-lr5e-5-e3-vs-gen2ft5-n10000 6159)
   $(snap_convert $C/sprt/gen2ft8-all-b8-lr5e-5-e4.pgn sprt-0d278eb-gen2ft8-all-b8-lr5e-5-e4-vs-gen2ft7-n10000)
   $(snap_convert $C/sprt/lmrnoisy-43be651.pgn sprt-43be651-lmrnoisy-n10000 2446)
@@ -27,3 +26,5 @@ NEW9="$PWD/rest-2732.bin $SNAPS
   $(snap_convert $C/scaling/mpc/nodes-160000.pgn scaling-e3809f7-mpc-n160000 32)
   $(snap_convert $C/scaling/probcut/nodes-160000.pgn scaling-e3809f7-probcut-n160000 96)"
 OLD9="$OLD8 $NEW8"
+# the settings of the 8-bucket turns from gen2ft9 on (gen2ft9.sh, gen2ft10.sh; with --init)
+FT9="--output-buckets 8 --schedule cosine --weight-decay 0.01 --rounding best --lr 0.00005 --epochs 4"

@@ -10,5 +10,4 @@
 set -e
 . /work/campaign/gen2ft9-files.sh
 INIT=$C/nnue/gen2ft8/all-b8-lr5e-5-e4/best.ckpt
-train_on all-b8-lr5e-5-e4 "$OLD9 $NEW9 $HELD" --init $INIT --output-buckets 8 \
-  --schedule cosine --weight-decay 0.01 --rounding best --lr 0.00005 --epochs 4
+train_on all-b8-lr5e-5-e4 "$OLD9 $NEW9 $HELD" --init $INIT $FT9

@@ -17,6 +17,15 @@ rest_after() {
   [ -f "$3" ] && return 0
   tail -c +$(( $(cat $1 | wc -c) + 1 )) "$2" > "$3"
 }
+# `journalled_rest LIVE PREV S`, in a turn's folder: the live datagen file LIVE cut at its last
+# journalled game (full-S.bin), and what it holds beyond PREV, the previous turn's piece of the
+# same file (its snap-S.bin or full-S.bin), as rest-S.bin; prints rest-S.bin's path. Existing
+# files are kept as they are.
+journalled_rest() {
+  journalled_snapshot "$1" full-$3.bin
+  rest_after "$2" full-$3.bin rest-$3.bin
+  echo "$PWD/rest-$3.bin"
+}
 # `pgn_snapshot LIVE OUT [FROM]` copies a match PGN, finished or still being written, from its
 # game FROM (1 unless given) to its last complete game: the last one is kept only if its
 # movetext ends with its `[Result]` (a half-written game does not), so a finished match keeps

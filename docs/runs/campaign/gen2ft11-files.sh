@@ -14,14 +14,18 @@ mkdir -p $C/nnue/gen2ft11 && cd $C/nnue/gen2ft11
 G9BASE=gen2ft7
 grep -q "H1 accepted" $C/logs/sprt-gen2ft8-all-b8-lr5e-5-e4.log && G9BASE=gen2ft8
 G9=$C/sprt/gen2ft9-all-b8-lr5e-5-e4.pgn
+# the match PGNs, each from the game after gen2ft10's last (a table: PGN under $C, tag, first
+# game; read on descriptor 3, so that nothing the conversions run can read the table's rest)
+PGNS11="sprt/gen2ft8-all-b8-lr5e-5-e4.pgn sprt-0d278eb-gen2ft8-all-b8-lr5e-5-e4-vs-gen2ft7-n10000 6466
+sprt/lmrnoisy-43be651.pgn sprt-43be651-lmrnoisy-n10000 2549
+sprt/se-f8eec28.pgn sprt-0d278eb-se-f8eec28-n10000 2617
+scaling/probcut/nodes-160000.pgn scaling-e3809f7-probcut-n160000 506
+scaling/mpc/nodes-160000.pgn scaling-e3809f7-mpc-n160000 33
+scaling/probcut/nodes-40000.pgn scaling-e3809f7-probcut-n40000 986"
+[ -f $G9 ] && PGNS11="$PGNS11
+${G9#$C/} sprt-0d278eb-gen2ft9-all-b8-lr5e-5-e4-vs-$G9BASE-n10000 1"
 NEW11="$(for s in 2734 2735; do
     journalled_rest $C/datagen/selfplay-43be651-gen2ft7-h2-seed$s.bin $C/nnue/gen2ft10/full-$s.bin $s
   done)
-  $(snap_convert $C/sprt/gen2ft8-all-b8-lr5e-5-e4.pgn sprt-0d278eb-gen2ft8-all-b8-lr5e-5-e4-vs-gen2ft7-n10000 6466)
-  $(snap_convert $C/sprt/lmrnoisy-43be651.pgn sprt-43be651-lmrnoisy-n10000 2549)
-  $(snap_convert $C/sprt/se-f8eec28.pgn sprt-0d278eb-se-f8eec28-n10000 2617)
-  $(snap_convert $C/scaling/probcut/nodes-160000.pgn scaling-e3809f7-probcut-n160000 506)
-  $(snap_convert $C/scaling/mpc/nodes-160000.pgn scaling-e3809f7-mpc-n160000 33)
-  $(snap_convert $C/scaling/probcut/nodes-40000.pgn scaling-e3809f7-probcut-n40000 986)
-  $([ -f $G9 ] && snap_convert $G9 sprt-0d278eb-gen2ft9-all-b8-lr5e-5-e4-vs-$G9BASE-n10000)"
+  $(while read -r pgn tag from <&3; do snap_convert $C/$pgn $tag $from; done 3<<< "$PGNS11")"
 OLD11="$OLD10 $NEW10"

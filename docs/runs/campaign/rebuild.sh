@@ -110,7 +110,7 @@ build f8eec28 -v3 "-C target-cpu=x86-64-v3"
 # datagen's lab and the technique SPRTs' engine (start-datagen.sh, tech-sprt.sh: 43be651, the
 # fourteenth session's HEAD, the search of 0d278eb)
 build 43be651 -v3 "-C target-cpu=x86-64-v3"
-# then the PGO build of 0d278eb (net-sprt.sh and se-sprt-gen2.sh prefer it; remade in the
-# fifteenth session)
+# then the PGO build of 0d278eb (net-sprt.sh, se-sprt-gen2.sh and se-sprt-40k.sh prefer it;
+# remade in the fifteenth session)
 ./docs/runs/campaign/pgo-gen2.sh 0d278eb
 echo "rebuilt; now: cd $C && ./start.sh"

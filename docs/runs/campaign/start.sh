@@ -59,6 +59,10 @@ net_sprt gen2ft8-all-b8-lr5e-5-e4 gen2ft8-sprt.sh gen2ft7-all-lr5e-5-e4
 # gen2ft9's (from 29 Nov, seventeenth session: against gen2ft8's candidate if that passed, else
 # gen2ft7), once gen2ft8's is decided.
 net_sprt gen2ft9-all-b8-lr5e-5-e4 gen2ft9-sprt.sh gen2ft8-all-b8-lr5e-5-e4
+# The singular extensions' SPRT at 40k nodes on today's default engine (from 29 Nov, nineteenth
+# session; se-sprt-40k.sh), PRIO=3 beside datagen, until its log has its closing row.
+decided se-40k-0d278eb || pgrep -f se-sprt-40k.sh >/dev/null || \
+  PRIO=3 setsid ./background.sh ./se-sprt-40k.sh > /dev/null 2>&1 < /dev/null &
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session)

@@ -11,9 +11,6 @@
 # the turn's lab: gen2ft10's (e285be7) unless GEN2FT11_LAB names another
 LAB=$C/bin/augur-lab-${GEN2FT11_LAB:-e285be7}
 mkdir -p $C/nnue/gen2ft11 && cd $C/nnue/gen2ft11
-# gen2ft9's SPRT plays against gen2ft8 if gen2ft8's accepted H1, else gen2ft7 (gen2ft9-sprt.sh)
-G9BASE=gen2ft7
-grep -q "H1 accepted" $C/logs/sprt-gen2ft8-all-b8-lr5e-5-e4.log && G9BASE=gen2ft8
 # the match PGNs, each from the game after gen2ft10's last, or from its first for the matches
 # begun since (a table: PGN under $C, tag, first game; a PGN not yet begun is passed over; read
 # on descriptor 3, so that nothing the conversions run can read the table's rest)
@@ -23,7 +20,7 @@ sprt/se-f8eec28.pgn sprt-0d278eb-se-f8eec28-n10000 2617
 scaling/probcut/nodes-160000.pgn scaling-e3809f7-probcut-n160000 506
 scaling/mpc/nodes-160000.pgn scaling-e3809f7-mpc-n160000 33
 scaling/probcut/nodes-40000.pgn scaling-e3809f7-probcut-n40000 986
-sprt/gen2ft9-all-b8-lr5e-5-e4.pgn sprt-0d278eb-gen2ft9-all-b8-lr5e-5-e4-vs-$G9BASE-n10000 1
+sprt/gen2ft9-all-b8-lr5e-5-e4.pgn sprt-0d278eb-gen2ft9-all-b8-lr5e-5-e4-n10000 1
 sprt/se-40k-0d278eb.pgn sprt-0d278eb-se-gen2ft7-n40000 1"
 NEW11="$(for s in 2734 2735; do
     journalled_rest $C/datagen/selfplay-43be651-gen2ft7-h2-seed$s.bin $C/nnue/gen2ft10/full-$s.bin $s

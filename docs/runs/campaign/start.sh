@@ -40,15 +40,16 @@ pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/nul
 # The study's MPC point at 160k (scaling-c2.sh, from the fifteenth session), beside core B's
 # 40k points; a finished point returns at once.
 pgrep -f scaling-c2.sh >/dev/null || PRIO=0 setsid ./background.sh ./scaling-c2.sh > /dev/null 2>&1 < /dev/null &
-# The network SPRTs, one turn after another. `net_sprt STEM SCRIPT [AFTER]` starts SCRIPT
-# (PRIO=3) unless logs/sprt-STEM.log has its closing row or net-sprt.sh STEM is running, and,
+# The SPRTs at PRIO=3: the network's turns, one after another, and a technique's on the network
+# engine. `net_sprt STEM SCRIPT [AFTER]` starts SCRIPT (PRIO=3) unless logs/sprt-STEM.log has
+# its closing row or it is running (as SCRIPT, or as the net-sprt.sh STEM it execs), and,
 # with AFTER, only once AFTER's SPRT has its closing row (after-sprt.sh does the same within a
 # session). A decided SPRT is not played again, also after a lost machine (rebuild.sh writes
 # the finished logs back).
 net_sprt() {
   decided $1 && return 0
   [ -z "$3" ] || decided $3 || return 0
-  pgrep -f "net-sprt.sh $1" >/dev/null && return 0
+  { pgrep -f "net-sprt.sh $1" || pgrep -f "$2"; } >/dev/null && return 0
   PRIO=3 setsid ./background.sh ./$2 > /dev/null 2>&1 < /dev/null &
 }
 # Decided: gen2ft3's second SPRT (H1, twelfth session), gen2ft4's (12,000-game cap, fourteenth),
@@ -60,9 +61,8 @@ net_sprt gen2ft8-all-b8-lr5e-5-e4 gen2ft8-sprt.sh gen2ft7-all-lr5e-5-e4
 # gen2ft7), once gen2ft8's is decided.
 net_sprt gen2ft9-all-b8-lr5e-5-e4 gen2ft9-sprt.sh gen2ft8-all-b8-lr5e-5-e4
 # The singular extensions' SPRT at 40k nodes on today's default engine (from 29 Nov, nineteenth
-# session; se-sprt-40k.sh), PRIO=3 beside datagen, until its log has its closing row.
-decided se-40k-0d278eb || pgrep -f se-sprt-40k.sh >/dev/null || \
-  PRIO=3 setsid ./background.sh ./se-sprt-40k.sh > /dev/null 2>&1 < /dev/null &
+# session).
+net_sprt se-40k-0d278eb se-sprt-40k.sh
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session)

@@ -54,11 +54,14 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft7-2p49m-h256.nnue $C/nets/gen2ft7-2p49m
 # gen2ft8's candidates (sixteenth session; gen2ft8-sprt.sh plays the 8-bucket one)
 RUN=all-b8-lr5e-5-e4 candidate gen2ft8 cand-gen2ft8-all-b8-lr5e-5-e4.nnue float-cand-gen2ft8-all-b8-lr5e-5-e4.ckpt.xz
 RUN=all-b1-lr5e-5-e4 candidate gen2ft8 cand-gen2ft8-all-b1-lr5e-5-e4.nnue
-# gen2ft9's candidate and float model (seventeenth session; gen2ft9-sprt.sh plays it)
+# gen2ft9's candidate and float model (seventeenth session; its SPRT never began, gen2ft11's
+# took its place)
 RUN=all-b8-lr5e-5-e4 candidate gen2ft9 cand-gen2ft9-all-b8-lr5e-5-e3.nnue float-cand-gen2ft9-all-b8-lr5e-5-e3.ckpt.xz
 # gen2ft10's candidate and float model (eighteenth session; not queued for an SPRT: its held-out
 # loss was not below gen2ft9's; the next turn may start from its float model)
 RUN=all-b8-lr5e-5-e4 candidate gen2ft10 cand-gen2ft10-all-b8-lr5e-5-e4.nnue float-cand-gen2ft10-all-b8-lr5e-5-e4.ckpt.xz
+# gen2ft11's candidate and float model (twentieth session; gen2ft11-sprt.sh plays it)
+RUN=all-b8-lr5e-5-e4 candidate gen2ft11 cand-gen2ft11-all-b8-lr5e-5-e4.nnue float-cand-gen2ft11-all-b8-lr5e-5-e4.ckpt.xz
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

@@ -44,7 +44,7 @@ use crate::kit::summary::SummaryArgs;
 use crate::probcut::collect::{self, CollectArgs};
 use crate::probcut::fit::{self, FitArgs};
 use crate::variants::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
-use crate::variants::{check_fitted_pairs, default_engine, search_config, Variant};
+use crate::variants::{check_fitted_pairs, default_engine, options_text, search_config, Variant};
 
 /// The openings of the study when `--openings` is not given and the shared data is present:
 /// unbalanced positions, as fishtest tests with, so fewer games are draws and each game pair
@@ -877,7 +877,6 @@ pub fn report(args: &ScalingArgs, techniques: &[Technique], points: &[Point]) ->
             .and_then(|p| p.elo)
     };
     for t in techniques {
-        let opts: Vec<String> = t.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let _ = writeln!(
             s,
             "### {}{}\n",
@@ -885,14 +884,13 @@ pub fn report(args: &ScalingArgs, techniques: &[Technique], points: &[Point]) ->
             if t.calibration {
                 " (N against N/2)".to_string()
             } else if t.base_options.is_empty() {
-                format!(" (`{}`)", opts.join(","))
+                format!(" (`{}`)", options_text(&t.options))
             } else {
-                let base: Vec<String> = t
-                    .base_options
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect();
-                format!(" (`{}` against `{}`)", opts.join(","), base.join(","))
+                format!(
+                    " (`{}` against `{}`)",
+                    options_text(&t.options),
+                    options_text(&t.base_options)
+                )
             }
         );
         let _ = writeln!(

@@ -44,7 +44,7 @@ use crate::kit::summary::SummaryArgs;
 use crate::probcut::collect::{self, CollectArgs};
 use crate::probcut::fit::{self, FitArgs};
 use crate::variants::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
-use crate::variants::{check_fitted_pairs, default_engine, search_config, Variant};
+use crate::variants::{check_fitted_pairs, default_engine, options_text, search_config, Variant};
 
 /// The openings of the study when `--openings` is not given and the shared data is present:
 /// unbalanced positions, as fishtest tests with, so fewer games are draws and each game pair
@@ -122,6 +122,10 @@ pub struct ScalingFigures {
 pub struct Technique {
     pub name: String,
     pub options: Vec<(String, String)>,
+    /// The base side's options. The catalogue's techniques set their switch off here, so that
+    /// a technique that has become a default is still measured against the engine without
+    /// it (and not, silently, against itself); a custom one plays the default engine.
+    pub base_options: Vec<(String, String)>,
     /// The `tag` of `tag=tried/cut` in the stats line; none for the calibration.
     pub counter: Option<String>,
     /// A second counter whose cuts are the searches the technique made shorter (seed 004's
@@ -141,36 +145,49 @@ impl Technique {
             options.push(("ProbCutParams".into(), p.display().to_string()));
             Ok(options)
         };
-        let plain = |name: &str, options: &[(&str, &str)], counter: &str| Technique {
-            name: name.into(),
-            options: options
+        let pairs = |options: &[(&str, &str)]| -> Vec<(String, String)> {
+            options
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            counter: Some(counter.into()),
-            reduced_counter: None,
-            calibration: false,
+                .collect()
         };
+        // A catalogue technique: its options on the tested side, its switch's off value on
+        // the base side.
+        let plain =
+            |name: &str, on: &[(&str, &str)], off: &[(&str, &str)], counter: &str| Technique {
+                name: name.into(),
+                options: pairs(on),
+                base_options: pairs(off),
+                counter: Some(counter.into()),
+                reduced_counter: None,
+                calibration: false,
+            };
         Ok(match text {
             "calibration" => Technique {
                 name: "calibration".into(),
                 options: Vec::new(),
+                base_options: Vec::new(),
                 counter: None,
                 reduced_counter: None,
                 calibration: true,
             },
             "seed004" => Technique {
                 reduced_counter: Some("sfpc_reduce"),
-                ..plain("seed004", &[("SfpcDepthRule", "dynamic")], "sfpc_extend")
+                ..plain(
+                    "seed004",
+                    &[("SfpcDepthRule", "dynamic")],
+                    &[("SfpcDepthRule", "fixed")],
+                    "sfpc_extend",
+                )
             },
-            "se" => plain("se", &[("Se", "true")], "se"),
+            "se" => plain("se", &[("Se", "true")], &[("Se", "false")], "se"),
             "probcut" => Technique {
                 options: with_params(vec![("ProbCut".into(), "true".into())])?,
-                ..plain("probcut", &[], "probcut")
+                ..plain("probcut", &[], &[("ProbCut", "false")], "probcut")
             },
             "mpc" => Technique {
                 options: with_params(vec![("Mpc".into(), "true".into())])?,
-                ..plain("mpc", &[], "mpc")
+                ..plain("mpc", &[], &[("Mpc", "false")], "mpc")
             },
             _ => {
                 if !text.contains(':') {
@@ -198,6 +215,7 @@ impl Technique {
                 Technique {
                     name,
                     options,
+                    base_options: Vec::new(),
                     counter,
                     reduced_counter: None,
                     calibration: false,
@@ -448,7 +466,7 @@ fn probe(
     )?;
     let theirs = search(
         base,
-        &[],
+        &technique.base_options,
         if technique.calibration {
             nodes / 2
         } else {
@@ -616,7 +634,7 @@ impl Job for Points<'_> {
                 format!("{},nodes={}", side(base, &[]), nodes / 2),
             ]
         } else {
-            vec![side(tested, &t.options), side(base, &[])]
+            vec![side(tested, &t.options), side(base, &t.base_options)]
         };
         if !args.quiet {
             eprintln!(
@@ -741,6 +759,7 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
         }
         let (cfg, others) =
             search_config(&t.options).with_context(|| format!("technique {}", t.name))?;
+        search_config(&t.base_options).with_context(|| format!("technique {}'s base", t.name))?;
         // Not a search option: it must be one of the engine's others (Hash, Eval, ...), or
         // a typo would stop the study at that technique's first match, hours in.
         let engine_options = augur::options::all();
@@ -858,15 +877,20 @@ pub fn report(args: &ScalingArgs, techniques: &[Technique], points: &[Point]) ->
             .and_then(|p| p.elo)
     };
     for t in techniques {
-        let opts: Vec<String> = t.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let _ = writeln!(
             s,
             "### {}{}\n",
             t.name,
             if t.calibration {
                 " (N against N/2)".to_string()
+            } else if t.base_options.is_empty() {
+                format!(" (`{}`)", options_text(&t.options))
             } else {
-                format!(" (`{}`)", opts.join(","))
+                format!(
+                    " (`{}` against `{}`)",
+                    options_text(&t.options),
+                    options_text(&t.base_options)
+                )
             }
         );
         let _ = writeln!(
@@ -970,8 +994,28 @@ mod tests {
         assert!(m
             .options
             .contains(&("ProbCutParams".into(), "m.toml".into())));
+        // The base turns the switch off itself, whatever the engine's default.
+        type Off = fn(&augur::search::config::SearchConfig) -> bool;
+        let checks: [(&str, Off); 4] = [
+            ("seed004", |c| {
+                c.sfpc.depth_rule == augur::search::probcut::model::DepthRule::Fixed
+            }),
+            ("se", |c| !c.se.enabled),
+            ("probcut", |c| !c.probcut.enabled),
+            ("mpc", |c| !c.mpc.enabled),
+        ];
+        for (name, off) in checks {
+            let t = Technique::parse(name, Some(Path::new("m.toml"))).unwrap();
+            let (cfg, others) = search_config(&t.base_options).unwrap();
+            assert!(
+                others.is_empty() && off(&cfg),
+                "{name}: {:?}",
+                t.base_options
+            );
+        }
         let c = Technique::parse("calibration", None).unwrap();
         assert!(c.calibration && c.counter.is_none());
+        assert!(c.base_options.is_empty());
         assert_eq!(c.sides(), ("full", "half"));
         let x = Technique::parse("nonmp:Nmp=false,Hash=8", None).unwrap();
         assert_eq!(x.counter.as_deref(), Some("nmp"));

@@ -313,7 +313,7 @@ search_config! {
             limit: i32 = 128 => "CorrHistLimit" [1, 1000] step 10;
                 "the largest correction (cp)"
         }
-        [se] Se => "Se" = false;
+        [se] Se => "Se" = true;
             "Singular extensions: a TT move that alone holds near its stored score is searched a ply deeper; if others hold too, cut (multi-cut) or search it shallower" {
             min_depth: i32 = 6 => "SeMinDepth" [2, 32] step 1;
                 "shallowest node that tests its TT move"

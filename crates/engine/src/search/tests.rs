@@ -429,6 +429,8 @@ fn unreduced_children_of_cut_nodes_become_all_nodes() {
         *c = false;
     }
     blind.sfpc.enabled = false;
+    // [se] singular extensions read the node type too (a cut node's negative extension)
+    blind.se.enabled = false;
     let plain = run(blind.clone());
     blind.allchild.enabled = true;
     let stats = run(blind);

@@ -45,6 +45,12 @@ pub fn parse_options(text: &str, what: &str) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
+/// The pairs back as `Opt=Val,Opt=Val`, as [`parse_options`] reads them.
+pub fn options_text(options: &[(String, String)]) -> String {
+    let parts: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    parts.join(",")
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     pub name: String,

@@ -1,8 +1,9 @@
 #!/bin/bash
-# A PGO x86-64-v3 build of the lab at COMMIT (default 0d278eb, the TT prefetch) for the
-# campaign's datagen with generation 2 (from 28 Nov, eighth session). docs/datagen.md's recipe,
-# the profile from `augur bench` (both evaluations) and 2,000 positions of datagen with
-# generation 2. Needs `rustup component add llvm-tools` (llvm-profdata).
+# pgo-gen2.sh [COMMIT [NET]]: a PGO x86-64-v3 build of the lab at COMMIT (default 0d278eb, the
+# TT prefetch) for the campaign's datagen with a generation-2 network NET (from 28 Nov, eighth
+# session; NET from 29 Nov, twenty-first session, default generation 2 itself). docs/datagen.md's
+# recipe, the profile from `augur bench` (both evaluations) and 2,000 positions of datagen with
+# NET. Needs `rustup component add llvm-tools` (llvm-profdata).
 set -e
 COMMIT=${1:-0d278eb}
 [ -d /work/pgo ] || git -C /work/main worktree add --detach /work/pgo $COMMIT
@@ -10,7 +11,7 @@ cd /work/pgo
 git checkout -q --detach $COMMIT
 # llvm-profdata from the toolchain that builds (its LLVM must read the profile)
 P=$(rustc --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin
-NET=/work/campaign/nets/gen2-6p99m-h256.nnue
+NET=${2:-/work/campaign/nets/gen2-6p99m-h256.nnue}
 rm -rf /tmp/pgo-data /tmp/pgo-train.bin*
 RUSTFLAGS="-C target-cpu=x86-64-v2 -Cprofile-generate=/tmp/pgo-data" \
   cargo build --release --target-dir target/pgo-gen -p augur -p augur-lab

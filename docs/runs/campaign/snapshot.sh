@@ -83,3 +83,26 @@ train_on() {
     --validation $val --validation-k 132.2 --hidden 256 --mirror --keep-best --batch 4096 \
     --threads 1 --quiet --out $name "$@" > $name.log 2>&1
 }
+# `turn_new "DATAGEN" "PGNS"`, in a turn's folder (LAB and V set; from 29 Nov, twenty-first
+# session, for gen2ft12 and the turns after it): what was made since the previous turn's cut,
+# one path a line. DATAGEN is a table of live datagen files (rows: LIVE, PREV, S): each cut at
+# its last journalled game as full-S.bin, and its part beyond PREV (the previous turn's piece of
+# the same file; `-` for a file begun since, whose whole is new) as rest-S.bin. PGNS is a table
+# of match PGNs (rows: PGN under $C, tag, first game), each converted from its first game
+# (snap_convert); a PGN not yet begun is passed over. The tables are read on descriptor 3, so
+# that nothing the conversions run can read their rest.
+turn_new() {
+  local live prev s pgn tag from
+  while read -r live prev s <&3; do
+    [ -n "$live" ] || continue
+    if [ "$prev" = - ]; then
+      journalled_snapshot "$live" full-$s.bin
+      echo "$PWD/full-$s.bin"
+    else
+      journalled_rest "$live" "$prev" $s
+    fi
+  done 3<<< "$1"
+  while read -r pgn tag from <&3; do
+    if [ -n "$pgn" ] && [ -f $C/$pgn ]; then snap_convert $C/$pgn $tag $from; fi
+  done 3<<< "$2"
+}

@@ -11,6 +11,32 @@ C=/work/campaign
 mkdir -p $S
 rm -f $S/*.pgn.xz
 cp $C/scaling/scaling.csv docs/runs/campaign/scaling.csv
+# The study's charts of its finished points (from 29 Nov, twenty-first session), into
+# docs/runs/scaling-charts: rendered by the study's own command on a copy of its record, asking
+# each technique (with the calibration, which its chart draws beside it) only for the controls
+# where both are in scaling.csv, with their game counts, so no game is played and the running
+# study's files are not touched (the command runs `augur bench` for the model's signature).
+R=$(mktemp -d)
+cp -r $C/scaling/scaling.csv $C/scaling/provenance.toml $C/scaling/model $R/
+mkdir -p docs/runs/scaling-charts
+for t in calibration seed004 se probcut mpc; do
+  mkdir -p $R/$t
+  cp $C/scaling/$t/activity-* $R/$t/ 2>/dev/null || true
+  # the controls where both t and the calibration are finished (every point of a control
+  # plays one game count)
+  points=$(awk -F, -v t=$t '$1 == "calibration" { c[$2] = 1 } $1 == t { n[$2] = $3 }
+    END { for (k in n) if (k in c) print k, n[k] }' $C/scaling/scaling.csv | sort -n)
+  [ -n "$points" ] || continue
+  nice -n 19 $C/bin/augur-lab-e3809f7 scaling --engine $C/bin/augur-e3809f7 \
+    --openings /work/shared/data/openings/UHO_4060_v4-sample10k.epd \
+    --collect-epd /work/shared/data/positions/games-sample.epd --out $R \
+    $( [ $t = calibration ] || echo -t calibration ) -t $t \
+    --nodes $(echo "$points" | cut -d' ' -f1 | paste -sd,) \
+    --games $(echo "$points" | cut -d' ' -f2 | paste -sd,) --quiet > $R/$t.log 2>&1 &&
+    cp $R/$t.svg $R/$t.png docs/runs/scaling-charts/ ||
+    { echo "no chart for $t:"; cat $R/$t.log; }
+done
+rm -rf $R
 # PGN_PATH... relative to /work/campaign, each saved as its path with '/' written '__'
 save() { for p in "$@"; do [ -s "$C/$p" ] && xz -9 -c "$C/$p" > "$S/${p//\//__}.xz"; done; return 0; }
 # the study's points not yet in its record

@@ -5,14 +5,17 @@
 # its games are the engine's self-play and become training data through `convert`, so the core
 # is not taken from the data campaign. PGN sprt/STEM.pgn, log logs/sprt-STEM.log; resumes from
 # the PGN.
+# The engine is COMMIT's (0d278eb unless set; from the twenty-first session gen2ft12's SPRT
+# plays 703a642, main's search with `Se` on, the default since 9df3354).
 cd /work/campaign
-B=/work/campaign/bin/augur-0d278eb-pgo3
+COMMIT=${COMMIT:-0d278eb}
+B=/work/campaign/bin/augur-$COMMIT-pgo3
 # after a lost machine, until the PGO build is made again: the plain x86-64-v3 build of the
 # same commit (the same moves at fixed nodes; only the speed differs)
-[ -x $B ] || B=/work/campaign/bin/augur-0d278eb-v3
+[ -x $B ] || B=/work/campaign/bin/augur-$COMMIT-v3
 bin/augur-lab-1f3fcb5 match \
   --engine name=$2,cmd=$B,option.EvalFile=$3 --engine name=$4,cmd=$B,option.EvalFile=$5 \
   --each option.Threads=1 --each option.Hash=16 \
   --openings /work/shared/data/openings/UHO_4060_v4-sample10k.epd --seed $6 \
-  --tc nodes=10000 --concurrency 1 --games ${GAMES:-6000} --sprt 0,5 --change "$7" --commit 0d278eb \
+  --tc nodes=10000 --concurrency 1 --games ${GAMES:-6000} --sprt 0,5 --change "$7" --commit $COMMIT \
   --pgn sprt/$1.pgn >> logs/sprt-$1.log 2>&1

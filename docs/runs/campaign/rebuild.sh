@@ -60,8 +60,13 @@ RUN=all-b8-lr5e-5-e4 candidate gen2ft9 cand-gen2ft9-all-b8-lr5e-5-e3.nnue float-
 # gen2ft10's candidate and float model (eighteenth session; not queued for an SPRT: its held-out
 # loss was not below gen2ft9's; the next turn may start from its float model)
 RUN=all-b8-lr5e-5-e4 candidate gen2ft10 cand-gen2ft10-all-b8-lr5e-5-e4.nnue float-cand-gen2ft10-all-b8-lr5e-5-e4.ckpt.xz
-# gen2ft11's candidate and float model (twentieth session; gen2ft11-sprt.sh plays it)
-RUN=all-b8-lr5e-5-e4 candidate gen2ft11 cand-gen2ft11-all-b8-lr5e-5-e4.nnue float-cand-gen2ft11-all-b8-lr5e-5-e4.ckpt.xz
+# gen2ft11 (twentieth session; gen2ft11-sprt.sh played it; embedded from the twenty-first
+# session, its files renamed ckpt-gen2ft11-6p49m-h256*): where the turn wrote it (gen2ft12.sh
+# starts from its float model), and datagen's network from the twenty-first session
+RUN=all-b8-lr5e-5-e4 candidate gen2ft11 ckpt-gen2ft11-6p49m-h256.nnue float-gen2ft11-6p49m-h256.ckpt.xz
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft11-6p49m-h256.nnue $C/nets/gen2ft11-6p49m-h256.nnue
+# gen2ft12's candidate and float model (twenty-first session; gen2ft12-sprt.sh plays it)
+RUN=all-b8-lr5e-5-e4 candidate gen2ft12 cand-gen2ft12-all-b8-lr5e-5-e4.nnue float-cand-gen2ft12-all-b8-lr5e-5-e4.ckpt.xz
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the
@@ -110,10 +115,15 @@ build 1f3fcb5
 # both cores after a loss; pgo-gen2.sh makes it later, and the scripts prefer it when present)
 build 0d278eb -v3 "-C target-cpu=x86-64-v3"
 build f8eec28 -v3 "-C target-cpu=x86-64-v3"
-# datagen's lab and the technique SPRTs' engine (start-datagen.sh, tech-sprt.sh: 43be651, the
-# fourteenth session's HEAD, the search of 0d278eb)
+# the technique SPRTs' engine (tech-sprt.sh: 43be651, the fourteenth session's HEAD, the search
+# of 0d278eb)
 build 43be651 -v3 "-C target-cpu=x86-64-v3"
+# datagen's lab from the twenty-first session (start-datagen.sh: 703a642, `Se` on), plain until
+# its PGO build below
+build 703a642 -v3 "-C target-cpu=x86-64-v3"
 # then the PGO build of 0d278eb (net-sprt.sh, se-sprt-gen2.sh and se-sprt-40k.sh prefer it;
 # remade in the fifteenth session)
 ./docs/runs/campaign/pgo-gen2.sh 0d278eb
+# and datagen's PGO build (twenty-first session), profiled on its own network
+./docs/runs/campaign/pgo-gen2.sh 703a642 $C/nets/gen2ft11-6p49m-h256.nnue
 echo "rebuilt; now: cd $C && ./start.sh"

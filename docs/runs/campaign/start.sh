@@ -69,5 +69,6 @@ net_sprt gen2ft11-all-b8-lr5e-5-e4 gen2ft11-sprt.sh gen2ft8-all-b8-lr5e-5-e4
 net_sprt se-40k-0d278eb se-sprt-40k.sh
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
-# fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session)
+# fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session; refit-nnue.sh d6f1aef in
+# 905518d, twenty-first session)
 sleep 1; pgrep -af "augur-lab" | cut -c1-120

@@ -8,6 +8,10 @@
 # The engine is COMMIT's (0d278eb unless set; from the twenty-first session gen2ft12's SPRT
 # plays 703a642, main's search with `Se` on, the default since 9df3354).
 cd /work/campaign
+# Both networks must exist: a missing EvalFile would leave that side on the embedded network,
+# and the SPRT would measure something else. (start.sh's net_sprt calls a turn's SPRT script
+# each session; before the turn has written its network it returns here, nothing played.)
+for net in "$3" "$5"; do [ -f "$net" ] || { echo "net-sprt.sh $1: no network $net yet"; exit 0; }; done
 COMMIT=${COMMIT:-0d278eb}
 B=/work/campaign/bin/augur-$COMMIT-pgo3
 # after a lost machine, until the PGO build is made again: the plain x86-64-v3 build of the

@@ -16,10 +16,11 @@ cp $C/scaling/scaling.csv docs/runs/campaign/scaling.csv
 # each technique (with the calibration, which its chart draws beside it) only for the controls
 # where both are in scaling.csv, with their game counts, so no game is played and the running
 # study's files are not touched (the command runs `augur bench` for the model's signature).
+# The techniques are those the record has a point of.
 R=$(mktemp -d)
 cp -r $C/scaling/scaling.csv $C/scaling/provenance.toml $C/scaling/model $R/
 mkdir -p docs/runs/scaling-charts
-for t in calibration seed004 se probcut mpc; do
+for t in $(awk -F, '!/^#/ && $1 != "technique" { print $1 }' $C/scaling/scaling.csv | sort -u); do
   mkdir -p $R/$t
   cp $C/scaling/$t/activity-* $R/$t/ 2>/dev/null || true
   # the controls where both t and the calibration are finished (every point of a control

@@ -19,10 +19,12 @@ rest_after() {
 }
 # `journalled_rest LIVE PREV S`, in a turn's folder: the live datagen file LIVE cut at its last
 # journalled game (full-S.bin), and what it holds beyond PREV, the previous turn's piece of the
-# same file (its snap-S.bin or full-S.bin), as rest-S.bin; prints rest-S.bin's path. Existing
-# files are kept as they are.
+# same file (its snap-S.bin or full-S.bin), as rest-S.bin; prints rest-S.bin's path. PREV `-`:
+# a file begun since the previous turn, all of it new, so the path printed is full-S.bin's.
+# Existing files are kept as they are.
 journalled_rest() {
   journalled_snapshot "$1" full-$3.bin
+  if [ "$2" = - ]; then echo "$PWD/full-$3.bin"; return 0; fi
   rest_after "$2" full-$3.bin rest-$3.bin
   echo "$PWD/rest-$3.bin"
 }
@@ -87,20 +89,15 @@ train_on() {
 # session, for gen2ft12 and the turns after it): what was made since the previous turn's cut,
 # one path a line. DATAGEN is a table of live datagen files (rows: LIVE, PREV, S): each cut at
 # its last journalled game as full-S.bin, and its part beyond PREV (the previous turn's piece of
-# the same file; `-` for a file begun since, whose whole is new) as rest-S.bin. PGNS is a table
+# the same file; `-` for a file begun since, whose whole is new) as rest-S.bin (journalled_rest).
+# PGNS is a table
 # of match PGNs (rows: PGN under $C, tag, first game), each converted from its first game
 # (snap_convert); a PGN not yet begun is passed over. The tables are read on descriptor 3, so
 # that nothing the conversions run can read their rest.
 turn_new() {
   local live prev s pgn tag from
   while read -r live prev s <&3; do
-    [ -n "$live" ] || continue
-    if [ "$prev" = - ]; then
-      journalled_snapshot "$live" full-$s.bin
-      echo "$PWD/full-$s.bin"
-    else
-      journalled_rest "$live" "$prev" $s
-    fi
+    if [ -n "$live" ]; then journalled_rest "$live" "$prev" $s; fi
   done 3<<< "$1"
   while read -r pgn tag from <&3; do
     if [ -n "$pgn" ] && [ -f $C/$pgn ]; then snap_convert $C/$pgn $tag $from; fi

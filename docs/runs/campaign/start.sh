@@ -61,9 +61,8 @@ net_sprt gen2ft8-all-b8-lr5e-5-e4 gen2ft8-sprt.sh gen2ft7-all-lr5e-5-e4
 # against gen2ft8's candidate if that passed, else gen2ft7), once gen2ft8's is decided.
 net_sprt gen2ft11-all-b8-lr5e-5-e4 gen2ft11-sprt.sh gen2ft8-all-b8-lr5e-5-e4
 # gen2ft12's (from 29 Nov, twenty-first session: against gen2ft11, which passed and was
-# embedded), once its turn (gen2ft12.sh) has written its network.
-[ ! -f nnue/gen2ft12/all-b8-lr5e-5-e4/augur.nnue ] || \
-  net_sprt gen2ft12-all-b8-lr5e-5-e4 gen2ft12-sprt.sh gen2ft11-all-b8-lr5e-5-e4
+# embedded; net-sprt.sh plays nothing before the turn, gen2ft12.sh, has written its network).
+net_sprt gen2ft12-all-b8-lr5e-5-e4 gen2ft12-sprt.sh gen2ft11-all-b8-lr5e-5-e4
 # The singular extensions' SPRT at 40k nodes on today's default engine (from 29 Nov, nineteenth
 # session).
 net_sprt se-40k-0d278eb se-sprt-40k.sh

@@ -103,27 +103,28 @@ build() {
   cp $wt/$td/release/augur $C/bin/augur-$c$suffix
   cp $wt/$td/release/augur-lab $C/bin/augur-lab-$c$suffix
 }
-# The order is what the running campaign needs first (fourteenth session, after the
-# second loss): the scaling study's engine and lab, built as on 26 November; the match runner of the
-# SPRTs started from the seventh session (the resume fix of 1f3fcb5); the SPRTs' engine,
-# 0d278eb's x86-64-v3 build; the Se SPRT's network engine. Finished campaigns' binaries (3d5cd0d-v3:
-# the margins' SPRTs; 33bc0d9 and a13040e: the model's refits) are built from their commits
-# with `build` when a rerun needs them.
-build e3809f7
+# The order is what the running campaign needs first (twenty-second session, after the third
+# loss): datagen's lab and the network SPRT's engine (703a642's x86-64-v3 build, plain until its
+# PGO build below; fixed-node records and games are the same from either), the SPRTs' match
+# runner (1f3fcb5, the resume fix), the scaling study's engine and lab (e3809f7, as built on 26
+# November), datagen's PGO build, then what the technique SPRTs at nice 19 need: 0d278eb's
+# x86-64-v3 and PGO builds, the Se SPRT's network engine (f8eec28), and tech-sprt.sh's 43be651
+# (the fourteenth session's HEAD, the search of 0d278eb). Finished campaigns' binaries
+# (3d5cd0d-v3: the margins' SPRTs; 33bc0d9 and a13040e: the model's refits) are built from their
+# commits with `build` when a rerun needs them. STAGE=datagen|sprt|scaling stops after that
+# stage, so that start.sh's jobs can begin as their binaries appear.
+build 703a642 -v3 "-C target-cpu=x86-64-v3"
+[ "$STAGE" = datagen ] && exit 0
 build 1f3fcb5
-# (the plain build first: the PGO one takes two builds and a profile run, about 25 minutes of
-# both cores after a loss; pgo-gen2.sh makes it later, and the scripts prefer it when present)
+[ "$STAGE" = sprt ] && exit 0
+build e3809f7
+[ "$STAGE" = scaling ] && exit 0
+# datagen's PGO build (twenty-first session), profiled on its own network
+./docs/runs/campaign/pgo-gen2.sh 703a642 $C/nets/gen2ft11-6p49m-h256.nnue
 build 0d278eb -v3 "-C target-cpu=x86-64-v3"
 build f8eec28 -v3 "-C target-cpu=x86-64-v3"
-# the technique SPRTs' engine (tech-sprt.sh: 43be651, the fourteenth session's HEAD, the search
-# of 0d278eb)
 build 43be651 -v3 "-C target-cpu=x86-64-v3"
-# datagen's lab from the twenty-first session (start-datagen.sh: 703a642, `Se` on), plain until
-# its PGO build below
-build 703a642 -v3 "-C target-cpu=x86-64-v3"
-# then the PGO build of 0d278eb (net-sprt.sh, se-sprt-gen2.sh and se-sprt-40k.sh prefer it;
+# the PGO build of 0d278eb (net-sprt.sh, se-sprt-gen2.sh and se-sprt-40k.sh prefer it;
 # remade in the fifteenth session)
 ./docs/runs/campaign/pgo-gen2.sh 0d278eb
-# and datagen's PGO build (twenty-first session), profiled on its own network
-./docs/runs/campaign/pgo-gen2.sh 703a642 $C/nets/gen2ft11-6p49m-h256.nnue
 echo "rebuilt; now: cd $C && ./start.sh"

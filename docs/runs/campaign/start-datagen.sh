@@ -8,11 +8,13 @@
 # made after a lost machine: the same records), --hash 2 (docs/datagen.md). Seeds 2734/2735
 # (gen2ft7 on 0d278eb's PGO build, sixteenth to twenty-first sessions) and 2732/2733 (gen2ft5)
 # end where they stopped; a new network or search gets new seeds, so that no file mixes two
-# engines' games.
+# engines' games. The third lost machine (between the twenty-first and twenty-second sessions,
+# 29 Nov) took seeds 2736/2737's files; a seed replays its games exactly, so from the
+# twenty-second session the same engine goes on with seeds 2738 and 2739.
 cd /work/campaign
 LAB=bin/augur-lab-703a642-pgo3
 [ -x $LAB ] || LAB=bin/augur-lab-703a642-v3
-for seed in ${SEEDS:-2736 2737}; do
+for seed in ${SEEDS:-2738 2739}; do
   f=datagen/selfplay-703a642-gen2ft11-h2-seed$seed.bin
   pgrep -f "datagen --out $f" >/dev/null || \
     PRIO=3 setsid ./background.sh $LAB datagen --out $f --positions 30000000 \

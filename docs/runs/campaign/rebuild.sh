@@ -104,27 +104,20 @@ build() {
   cp $wt/$td/release/augur-lab $C/bin/augur-lab-$c$suffix
 }
 # The order is what the running campaign needs first (twenty-second session, after the third
-# loss): datagen's lab and the network SPRT's engine (703a642's x86-64-v3 build, plain until its
-# PGO build below; fixed-node records and games are the same from either), the SPRTs' match
-# runner (1f3fcb5, the resume fix), the scaling study's engine and lab (e3809f7, as built on 26
-# November), datagen's PGO build, then what the technique SPRTs at nice 19 need: 0d278eb's
-# x86-64-v3 and PGO builds, the Se SPRT's network engine (f8eec28), and tech-sprt.sh's 43be651
-# (the fourteenth session's HEAD, the search of 0d278eb). Finished campaigns' binaries
-# (3d5cd0d-v3: the margins' SPRTs; 33bc0d9 and a13040e: the model's refits) are built from their
-# commits with `build` when a rerun needs them. STAGE=datagen|sprt|scaling stops after that
-# stage, so that start.sh's jobs can begin as their binaries appear.
+# loss): datagen's lab and the network SPRT's engine (703a642's x86-64-v3 build; fixed-node
+# records and games are the same from its PGO build), the SPRTs' match runner (1f3fcb5, the
+# resume fix), the scaling study's engine and lab (e3809f7, as built on 26 November).
+# STAGE=datagen|sprt stops after that stage, so that start.sh's jobs can begin as their binaries
+# appear. Not rebuilt after the third loss: the PGO builds (`pgo-gen2.sh 703a642
+# $C/nets/gen2ft11-6p49m-h256.nnue` remakes datagen's: +5% positions per CPU-second on the HCE,
+# docs/datagen.md, for about 50 CPU-minutes of both cores, which a session's datagen earns back
+# only in some 18 hours), and the engines of the technique SPRTs stopped in the twenty-second
+# session (0d278eb-v3 for `Se`'s on the network engine, 43be651-v3 for LmrNoisy's). Finished
+# campaigns' binaries (3d5cd0d-v3: the margins' SPRTs; 33bc0d9 and a13040e: the model's refits;
+# f8eec28-v3: the ladder) are built from their commits with `build` when a rerun needs them.
 build 703a642 -v3 "-C target-cpu=x86-64-v3"
 [ "$STAGE" = datagen ] && exit 0
 build 1f3fcb5
 [ "$STAGE" = sprt ] && exit 0
 build e3809f7
-[ "$STAGE" = scaling ] && exit 0
-# datagen's PGO build (twenty-first session), profiled on its own network
-./docs/runs/campaign/pgo-gen2.sh 703a642 $C/nets/gen2ft11-6p49m-h256.nnue
-build 0d278eb -v3 "-C target-cpu=x86-64-v3"
-build f8eec28 -v3 "-C target-cpu=x86-64-v3"
-build 43be651 -v3 "-C target-cpu=x86-64-v3"
-# the PGO build of 0d278eb (net-sprt.sh, se-sprt-gen2.sh and se-sprt-40k.sh prefer it;
-# remade in the fifteenth session)
-./docs/runs/campaign/pgo-gen2.sh 0d278eb
 echo "rebuilt; now: cd $C && ./start.sh"

@@ -36,7 +36,10 @@ if ! pgrep -f core-b.sh >/dev/null; then
 fi
 # core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
 # extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
-pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
+# Both queues' last SPRTs (Se and LmrNoisy on the network engine at 10k) were stopped undecided
+# in the twenty-second session, after the third lost machine: their logs carry a closing row,
+# and neither queue starts again.
+decided se-gen2 || pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
 # The study's MPC point at 160k (scaling-c2.sh, from the fifteenth session), beside core B's
 # 40k points; a finished point returns at once.
 pgrep -f scaling-c2.sh >/dev/null || PRIO=0 setsid ./background.sh ./scaling-c2.sh > /dev/null 2>&1 < /dev/null &

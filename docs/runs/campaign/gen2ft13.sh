@@ -1,0 +1,17 @@
+#!/bin/bash
+# gen2ft13, the thirteenth fine-tune turn (from 29 Nov, twenty-second session): the float model
+# of the last network that passed its SPRT (gen2ft12's candidate if its SPRT against gen2ft11
+# ends in H1, else gen2ft11's) fine-tuned on what was made since the third lost machine
+# (gen2ft13-files.sh), with gen2ft9's settings (FT9): lr 0.00005, cosine, 4 epochs,
+# --rounding best, 8 output buckets; a new held-out set (the loss took gen2ft6's). Nice NICE (19
+# unless set).
+set -e
+. /work/campaign/gen2ft13-files.sh
+INIT=$C/nnue/gen2ft11/all-b8-lr5e-5-e4/best.ckpt
+if grep -q "H1 accepted" $C/logs/sprt-gen2ft12-all-b8-lr5e-5-e4.log 2>/dev/null; then
+  INIT=$C/nnue/gen2ft12/all-b8-lr5e-5-e4/best.ckpt
+elif ! grep -q "Row for docs/strength.md" $C/logs/sprt-gen2ft12-all-b8-lr5e-5-e4.log 2>/dev/null; then
+  echo "gen2ft13.sh: gen2ft12's SPRT is not decided yet; the turn starts from the winner"; exit 1
+fi
+echo "init $INIT" >> totals.txt
+train_on all-b8-lr5e-5-e4 "$NEW13 $HELD" --init $INIT $FT9

@@ -6,4 +6,5 @@
 cd /work/campaign
 NAME=$1; shift
 while pgrep -f "net-sprt.sh $NAME" >/dev/null; do sleep 60; done
-grep -q "Row for docs/strength.md" logs/sprt-$NAME.log && exec "$@"
+. ./verdict.sh
+decided $NAME && exec "$@"

@@ -16,12 +16,10 @@ C=/work/campaign; V=$C/datagen/converted
 # the turn's lab: datagen's 703a642 (the trainer of e285be7, which gen2ft9–gen2ft12 used, with
 # no change to `train` since; not rebuilt after the loss) unless GEN2FT13_LAB names another
 LAB=$C/bin/augur-lab-${GEN2FT13_LAB:-703a642-v3}
-DEFAULT_LAB=$LAB
 mkdir -p $C/nnue/gen2ft13 && cd $C/nnue/gen2ft13
 journalled_snapshot $C/datagen/selfplay-703a642-gen2ft11-h2-seed2739.bin full-2739.bin
 HELD=$PWD/heldout-gen2ft13.bin
-[ -f $HELD ] || tail -c $(( 60000 * 32 )) full-2739.bin > $HELD
-[ -f head-2739.bin ] || head -c $(( $(wc -c < full-2739.bin) - 60000 * 32 )) full-2739.bin > head-2739.bin
+held_out full-2739.bin $HELD head-2739.bin
 DATAGEN13="$C/datagen/selfplay-703a642-gen2ft11-h2-seed2738.bin - 2738"
 PGNS13="sprt/gen2ft12-all-b8-lr5e-5-e4.pgn sprt-703a642-gen2ft12-all-b8-lr5e-5-e4-vs-gen2ft11-n10000 1
 scaling/calibration/nodes-160000.pgn scaling-e3809f7-calibration-n160000 455
@@ -32,5 +30,3 @@ sprt/lmrnoisy-43be651.pgn sprt-43be651-lmrnoisy-n10000 2690
 sprt/se-f8eec28.pgn sprt-0d278eb-se-f8eec28-n10000 2768"
 mkdir -p $V
 NEW13="$PWD/head-2739.bin $(turn_new "$DATAGEN13" "$PGNS13")"
-# gen2ft9's settings for the 8-bucket turns (gen2ft9-files.sh's FT9)
-FT9="--output-buckets 8 --schedule cosine --weight-decay 0.01 --rounding best --lr 0.00005 --epochs 4"

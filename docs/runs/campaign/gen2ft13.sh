@@ -6,12 +6,12 @@
 # --rounding best, 8 output buckets; a new held-out set (the loss took gen2ft6's). Nice NICE (19
 # unless set).
 set -e
+# the verdict first: the data files cut the live files where they stand when they are made
+. /work/campaign/verdict.sh
+decided gen2ft12-all-b8-lr5e-5-e4 ||
+  { echo "gen2ft13.sh: gen2ft12's SPRT is not decided yet; the turn starts from the winner"; exit 1; }
 . /work/campaign/gen2ft13-files.sh
 INIT=$C/nnue/gen2ft11/all-b8-lr5e-5-e4/best.ckpt
-if grep -q "H1 accepted" $C/logs/sprt-gen2ft12-all-b8-lr5e-5-e4.log 2>/dev/null; then
-  INIT=$C/nnue/gen2ft12/all-b8-lr5e-5-e4/best.ckpt
-elif ! grep -q "Row for docs/strength.md" $C/logs/sprt-gen2ft12-all-b8-lr5e-5-e4.log 2>/dev/null; then
-  echo "gen2ft13.sh: gen2ft12's SPRT is not decided yet; the turn starts from the winner"; exit 1
-fi
+if passed gen2ft12-all-b8-lr5e-5-e4; then INIT=$C/nnue/gen2ft12/all-b8-lr5e-5-e4/best.ckpt; fi
 echo "init $INIT" >> totals.txt
 train_on all-b8-lr5e-5-e4 "$NEW13 $HELD" --init $INIT $FT9

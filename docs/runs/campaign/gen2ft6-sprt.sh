@@ -6,7 +6,8 @@
 # time it starts: a resumed run reads the same gen2ft5 log).
 C=/work/campaign
 V=${1:-all-lr5e-5-e4}
-if grep -q "H1 accepted" $C/logs/sprt-gen2ft5-all-lr5e-5-e4.log 2>/dev/null; then
+. $C/verdict.sh
+if passed gen2ft5-all-lr5e-5-e4; then
   OPP=gen2ft5 OPPNET=$C/nnue/gen2ft5/all-lr5e-5-e4/augur.nnue
 else
   OPP=gen2ft3 OPPNET=$C/nets/gen2ft3-4p98m-h256.nnue

@@ -13,8 +13,7 @@ LAB=$C/bin/augur-lab-51f3364
 mkdir -p $C/nnue/gen2ft7 && cd $C/nnue/gen2ft7
 S6=$C/nnue/gen2ft6/snap-2730.bin
 HELD=$PWD/heldout-gen2ft6.bin
-[ -f $HELD ] || tail -c $(( 60000 * 32 )) $S6 > $HELD
-[ -f head-2730.bin ] || head -c $(( $(wc -c < $S6) - 60000 * 32 )) $S6 > head-2730.bin
+held_out $S6 $HELD head-2730.bin
 journalled_snapshot $C/datagen/selfplay-43be651-gen2ft3-h2-seed2730.bin full-2730.bin
 rest_after $S6 full-2730.bin rest-2730.bin
 SNAPS=""

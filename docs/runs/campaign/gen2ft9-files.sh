@@ -26,5 +26,4 @@ NEW9="$REST2732 $SNAPS
   $(snap_convert $C/scaling/mpc/nodes-160000.pgn scaling-e3809f7-mpc-n160000 32)
   $(snap_convert $C/scaling/probcut/nodes-160000.pgn scaling-e3809f7-probcut-n160000 96)"
 OLD9="$OLD8 $NEW8"
-# the settings of the 8-bucket turns from gen2ft9 on (gen2ft9.sh, gen2ft10.sh; with --init)
-FT9="--output-buckets 8 --schedule cosine --weight-decay 0.01 --rounding best --lr 0.00005 --epochs 4"
+# (FT9, the settings of the 8-bucket turns from gen2ft9 on, is snapshot.sh's)

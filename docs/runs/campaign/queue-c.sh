@@ -6,8 +6,6 @@
 # one returns at once. (The margins' SPRT left the queue in the fourteenth session: its log
 # went with the second lost machine, and the script would have played it again from game 1.)
 cd /work/campaign
-# After a lost machine core B's run of the study fits the ProbCut-family model first (about 16
-# minutes); two runs collecting into scaling/model at once would both write its CSV.
-while [ ! -f scaling/model/probcut_params.toml ]; do sleep 60; done
+# (scaling-c.sh's point waits for core B's model fit after a lost machine: scaling-point.sh)
 ./scaling-c.sh
 ./se-sprt-gen2.sh

@@ -48,7 +48,8 @@ done
 # the unfinished matches named in the session's scripts (edit as they change): an SPRT only
 # while its log has no closing row (a finished one's figures are in docs/strength.md, and
 # finished.tsv below keeps start.sh from playing it again after a loss)
-unfinished() { grep -q "Row for docs/strength.md" "$C/logs/sprt-$1.log" 2>/dev/null || save "sprt/$2.pgn"; }
+. docs/runs/campaign/verdict.sh
+unfinished() { decided $1 || save "sprt/$2.pgn"; }
 unfinished se-gen2 se-f8eec28
 unfinished gen2ft5-all-lr5e-5-e4 gen2ft5-all-lr5e-5-e4
 unfinished lmrnoisy-43be651 lmrnoisy-43be651
@@ -71,7 +72,7 @@ unfinished se-40k-0d278eb se-40k-0d278eb
 # The finished SPRTs, each with its verdict line: rebuild.sh writes them back as logs, so that
 # start.sh and the scripts that read a verdict (gen2ft6-sprt.sh) see them after a lost machine.
 for f in $C/logs/sprt-*.log; do
-  grep -q "Row for docs/strength.md" "$f" || continue
+  decided "$(basename "$f" .log | sed 's/^sprt-//')" || continue
   printf '%s\t%s\n' "$(basename "$f" .log)" "$(grep '^SPRT ' "$f" | tail -1)"
 done > $S/finished.tsv
 ls -la $S

@@ -8,12 +8,9 @@
 # probcut, mpc, so it reaches these two points, its last, long after this run has finished them
 # (at about 34 CPU-seconds a 160k game, this run's two points are about 21 CPU-hours; core B
 # has about 33 before them, its 40k points and three 160k ones, at the same share), and then
-# finds their games played. Each resumes from its PGN. After a lost machine core B's run
-# refits the model (scaling/model) first; two runs collecting into the same folder at once
-# would interleave their records (found in the twenty-second session), so this one waits for
-# the fit, as queue-c.sh does.
+# finds their games played. Each resumes from its PGN (and waits for core B's model fit after
+# a lost machine: scaling-point.sh).
 cd /work/campaign
-while [ ! -f scaling/model/probcut_params.toml ]; do sleep 60; done
 # (not exec: start.sh finds it running by this script's name)
 ./scaling-point.sh probcut 160000 1100 scaling-c2
 ./scaling-point.sh mpc 160000 1100 scaling-c2

@@ -14,7 +14,7 @@ LADDER=f8eec28-v3
 # row (its own last step, start-datagen.sh, then finds both seeds running).
 ./start-datagen.sh
 # decided STEM: logs/sprt-STEM.log has the closing row an SPRT writes when it ends
-decided() { grep -q "Row for docs/strength.md" logs/sprt-$1.log 2>/dev/null; }
+. ./verdict.sh
 decided lmrnoisy-43be651 || pgrep -f queue-d.sh >/dev/null || \
   setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &
 # The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to

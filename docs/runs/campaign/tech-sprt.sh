@@ -8,7 +8,8 @@
 cd /work/campaign
 NAME=$1 OPTS=$2 SEED=$3 CHANGE=$4
 LOG=logs/sprt-$NAME-43be651.log
-grep -q "Row for docs/strength.md" $LOG 2>/dev/null && exit 0
+. ./verdict.sh
+decided $NAME-43be651 && exit 0
 B=/work/campaign/bin/augur-43be651-v3
 ADJ="--resign-score 1000 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-after 40"
 bin/augur-lab-43be651-v3 match --engine name=$NAME,cmd=$B,$OPTS \

@@ -11,6 +11,9 @@
 # seed-004 and `Se` points at 160k from their first (passed over until they begin), LmrNoisy's
 # network SPRT from 2,690 and Se's from 2,768 (both stopped at the twenty-second session). The
 # study's ProbCut games 1,075–1,100 at 160k went with the machine.
+# Run at 23:29 in the twenty-third session, as gen2ft12 passed and seeds 2738/2739 ended: their
+# snapshots are the seeds' whole journalled files, so the next turn takes nothing more from
+# them, and the gen2ft12 seeds 2740/2741 from their first game.
 C=/work/campaign; V=$C/datagen/converted
 . $C/snapshot.sh
 # the turn's lab: datagen's 703a642 (the trainer of e285be7, which gen2ft9–gen2ft12 used, with

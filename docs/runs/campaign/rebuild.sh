@@ -65,8 +65,15 @@ RUN=all-b8-lr5e-5-e4 candidate gen2ft10 cand-gen2ft10-all-b8-lr5e-5-e4.nnue floa
 # starts from its float model), and datagen's network from the twenty-first session
 RUN=all-b8-lr5e-5-e4 candidate gen2ft11 ckpt-gen2ft11-6p49m-h256.nnue float-gen2ft11-6p49m-h256.ckpt.xz
 cp docs/runs/nnue-checkpoints/ckpt-gen2ft11-6p49m-h256.nnue $C/nets/gen2ft11-6p49m-h256.nnue
-# gen2ft12's candidate and float model (twenty-first session; gen2ft12-sprt.sh plays it)
-RUN=all-b8-lr5e-5-e4 candidate gen2ft12 cand-gen2ft12-all-b8-lr5e-5-e4.nnue float-cand-gen2ft12-all-b8-lr5e-5-e4.ckpt.xz
+# gen2ft12 (twenty-first session; gen2ft12-sprt.sh played it; embedded from the twenty-third
+# session, its files renamed ckpt-gen2ft12-7p61m-h256*): where the turn wrote it (gen2ft13.sh
+# starts from its float model, gen2ft13-sprt.sh plays against it), and datagen's network from
+# the twenty-third session
+RUN=all-b8-lr5e-5-e4 candidate gen2ft12 ckpt-gen2ft12-7p61m-h256.nnue float-gen2ft12-7p61m-h256.ckpt.xz
+cp docs/runs/nnue-checkpoints/ckpt-gen2ft12-7p61m-h256.nnue $C/nets/gen2ft12-7p61m-h256.nnue
+# gen2ft13's candidate and float model (twenty-third session; gen2ft13-sprt.sh plays it; the
+# turn kept epoch 1, but the run is named for its 4 epochs, as gen2ft13.sh wrote it)
+RUN=all-b8-lr5e-5-e4 candidate gen2ft13 cand-gen2ft13-all-b8-lr5e-5-e1.nnue float-cand-gen2ft13-all-b8-lr5e-5-e1.ckpt.xz
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the
@@ -109,7 +116,7 @@ build() {
 # resume fix), the scaling study's engine and lab (e3809f7, as built on 26 November).
 # STAGE=datagen|sprt stops after that stage, so that start.sh's jobs can begin as their binaries
 # appear. Not rebuilt after the third loss: the PGO builds (`pgo-gen2.sh 703a642
-# $C/nets/gen2ft11-6p49m-h256.nnue` remakes datagen's: +5% positions per CPU-second on the HCE,
+# $C/nets/gen2ft12-7p61m-h256.nnue` remakes datagen's: +5% positions per CPU-second on the HCE,
 # docs/datagen.md, for about 50 CPU-minutes of both cores, which a session's datagen earns back
 # only in some 18 hours), and the engines of the technique SPRTs stopped in the twenty-second
 # session (0d278eb-v3 for `Se`'s on the network engine, 43be651-v3 for LmrNoisy's). Finished

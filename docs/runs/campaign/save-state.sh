@@ -57,6 +57,7 @@ unfinished gen2ft7-all-lr5e-5-e4 gen2ft7-all-lr5e-5-e4
 unfinished gen2ft8-all-b8-lr5e-5-e4 gen2ft8-all-b8-lr5e-5-e4
 unfinished gen2ft11-all-b8-lr5e-5-e4 gen2ft11-all-b8-lr5e-5-e4
 unfinished gen2ft12-all-b8-lr5e-5-e4 gen2ft12-all-b8-lr5e-5-e4
+unfinished gen2ft13-all-b8-lr5e-5-e4 gen2ft13-all-b8-lr5e-5-e4
 unfinished se-40k-0d278eb se-40k-0d278eb
 # (gen2ft6's SPRT was stopped undecided at 3,258 games in the fifteenth session, superseded by
 # gen2ft7's; its games are converted into datagen/converted)

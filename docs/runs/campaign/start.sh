@@ -66,6 +66,9 @@ net_sprt gen2ft11-all-b8-lr5e-5-e4 gen2ft11-sprt.sh gen2ft8-all-b8-lr5e-5-e4
 # gen2ft12's (from 29 Nov, twenty-first session: against gen2ft11, which passed and was
 # embedded; net-sprt.sh plays nothing before the turn, gen2ft12.sh, has written its network).
 net_sprt gen2ft12-all-b8-lr5e-5-e4 gen2ft12-sprt.sh gen2ft11-all-b8-lr5e-5-e4
+# gen2ft13's (from 29 Nov, twenty-third session: against gen2ft12, which passed and was
+# embedded; net-sprt.sh plays nothing before the turn, gen2ft13.sh, has written its network).
+net_sprt gen2ft13-all-b8-lr5e-5-e4 gen2ft13-sprt.sh gen2ft12-all-b8-lr5e-5-e4
 # The singular extensions' SPRT at 40k nodes on today's default engine (from 29 Nov, nineteenth
 # session).
 net_sprt se-40k-0d278eb se-sprt-40k.sh

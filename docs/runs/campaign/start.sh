@@ -13,7 +13,7 @@ LADDER=f8eec28-v3
 # nothing, so both seeds run beside it, and it goes on until its last SPRT's log has its closing
 # row (its own last step, start-datagen.sh, then finds both seeds running).
 ./start-datagen.sh
-# decided STEM: logs/sprt-STEM.log has the closing row an SPRT writes when it ends
+# decided, passed: an SPRT's outcome from its log (verdict.sh)
 . ./verdict.sh
 decided lmrnoisy-43be651 || pgrep -f queue-d.sh >/dev/null || \
   setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &

@@ -74,6 +74,10 @@ cp docs/runs/nnue-checkpoints/ckpt-gen2ft12-7p61m-h256.nnue $C/nets/gen2ft12-7p6
 # gen2ft13's candidate and float model (twenty-third session; gen2ft13-sprt.sh plays it; the
 # turn kept epoch 1, but the run is named for its 4 epochs, as gen2ft13.sh wrote it)
 RUN=all-b8-lr5e-5-e4 candidate gen2ft13 cand-gen2ft13-all-b8-lr5e-5-e1.nnue float-cand-gen2ft13-all-b8-lr5e-5-e1.ckpt.xz
+# gen2ft14's candidate and float model (twenty-fourth session; gen2ft14-sprt.sh plays it against
+# gen2ft12; the turn kept epoch 2, the run named for its 4 epochs, as gen2ft14.sh wrote it).
+# gen2ft13's SPRT was stopped and closed by hand (state/finished.tsv keeps its closing row).
+RUN=all-b8-lr5e-5-e4 candidate gen2ft14 cand-gen2ft14-all-b8-lr5e-5-e2.nnue float-cand-gen2ft14-all-b8-lr5e-5-e2.ckpt.xz
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

@@ -69,6 +69,10 @@ net_sprt gen2ft12-all-b8-lr5e-5-e4 gen2ft12-sprt.sh gen2ft11-all-b8-lr5e-5-e4
 # gen2ft13's (from 29 Nov, twenty-third session: against gen2ft12, which passed and was
 # embedded; net-sprt.sh plays nothing before the turn, gen2ft13.sh, has written its network).
 net_sprt gen2ft13-all-b8-lr5e-5-e4 gen2ft13-sprt.sh gen2ft12-all-b8-lr5e-5-e4
+# (stopped undecided at 1,375 games in the twenty-fourth session, its log closed by hand.)
+# gen2ft14's (from 30 Nov, twenty-fourth session: against gen2ft12; net-sprt.sh plays nothing
+# before the turn, gen2ft14.sh, has written its network).
+net_sprt gen2ft14-all-b8-lr5e-5-e4 gen2ft14-sprt.sh gen2ft13-all-b8-lr5e-5-e4
 # The singular extensions' SPRT at 40k nodes on today's default engine (from 29 Nov, nineteenth
 # session).
 net_sprt se-40k-0d278eb se-sprt-40k.sh

@@ -6,10 +6,7 @@
 # buckets); held out: 60,000 positions of a seed nothing is trained on. Nice NICE (19 unless set).
 set -e
 . /work/campaign/verdict.sh
-decided gen2ft13-all-b8-lr5e-5-e4 ||
-  { echo "gen2ft14.sh: gen2ft13's SPRT is not decided yet; the turn starts from the winner"; exit 1; }
+INIT=$(turn_init gen2ft13 gen2ft12)
 . /work/campaign/gen2ft14-files.sh
-INIT=$C/nnue/gen2ft12/all-b8-lr5e-5-e4/best.ckpt
-if passed gen2ft13-all-b8-lr5e-5-e4; then INIT=$C/nnue/gen2ft13/all-b8-lr5e-5-e4/best.ckpt; fi
 echo "init $INIT" >> totals.txt
 train_on all-b8-lr5e-5-e4 "$OLD14 $NEW14 $HELD" --init $INIT $FT9

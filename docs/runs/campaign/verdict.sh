@@ -5,3 +5,12 @@
 # `decided STEM`: the SPRT has its closing row. `passed STEM`: it ended with H1 accepted.
 decided() { grep -q "Row for docs/strength.md" /work/campaign/logs/sprt-$1.log 2>/dev/null; }
 passed() { grep -q "H1 accepted" /work/campaign/logs/sprt-$1.log 2>/dev/null; }
+# `turn_init NEW OLD` (the fine-tune turns' start, from gen2ft14): the float model a turn starts
+# from, $C/nnue/NEW/all-b8-lr5e-5-e4/best.ckpt if turn NEW's SPRT (gen2ftN-all-b8-lr5e-5-e4)
+# passed, else OLD's; fails, printing why, while NEW's SPRT has no closing row (the turn's data
+# files cut the live files where they stand, so a turn waits for the verdict it starts from).
+turn_init() {
+  local run=all-b8-lr5e-5-e4
+  decided $1-$run || { echo "$1's SPRT is not decided yet; the turn starts from the winner" >&2; return 1; }
+  if passed $1-$run; then echo /work/campaign/nnue/$1/$run/best.ckpt; else echo /work/campaign/nnue/$2/$run/best.ckpt; fi
+}

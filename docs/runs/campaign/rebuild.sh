@@ -122,7 +122,8 @@ build() {
 # appear. Not rebuilt after the third loss: the PGO builds (`pgo-gen2.sh 703a642
 # $C/nets/gen2ft12-7p61m-h256.nnue` remakes datagen's: +5% positions per CPU-second on the HCE,
 # docs/datagen.md, for about 50 CPU-minutes of both cores, which a session's datagen earns back
-# only in some 18 hours), and the engines of the technique SPRTs stopped in the twenty-second
+# only in some 18 hours; made again by hand in the twenty-fourth session, as the campaign has
+# more hours than that ahead), and the engines of the technique SPRTs stopped in the twenty-second
 # session (0d278eb-v3 for `Se`'s on the network engine, 43be651-v3 for LmrNoisy's). Finished
 # campaigns' binaries (3d5cd0d-v3: the margins' SPRTs; 33bc0d9 and a13040e: the model's refits;
 # f8eec28-v3: the ladder) are built from their commits with `build` when a rerun needs them.

@@ -21,7 +21,7 @@ $V/sprt-43be651-lmrnoisy-n10000-g2690-2700.bin
 $V/sprt-703a642-gen2ft12-all-b8-lr5e-5-e4-vs-gen2ft11-n10000-g1-5979.bin"
 D=$C/datagen/device/selfplay-703a642-gen2ft12-h2-seed
 HELD=$PWD/heldout-gen2ft14.bin
-[ -f $HELD ] || tail -c $(( 60000 * 32 )) ${D}2808.bin > $HELD
+held_out ${D}2808.bin $HELD
 DATAGEN14="$C/datagen/selfplay-703a642-gen2ft12-h2-seed2740.bin - 2740
 $C/datagen/selfplay-703a642-gen2ft12-h2-seed2741.bin - 2741"
 PGNS14="sprt/gen2ft13-all-b8-lr5e-5-e4.pgn sprt-703a642-gen2ft13-all-b8-lr5e-5-e4-vs-gen2ft12-n10000 1

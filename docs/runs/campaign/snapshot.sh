@@ -88,12 +88,13 @@ train_on() {
 # FT9, the settings of the 8-bucket fine-tune turns from gen2ft9 on (with --init): lr 0.00005,
 # cosine, 4 epochs, weight decay 0.01, --rounding best.
 FT9="--output-buckets 8 --schedule cosine --weight-decay 0.01 --rounding best --lr 0.00005 --epochs 4"
-# `held_out SNAP HELD HEAD`: SNAP (a turn's cut of a datagen file) split into its last 60,000
+# `held_out SNAP HELD [HEAD]`: SNAP (a turn's cut of a datagen file) split into its last 60,000
 # positions, the held-out set HELD that train_on's list ends with, and the rest, HEAD, which is
-# trained on; existing files are kept as they are.
+# trained on; without HEAD the rest is not written (a seed held out whole, nothing of it trained
+# on: gen2ft14's device seed 2808). Existing files are kept as they are.
 held_out() {
   [ -f "$2" ] || tail -c $(( 60000 * 32 )) "$1" > "$2"
-  [ -f "$3" ] || head -c $(( $(wc -c < "$1") - 60000 * 32 )) "$1" > "$3"
+  [ -z "$3" ] || [ -f "$3" ] || head -c $(( $(wc -c < "$1") - 60000 * 32 )) "$1" > "$3"
 }
 # `turn_new "DATAGEN" "PGNS"`, in a turn's folder (LAB and V set; from 29 Nov, twenty-first
 # session, for gen2ft12 and the turns after it): what was made since the previous turn's cut,

@@ -1,8 +1,8 @@
 #!/bin/bash
 # First minute of every session (after a lost machine, docs/runs/campaign/rebuild.sh first):
-# datagen (start-datagen.sh), then either the ladder (while it is unplayed) or core B's and
-# core C's queues beside it, every background job through background.sh (nice 19 that holds
-# across sessions). Each resumes where its files end.
+# datagen (start-datagen.sh), then either the ladder (while it is unplayed) or, beside it,
+# core B's queue, the study's second run and the undecided SPRTs, every background job through
+# background.sh (nice 19 that holds across sessions). Each resumes where its files end.
 # (Generation 2's timed SPRT, gen2-timed.sh, is decided; the network's 10+0.1 gate before it
 # is gate-gen1.sh.)
 cd /work/campaign
@@ -15,8 +15,6 @@ LADDER=f8eec28-v3
 ./start-datagen.sh
 # decided, passed: an SPRT's outcome from its log (verdict.sh)
 . ./verdict.sh
-decided lmrnoisy-43be651 || pgrep -f queue-d.sh >/dev/null || \
-  setsid ./background.sh ./queue-d.sh > /dev/null 2>&1 < /dev/null &
 # The ladder with generation 2 embedded (from 27 Nov, sixth session) needs the machine to
 # itself: while it is unplayed it goes first (it resumes from its PGNs, ends datagen, and
 # runs this script again when it is done, with ladder/done-$LADDER written).
@@ -34,12 +32,9 @@ if ! pgrep -f core-b.sh >/dev/null; then
   PRIO=0 setsid ./background.sh ./core-b.sh > logs/core-b.log 2>&1 < /dev/null &
   echo $! > logs/core-b.pid
 fi
-# core C: the margins' SPRT with generation 2 (from 27 Nov, fifth session), then the singular
-# extensions' SPRT on the network engine (queue-c.sh, from the seventh session)
-# Both queues' last SPRTs (Se and LmrNoisy on the network engine at 10k) were stopped undecided
-# in the twenty-second session, after the third lost machine: their logs carry a closing row,
-# and neither queue starts again.
-decided se-gen2 || pgrep -f queue-c.sh >/dev/null || setsid ./background.sh ./queue-c.sh > /dev/null 2>&1 < /dev/null &
+# (Core C's and core D's queues, queue-c.sh and queue-d.sh, are over: their last SPRTs, Se and
+# LmrNoisy on the network engine at 10k, were stopped undecided in the twenty-second session and
+# their logs carry a closing row; this script started each only while that row was missing.)
 # The study's MPC point at 160k (scaling-c2.sh, from the fifteenth session), beside core B's
 # 40k points; a finished point returns at once.
 pgrep -f scaling-c2.sh >/dev/null || PRIO=0 setsid ./background.sh ./scaling-c2.sh > /dev/null 2>&1 < /dev/null &
@@ -55,27 +50,16 @@ net_sprt() {
   { pgrep -f "net-sprt.sh $1" || pgrep -f "$2"; } >/dev/null && return 0
   PRIO=3 setsid ./background.sh ./$2 > /dev/null 2>&1 < /dev/null &
 }
-# Decided: gen2ft3's second SPRT (H1, twelfth session), gen2ft4's (12,000-game cap, fourteenth),
-# gen2ft5's (H1, fourteenth), gen2ft7's (H1, sixteenth); gen2ft6's was stopped undecided in the
-# fifteenth session at 3,258 games, superseded by gen2ft7's, and is not resumed.
-# gen2ft8's (from 29 Nov, sixteenth session: the 8-bucket candidate against gen2ft7).
-net_sprt gen2ft8-all-b8-lr5e-5-e4 gen2ft8-sprt.sh gen2ft7-all-lr5e-5-e4
-# gen2ft11's (from 29 Nov, twentieth session, in the place of gen2ft9's, which never began:
-# against gen2ft8's candidate if that passed, else gen2ft7), once gen2ft8's is decided.
-net_sprt gen2ft11-all-b8-lr5e-5-e4 gen2ft11-sprt.sh gen2ft8-all-b8-lr5e-5-e4
-# gen2ft12's (from 29 Nov, twenty-first session: against gen2ft11, which passed and was
-# embedded; net-sprt.sh plays nothing before the turn, gen2ft12.sh, has written its network).
-net_sprt gen2ft12-all-b8-lr5e-5-e4 gen2ft12-sprt.sh gen2ft11-all-b8-lr5e-5-e4
-# gen2ft13's (from 29 Nov, twenty-third session: against gen2ft12, which passed and was
-# embedded; net-sprt.sh plays nothing before the turn, gen2ft13.sh, has written its network).
-net_sprt gen2ft13-all-b8-lr5e-5-e4 gen2ft13-sprt.sh gen2ft12-all-b8-lr5e-5-e4
-# (stopped undecided at 1,375 games in the twenty-fourth session, its log closed by hand.)
+# Decided, and so left out here (net_sprt returns at once for a decided SPRT; rebuild.sh writes
+# the finished logs back after a lost machine): gen2ft3's second SPRT (H1, twelfth session),
+# gen2ft4's (12,000-game cap, fourteenth), gen2ft5's (H1, fourteenth), gen2ft7's (H1,
+# sixteenth), gen2ft11's (H1, twenty-first), gen2ft12's (H1, twenty-third), `Se`'s at 40k (H1,
+# twentieth); stopped undecided: gen2ft6's (fifteenth, for gen2ft7's), gen2ft8's (LLR 0.66) and
+# gen2ft13's (1,375 games, twenty-fourth, for gen2ft14's). A new turn's SPRT gets its line here, and the
+# line goes when the SPRT is decided.
 # gen2ft14's (from 30 Nov, twenty-fourth session: against gen2ft12; net-sprt.sh plays nothing
 # before the turn, gen2ft14.sh, has written its network).
-net_sprt gen2ft14-all-b8-lr5e-5-e4 gen2ft14-sprt.sh gen2ft13-all-b8-lr5e-5-e4
-# The singular extensions' SPRT at 40k nodes on today's default engine (from 29 Nov, nineteenth
-# session).
-net_sprt se-40k-0d278eb se-sprt-40k.sh
+net_sprt gen2ft14-all-b8-lr5e-5-e4 gen2ft14-sprt.sh
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session; refit-nnue.sh d6f1aef in

@@ -60,6 +60,16 @@ net_sprt() {
 # gen2ft14's (from 30 Nov, twenty-fourth session: against gen2ft12; net-sprt.sh plays nothing
 # before the turn, gen2ft14.sh, has written its network).
 net_sprt gen2ft14-all-b8-lr5e-5-e4 gen2ft14-sprt.sh
+# gen2ft15's turn (from 1 Dec, twenty-seventh session): trained as soon as gen2ft14's SPRT is
+# decided (after-sprt.sh; gen2ft15.sh returns at once once its runs exist and it has chosen),
+# then this script again, whose next line starts the chosen run's SPRT (gen2ft15-sprt.sh
+# returns at once while nothing is chosen).
+sleep 2
+if [ ! -e nnue/gen2ft15/chosen ] && [ ! -e nnue/gen2ft15/no-candidate ] && ! pgrep -f gen2ft15.sh >/dev/null; then
+  PRIO=0 setsid ./background.sh ./after-sprt.sh gen2ft14-all-b8-lr5e-5-e4 \
+    bash -c './gen2ft15.sh && ./start.sh' >> logs/gen2ft15.log 2>&1 < /dev/null &
+fi
+net_sprt gen2ft15-$(run_of gen2ft15) gen2ft15-sprt.sh gen2ft14-all-b8-lr5e-5-e4
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session; refit-nnue.sh d6f1aef in

@@ -6,11 +6,13 @@
 decided() { grep -q "Row for docs/strength.md" /work/campaign/logs/sprt-$1.log 2>/dev/null; }
 passed() { grep -q "H1 accepted" /work/campaign/logs/sprt-$1.log 2>/dev/null; }
 # `turn_init NEW OLD` (the fine-tune turns' start, from gen2ft14): the float model a turn starts
-# from, $C/nnue/NEW/all-b8-lr5e-5-e4/best.ckpt if turn NEW's SPRT (gen2ftN-all-b8-lr5e-5-e4)
-# passed, else OLD's; fails, printing why, while NEW's SPRT has no closing row (the turn's data
-# files cut the live files where they stand, so a turn waits for the verdict it starts from).
+# from, $C/nnue/NEW/RUN/best.ckpt if turn NEW's SPRT (gen2ftN-RUN) passed, else OLD's; fails,
+# printing why, while NEW's SPRT has no closing row (the turn's data files cut the live files
+# where they stand, so a turn waits for the verdict it starts from). RUN is all-b8-lr5e-5-e4, or
+# what the turn's folder names in `chosen` (from gen2ft15, which trains three runs and keeps one).
+run_of() { cat /work/campaign/nnue/$1/chosen 2>/dev/null || echo all-b8-lr5e-5-e4; }
 turn_init() {
-  local run=all-b8-lr5e-5-e4
+  local run=$(run_of $1)
   decided $1-$run || { echo "$1's SPRT is not decided yet; the turn starts from the winner" >&2; return 1; }
-  if passed $1-$run; then echo /work/campaign/nnue/$1/$run/best.ckpt; else echo /work/campaign/nnue/$2/$run/best.ckpt; fi
+  if passed $1-$run; then echo /work/campaign/nnue/$1/$run/best.ckpt; else echo /work/campaign/nnue/$2/$(run_of $2)/best.ckpt; fi
 }

@@ -55,6 +55,24 @@ for f in $C/logs/sprt-*.log; do
   stem=$(basename "$f" .log); stem=${stem#sprt-}
   decided $stem || save "sprt/$stem.pgn"
 done
+# (from the twenty-seventh session) A finished match's games that no turn has converted yet are
+# data still to come (the turns convert SPRT and study PGNs, snapshot.sh's snap_convert): its PGN
+# is kept too until the converted pieces datagen/converted/*TAG*-gFROM-N.bin reach its last game.
+# A decided SPRT's tag holds its stem; a study point's is scaling-e3809f7-T-nN.
+unconverted() {
+  local games last
+  games=$(grep -c '^\[Event ' "$C/$1")
+  last=$(ls $C/datagen/converted/ 2>/dev/null | grep -- "$2" | sed -n 's/.*-g[0-9]*-\([0-9]*\)\.bin$/\1/p' | sort -n | tail -1)
+  [ "${last:-0}" -lt "$games" ]
+}
+for f in $C/logs/sprt-*.log; do
+  stem=$(basename "$f" .log); stem=${stem#sprt-}
+  decided $stem && [ -s $C/sprt/$stem.pgn ] && unconverted sprt/$stem.pgn "$stem-" && save "sprt/$stem.pgn"
+done
+for p in $(cd $C && ls scaling/*/nodes-*.pgn 2>/dev/null); do
+  t=$(basename "$(dirname "$p")"); n=$(basename "$p" .pgn); n=${n#nodes-}
+  grep -q "^$t,$n," $C/scaling/scaling.csv && unconverted "$p" "scaling-e3809f7-$t-n$n-" && save "$p"
+done
 # The finished SPRTs, each with its verdict line: rebuild.sh writes them back as logs, so that
 # start.sh and the scripts that read a verdict (gen2ft6-sprt.sh) see them after a lost machine.
 for f in $C/logs/sprt-*.log; do

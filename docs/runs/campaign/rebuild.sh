@@ -78,6 +78,10 @@ RUN=all-b8-lr5e-5-e4 candidate gen2ft13 cand-gen2ft13-all-b8-lr5e-5-e1.nnue floa
 # gen2ft12; the turn kept epoch 2, the run named for its 4 epochs, as gen2ft14.sh wrote it).
 # gen2ft13's SPRT was stopped and closed by hand (state/finished.tsv keeps its closing row).
 RUN=all-b8-lr5e-5-e4 candidate gen2ft14 cand-gen2ft14-all-b8-lr5e-5-e2.nnue float-cand-gen2ft14-all-b8-lr5e-5-e2.ckpt.xz
+# gen2ft15's candidate and float model (twenty-seventh session; of the turn's three runs the one
+# gen2ft15.sh chose, named in the folder's `chosen`, which gen2ft15-sprt.sh and turn_init read)
+RUN=all-b8-lr2.5e-5-e4 candidate gen2ft15 cand-gen2ft15-all-b8-lr2.5e-5-e4.nnue float-cand-gen2ft15-all-b8-lr2.5e-5-e4.ckpt.xz
+echo all-b8-lr2.5e-5-e4 > $C/nnue/gen2ft15/chosen
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

@@ -55,11 +55,8 @@ net_sprt() {
 # gen2ft4's (12,000-game cap, fourteenth), gen2ft5's (H1, fourteenth), gen2ft7's (H1,
 # sixteenth), gen2ft11's (H1, twenty-first), gen2ft12's (H1, twenty-third), `Se`'s at 40k (H1,
 # twentieth); stopped undecided: gen2ft6's (fifteenth, for gen2ft7's), gen2ft8's (LLR 0.66) and
-# gen2ft13's (1,375 games, twenty-fourth, for gen2ft14's). A new turn's SPRT gets its line
+# gen2ft13's (1,375 games, twenty-fourth, for gen2ft14's); ended undecided at its cap: gen2ft14's (12,000 games, twenty-seventh). A new turn's SPRT gets its line
 # here, and the line goes when the SPRT is decided.
-# gen2ft14's (from 30 Nov, twenty-fourth session: against gen2ft12; net-sprt.sh plays nothing
-# before the turn, gen2ft14.sh, has written its network).
-net_sprt gen2ft14-all-b8-lr5e-5-e4 gen2ft14-sprt.sh
 # gen2ft15's turn (from 1 Dec, twenty-seventh session): trained as soon as gen2ft14's SPRT is
 # decided (after-sprt.sh; gen2ft15.sh returns at once once its runs exist and it has chosen),
 # then this script again, whose next line starts the chosen run's SPRT (gen2ft15-sprt.sh

@@ -40,38 +40,34 @@ done
 rm -rf $R
 # PGN_PATH... relative to /work/campaign, each saved as its path with '/' written '__'
 save() { for p in "$@"; do [ -s "$C/$p" ] && xz -9 -c "$C/$p" > "$S/${p//\//__}.xz"; done; return 0; }
-# the study's points not yet in its record
-for p in $(cd $C && ls scaling/*/nodes-*.pgn 2>/dev/null); do
-  t=$(basename "$(dirname "$p")"); n=$(basename "$p" .pgn); n=${n#nodes-}
-  grep -q "^$t,$n," $C/scaling/scaling.csv || save "$p"
-done
-# the unfinished SPRTs: every log under logs/ without its closing row (verdict.sh's `decided`),
-# whose match writes sprt/STEM.pgn beside logs/sprt-STEM.log (net-sprt.sh, tech-sprt.sh; the
-# one older pair with two names, se-gen2's log and se-f8eec28's PGN, is decided). A finished
-# SPRT's figures are in docs/strength.md, and finished.tsv below keeps start.sh from playing it
-# again after a loss; the ladders' and the study's records are their docs and scaling.csv.
-. docs/runs/campaign/verdict.sh
-for f in $C/logs/sprt-*.log; do
-  stem=$(basename "$f" .log); stem=${stem#sprt-}
-  decided $stem || save "sprt/$stem.pgn"
-done
 # (from the twenty-seventh session) A finished match's games that no turn has converted yet are
-# data still to come (the turns convert SPRT and study PGNs, snapshot.sh's snap_convert): its PGN
-# is kept too until the converted pieces datagen/converted/*TAG*-gFROM-N.bin reach its last game.
-# A decided SPRT's tag holds its stem; a study point's is scaling-e3809f7-T-nN.
+# data still to come (the turns convert SPRT and study PGNs, snapshot.sh's snap_convert), so a
+# PGN is kept while its match runs and also after, until the converted pieces
+# datagen/converted/*TAG*-gFROM-N.bin reach its last game. `unconverted PGN TAG`: PGN (under
+# $C) exists and its last game is beyond every piece of TAG (a decided SPRT's tag holds its
+# stem; a study point's is scaling-e3809f7-T-nN).
 unconverted() {
+  [ -s "$C/$1" ] || return 1
   local games last
   games=$(grep -c '^\[Event ' "$C/$1")
   last=$(ls $C/datagen/converted/ 2>/dev/null | grep -- "$2" | sed -n 's/.*-g[0-9]*-\([0-9]*\)\.bin$/\1/p' | sort -n | tail -1)
   [ "${last:-0}" -lt "$games" ]
 }
-for f in $C/logs/sprt-*.log; do
-  stem=$(basename "$f" .log); stem=${stem#sprt-}
-  decided $stem && [ -s $C/sprt/$stem.pgn ] && unconverted sprt/$stem.pgn "$stem-" && save "sprt/$stem.pgn"
-done
+# the study's points not yet in its record, or not yet converted
 for p in $(cd $C && ls scaling/*/nodes-*.pgn 2>/dev/null); do
   t=$(basename "$(dirname "$p")"); n=$(basename "$p" .pgn); n=${n#nodes-}
-  grep -q "^$t,$n," $C/scaling/scaling.csv && unconverted "$p" "scaling-e3809f7-$t-n$n-" && save "$p"
+  if ! grep -q "^$t,$n," $C/scaling/scaling.csv || unconverted "$p" "scaling-e3809f7-$t-n$n-"; then save "$p"; fi
+done
+# the SPRTs: every log under logs/ without its closing row (verdict.sh's `decided`), or decided
+# with games not yet converted, whose match writes sprt/STEM.pgn beside logs/sprt-STEM.log
+# (net-sprt.sh, tech-sprt.sh; the one older pair with two names, se-gen2's log and se-f8eec28's
+# PGN, is decided). A finished SPRT's figures are in docs/strength.md, and finished.tsv below
+# keeps start.sh from playing it again after a loss; the ladders' and the study's records are
+# their docs and scaling.csv.
+. docs/runs/campaign/verdict.sh
+for f in $C/logs/sprt-*.log; do
+  stem=$(basename "$f" .log); stem=${stem#sprt-}
+  if ! decided $stem || unconverted sprt/$stem.pgn "$stem-"; then save "sprt/$stem.pgn"; fi
 done
 # The finished SPRTs, each with its verdict line: rebuild.sh writes them back as logs, so that
 # start.sh and the scripts that read a verdict (gen2ft6-sprt.sh) see them after a lost machine.

@@ -55,18 +55,12 @@ net_sprt() {
 # gen2ft4's (12,000-game cap, fourteenth), gen2ft5's (H1, fourteenth), gen2ft7's (H1,
 # sixteenth), gen2ft11's (H1, twenty-first), gen2ft12's (H1, twenty-third), `Se`'s at 40k (H1,
 # twentieth); stopped undecided: gen2ft6's (fifteenth, for gen2ft7's), gen2ft8's (LLR 0.66) and
-# gen2ft13's (1,375 games, twenty-fourth, for gen2ft14's); ended undecided at its cap: gen2ft14's (12,000 games, twenty-seventh). A new turn's SPRT gets its line
-# here, and the line goes when the SPRT is decided.
-# gen2ft15's turn (from 1 Dec, twenty-seventh session): trained as soon as gen2ft14's SPRT is
-# decided (after-sprt.sh; gen2ft15.sh returns at once once its runs exist and it has chosen),
-# then this script again, whose next line starts the chosen run's SPRT (gen2ft15-sprt.sh
-# returns at once while nothing is chosen).
-sleep 2
-if [ ! -e nnue/gen2ft15/chosen ] && [ ! -e nnue/gen2ft15/no-candidate ] && ! pgrep -f gen2ft15.sh >/dev/null; then
-  PRIO=0 setsid ./background.sh ./after-sprt.sh gen2ft14-all-b8-lr5e-5-e4 \
-    bash -c './gen2ft15.sh && ./start.sh' >> logs/gen2ft15.log 2>&1 < /dev/null &
-fi
-net_sprt gen2ft15-$(run_of gen2ft15) gen2ft15-sprt.sh gen2ft14-all-b8-lr5e-5-e4
+# gen2ft13's (1,375 games, twenty-fourth, for gen2ft14's); ended undecided at its cap:
+# gen2ft14's (12,000 games, twenty-seventh). A new turn's SPRT gets its line here, and the line
+# goes when the SPRT is decided.
+# gen2ft15's (from 1 Dec, twenty-seventh session: against gen2ft12; its turn, gen2ft15.sh, ran in
+# that session once gen2ft14's SPRT had ended, and rebuild.sh puts back its `chosen` run).
+net_sprt gen2ft15-$(run_of gen2ft15) gen2ft15-sprt.sh
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session; refit-nnue.sh d6f1aef in

@@ -13,10 +13,9 @@ C=/work/campaign; V=$C/datagen/converted
 LAB=$C/bin/augur-lab-${GEN2FT15_LAB:-703a642-v3}
 mkdir -p $C/nnue/gen2ft15 && cd $C/nnue/gen2ft15
 HELD=$PWD/heldout-gen2ft15.bin
-# seed 2744 must be whole first: held_out cuts its last 60,000 positions
+# seed 2744 must be whole first (held_whole)
 H=$C/datagen/selfplay-703a642-gen2ft12-h2-seed2744.bin
-while pgrep -f "datagen --out datagen/$(basename $H)" >/dev/null ||
-  [ $(( $(wc -c < $H) / 32 )) -lt 60000 ]; do sleep 60; done
+held_whole $H
 held_out $H $HELD
 DATAGEN15="$C/datagen/selfplay-703a642-gen2ft12-h2-seed2742.bin - 2742
 $C/datagen/selfplay-703a642-gen2ft12-h2-seed2743.bin - 2743"

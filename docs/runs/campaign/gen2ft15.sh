@@ -16,26 +16,6 @@ FILES="$NEW15 $HELD"
 train_on all-b8-lr5e-5-e4 "$FILES" --init $INIT $FT9
 train_on all-b8-lr2.5e-5-e4 "$FILES" --init $INIT ${FT9/--lr 0.00005/--lr 0.000025}
 train_on all-b8-lr5e-5-e2 "$FILES" --init $INIT ${FT9/--epochs 4/--epochs 2}
-# The choice: the run whose kept epoch has the lowest held-out loss as a float model, written to
-# `chosen` for the SPRT (gen2ft15-sprt.sh) and the next turn's start (verdict.sh's turn_init)
-# only when it is below the start's own loss, the "(initial ...)" of the runs' logs, which is
-# the start's float model's; otherwise `no-candidate`. Float against float: a written network
-# carries its rounding (gen2ft12's written file scores 0.009744 on seed 2744, its float model
-# 0.009687), so the written losses of loss.csv set against the initial one would ask a run to
-# beat its start by its own rounding too (the first choice, at 20:48, did that and chose none).
-kept_float() {
-  local e
-  e=$(sed -n 's/^keeping epoch \([0-9]*\).*/\1/p' $1.log | tail -1)
-  sed -n "s/^epoch *$e: .*(float \([0-9.]*\),.*/\1/p" $1.log | tail -1
-}
-rm -f no-candidate
-best=$(for r in all-b8-lr5e-5-e4 all-b8-lr2.5e-5-e4 all-b8-lr5e-5-e2; do
-  echo "$(kept_float $r) $r"
-done | sort -g | head -1)
-initial=$(sed -n 's/.*(initial \([0-9.]*\)).*/\1/p' all-b8-lr5e-5-e4.log | tail -1)
-echo "best float $best initial $initial" >> totals.txt
-if awk -v b="${best% *}" -v i="$initial" 'BEGIN { exit !(b < i) }'; then
-  echo "${best#* }" > chosen
-else
-  echo "$best against the start's $initial: not below it" > no-candidate
-fi
+# The choice (snapshot.sh's choose_run, first written here): the lowest kept epoch's float loss
+# against the start's float loss, `chosen` or `no-candidate`.
+choose_run "all-b8-lr5e-5-e4 all-b8-lr2.5e-5-e4 all-b8-lr5e-5-e2"

@@ -11,14 +11,7 @@
 C=/work/campaign; V=$C/datagen/converted
 . $C/snapshot.sh
 LAB=$C/bin/augur-lab-${GEN2FT16_LAB:-703a642-v3}
-mkdir -p $C/nnue/gen2ft16 && cd $C/nnue/gen2ft16
-HELD=$PWD/heldout-gen2ft16.bin
-H=$C/datagen/selfplay-703a642-gen2ft12-h2-seed2744.bin
-while pgrep -f "datagen --out datagen/$(basename $H)" >/dev/null ||
-  [ $(( $(wc -c < $H) / 32 )) -lt 60000 ]; do sleep 60; done
-sha256sum $H | grep -q '^b65d6d81' ||
-  { echo "seed 2744 is not the held-out set gen2ft15 was measured on: $(sha256sum $H)" >&2; exit 1; }
-held_out $H $HELD
+turn_begin gen2ft16 || exit 1
 DATAGEN16="$C/datagen/selfplay-703a642-gen2ft12-h2-seed2745.bin - 2745
 $C/datagen/selfplay-703a642-gen2ft12-h2-seed2746.bin - 2746"
 PGNS16="sprt/gen2ft15-all-b8-lr2.5e-5-e4.pgn sprt-703a642-gen2ft15-all-b8-lr2.5e-5-e4-vs-gen2ft12-n10000 1

@@ -19,19 +19,6 @@ RUNS="all-b8-lr2.5e-5-e4 all-b8-lr1.25e-5-e4 all-b8-lr2.5e-5-e2"
 train_on all-b8-lr2.5e-5-e4 "$FILES" --init $INIT $HALF
 train_on all-b8-lr1.25e-5-e4 "$FILES" --init $INIT ${FT9/--lr 0.00005/--lr 0.0000125}
 train_on all-b8-lr2.5e-5-e2 "$FILES" --init $INIT ${HALF/--epochs 4/--epochs 2}
-# The choice, as gen2ft15.sh's: the kept epoch's float loss against the start's float loss (the
-# runs' "(initial ...)"), the lowest run written to `chosen` only when it is below it.
-kept_float() {
-  local e
-  e=$(sed -n 's/^keeping epoch \([0-9]*\).*/\1/p' $1.log | tail -1)
-  sed -n "s/^epoch *$e: .*(float \([0-9.]*\),.*/\1/p" $1.log | tail -1
-}
-rm -f no-candidate
-best=$(for r in $RUNS; do echo "$(kept_float $r) $r"; done | sort -g | head -1)
-initial=$(sed -n 's/.*(initial \([0-9.]*\)).*/\1/p' all-b8-lr2.5e-5-e4.log | tail -1)
-echo "best float $best initial $initial" >> totals.txt
-if awk -v b="${best% *}" -v i="$initial" 'BEGIN { exit !(b < i) }'; then
-  echo "${best#* }" > chosen
-else
-  echo "$best against the start's $initial: not below it" > no-candidate
-fi
+# The choice, as gen2ft15's (snapshot.sh's choose_run): the kept epoch's float loss against the
+# start's float loss, `chosen` or `no-candidate`.
+choose_run "$RUNS"

@@ -114,3 +114,48 @@ turn_new() {
     if [ -n "$pgn" ] && [ -f $C/$pgn ]; then snap_convert $C/$pgn $tag $from; fi
   done 3<<< "$2"
 }
+# `held_whole FILE`: waits until the held-out seed's datagen FILE is whole (its process ended
+# and 60,000 positions in it), since held_out cuts its last 60,000 (from gen2ft15's turn).
+held_whole() {
+  while pgrep -f "datagen --out datagen/$(basename $1)" >/dev/null ||
+    [ $(( $(wc -c < $1) / 32 )) -lt 60000 ]; do sleep 60; done
+}
+# `choose_run "RUNS"`, in a turn's folder after its trainings (from gen2ft15's turn): the run
+# whose kept epoch has the lowest held-out loss as a float model, written to `chosen` (the
+# turn's SPRT and verdict.sh's turn_init read it) only when it is below the start's own float
+# loss, the "(initial ...)" of the first run's log; otherwise `no-candidate` says why. Float
+# against float: a written network carries its rounding (gen2ft12's written file scores
+# 0.009744 on seed 2744, its float model 0.009687), so a written loss set against the initial
+# float one would ask a run to beat its start by its own rounding too (gen2ft15's first choice
+# did that and chose none).
+kept_float() {
+  local e
+  e=$(sed -n 's/^keeping epoch \([0-9]*\).*/\1/p' $1.log | tail -1)
+  sed -n "s/^epoch *$e: .*(float \([0-9.]*\),.*/\1/p" $1.log | tail -1
+}
+choose_run() {
+  local r best initial
+  rm -f no-candidate chosen
+  best=$(for r in $1; do echo "$(kept_float $r) $r"; done | sort -g | head -1)
+  initial=$(sed -n 's/.*(initial \([0-9.]*\)).*/\1/p' ${1%% *}.log | tail -1)
+  echo "best float $best initial $initial" >> totals.txt
+  if awk -v b="${best% *}" -v i="$initial" 'BEGIN { exit !(b < i) }'; then
+    echo "${best#* }" > chosen
+  else
+    echo "$best against the start's $initial: not below it" > no-candidate
+  fi
+}
+# `turn_begin TURN` (from gen2ft16's turn; C set): the turn's folder $C/nnue/TURN made and
+# entered, and HELD, its held-out file there, cut from seed 2744 once that seed is whole
+# (held_whole) and only if it is the very set gen2ft15 was measured on (SHA-256 b65d6d81...;
+# the fifth lost machine took the first file and start-datagen.sh made it again), so that every
+# turn's losses compare.
+turn_begin() {
+  local h=$C/datagen/selfplay-703a642-gen2ft12-h2-seed2744.bin
+  mkdir -p $C/nnue/$1 && cd $C/nnue/$1 || return 1
+  HELD=$PWD/heldout-$1.bin
+  held_whole $h
+  sha256sum $h | grep -q '^b65d6d81' ||
+    { echo "seed 2744 is not the held-out set gen2ft15 was measured on: $(sha256sum $h)" >&2; return 1; }
+  held_out $h $HELD
+}

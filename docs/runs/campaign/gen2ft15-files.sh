@@ -11,12 +11,7 @@
 C=/work/campaign; V=$C/datagen/converted
 . $C/snapshot.sh
 LAB=$C/bin/augur-lab-${GEN2FT15_LAB:-703a642-v3}
-mkdir -p $C/nnue/gen2ft15 && cd $C/nnue/gen2ft15
-HELD=$PWD/heldout-gen2ft15.bin
-# seed 2744 must be whole first (held_whole)
-H=$C/datagen/selfplay-703a642-gen2ft12-h2-seed2744.bin
-held_whole $H
-held_out $H $HELD
+turn_begin gen2ft15 || exit 1
 DATAGEN15="$C/datagen/selfplay-703a642-gen2ft12-h2-seed2742.bin - 2742
 $C/datagen/selfplay-703a642-gen2ft12-h2-seed2743.bin - 2743"
 PGNS15="sprt/gen2ft14-all-b8-lr5e-5-e4.pgn sprt-703a642-gen2ft14-all-b8-lr5e-5-e4-vs-gen2ft12-n10000 1

@@ -11,7 +11,6 @@ set -e
 . /work/campaign/verdict.sh
 INIT=$(turn_init gen2ft14 gen2ft12)
 . /work/campaign/gen2ft15-files.sh
-echo "init $INIT" >> totals.txt
 FILES="$NEW15 $HELD"
 train_on all-b8-lr5e-5-e4 "$FILES" --init $INIT $FT9
 train_on all-b8-lr2.5e-5-e4 "$FILES" --init $INIT ${FT9/--lr 0.00005/--lr 0.000025}

@@ -12,7 +12,6 @@ set -e
 . /work/campaign/verdict.sh
 INIT=$(turn_init gen2ft15 gen2ft12)
 . /work/campaign/gen2ft16-files.sh
-echo "init $INIT" >> totals.txt
 FILES="$NEW16 $HELD"
 HALF=${FT9/--lr 0.00005/--lr 0.000025}
 RUNS="all-b8-lr2.5e-5-e4 all-b8-lr1.25e-5-e4 all-b8-lr2.5e-5-e2"

@@ -149,11 +149,12 @@ choose_run() {
 # entered, and HELD, its held-out file there, cut from seed 2744 once that seed is whole
 # (held_whole) and only if it is the very set gen2ft15 was measured on (SHA-256 b65d6d81...;
 # the fifth lost machine took the first file and start-datagen.sh made it again), so that every
-# turn's losses compare.
+# turn's losses compare. INIT, when set (the turn's start, turn_init), goes to totals.txt.
 turn_begin() {
   local h=$C/datagen/selfplay-703a642-gen2ft12-h2-seed2744.bin
   mkdir -p $C/nnue/$1 && cd $C/nnue/$1 || return 1
   HELD=$PWD/heldout-$1.bin
+  [ -z "$INIT" ] || echo "init $INIT" >> totals.txt
   held_whole $h
   sha256sum $h | grep -q '^b65d6d81' ||
     { echo "seed 2744 is not the held-out set gen2ft15 was measured on: $(sha256sum $h)" >&2; return 1; }

@@ -39,7 +39,7 @@ fi
 # 40k points; a finished point returns at once.
 pgrep -f scaling-c2.sh >/dev/null || PRIO=0 setsid ./background.sh ./scaling-c2.sh > /dev/null 2>&1 < /dev/null &
 # The SPRTs at PRIO=3: the network's turns, one after another, and a technique's on the network
-# engine. `net_sprt STEM SCRIPT [AFTER]` starts SCRIPT (PRIO=3, or PRIO as set at the call) unless logs/sprt-STEM.log has
+# engine. `net_sprt STEM SCRIPT [AFTER [PRIO]]` starts SCRIPT (at PRIO, 3 unless given) unless logs/sprt-STEM.log has
 # its closing row or it is running (as SCRIPT, or as the net-sprt.sh STEM it execs), and,
 # with AFTER, only once AFTER's SPRT has its closing row (after-sprt.sh does the same within a
 # session). A decided SPRT is not played again, also after a lost machine (rebuild.sh writes
@@ -48,7 +48,7 @@ net_sprt() {
   decided $1 && return 0
   [ -z "$3" ] || decided $3 || return 0
   { pgrep -f "net-sprt.sh $1" || pgrep -f "$2"; } >/dev/null && return 0
-  PRIO=${PRIO:-3} setsid ./background.sh ./$2 > /dev/null 2>&1 < /dev/null &
+  PRIO=${4:-3} setsid ./background.sh ./$2 > /dev/null 2>&1 < /dev/null &
 }
 # Decided, and so left out here (net_sprt returns at once for a decided SPRT; rebuild.sh writes
 # the finished logs back after a lost machine): gen2ft3's second SPRT (H1, twelfth session),
@@ -62,7 +62,7 @@ net_sprt() {
 # that session once gen2ft14's SPRT had ended, and rebuild.sh puts back its `chosen` run).
 # From the twenty-eighth session at PRIO=0 (the study's share): the next turn waits for its
 # verdict, and its games are most of that turn's data.
-PRIO=0 net_sprt gen2ft15-$(run_of gen2ft15) gen2ft15-sprt.sh
+net_sprt gen2ft15-$(run_of gen2ft15) gen2ft15-sprt.sh '' 0
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session; refit-nnue.sh d6f1aef in

@@ -11,8 +11,15 @@ passed() { grep -q "H1 accepted" /work/campaign/logs/sprt-$1.log 2>/dev/null; }
 # where they stand, so a turn waits for the verdict it starts from). RUN is all-b8-lr5e-5-e4, or
 # what the turn's folder names in `chosen` (from gen2ft15, which trains three runs and keeps one).
 run_of() { cat /work/campaign/nnue/$1/chosen 2>/dev/null || echo all-b8-lr5e-5-e4; }
-turn_init() {
+# `turn_winner NEW OLD` (from gen2ft16): NEW if its SPRT passed, else OLD, failing the same
+# way; what turn_init starts from and what the next turn's SPRT plays against.
+turn_winner() {
   local run=$(run_of $1)
   decided $1-$run || { echo "$1's SPRT is not decided yet; the turn starts from the winner" >&2; return 1; }
-  if passed $1-$run; then echo /work/campaign/nnue/$1/$run/best.ckpt; else echo /work/campaign/nnue/$2/$(run_of $2)/best.ckpt; fi
+  if passed $1-$run; then echo $1; else echo $2; fi
+}
+turn_init() {
+  local w
+  w=$(turn_winner $1 $2) || return 1
+  echo /work/campaign/nnue/$w/$(run_of $w)/best.ckpt
 }

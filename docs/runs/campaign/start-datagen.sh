@@ -1,6 +1,8 @@
 #!/bin/bash
 # The campaign's datagen (from 28 Nov, fifteenth session; its autogroup at nice 3 from the
-# sixteenth, background.sh): from 1 Dec, 22:00 (twenty-eighth session, after the fifth lost
+# sixteenth, background.sh): from 2 Dec, 00:55 (twenty-ninth session, after the sixth lost
+# machine took seeds 2745/2746's files, of which no turn had trained on any) seeds 2747 and
+# 2748, the same engine and network; from 1 Dec, 22:00 (twenty-eighth session, after the fifth lost
 # machine took seeds 2742/2743's files, whose first 153,164/150,347 positions gen2ft15 trained
 # on) seeds 2745 and 2746, the same engine and network; from 1 Dec (twenty-seventh session,
 # after the fourth lost machine took seeds 2740/2741's files, parts of which gen2ft14 trained
@@ -21,7 +23,7 @@ LAB=bin/augur-lab-703a642-pgo3
 # went with the fourth lost machine); one set for every later turn, so their losses compare.
 # The fifth lost machine took its file too: a seed replays its games exactly, so it is made
 # again (the same 60,019 positions, SHA-256 b65d6d81...; checked before a turn reads it).
-for seed in ${SEEDS:-2745 2746 2744}; do
+for seed in ${SEEDS:-2747 2748 2744}; do
   f=datagen/selfplay-703a642-gen2ft12-h2-seed$seed.bin
   n=30000000; [ $seed = 2744 ] && n=60000
   pgrep -f "datagen --out $f" >/dev/null || \

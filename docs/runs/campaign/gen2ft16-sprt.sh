@@ -11,4 +11,4 @@ V=$(run_of gen2ft16)
 BASE=$(turn_winner gen2ft15 gen2ft12) || exit 1
 COMMIT=703a642 GAMES=${GAMES:-12000} exec $C/net-sprt.sh gen2ft16-$V gen2ft16-$V \
   $C/nnue/gen2ft16/$V/augur.nnue $BASE $C/nnue/$BASE/$(run_of $BASE)/augur.nnue 104 \
-  "$BASE's float model fine-tuned (train --init, $V, --rounding best) on gen2ft15's SPRT games, the study's 160k games and the gen2ft12 seeds 2745/2746"
+  "$BASE's float model fine-tuned (train --init, $V, --rounding best) on gen2ft15's SPRT games, the study's 160k games and the gen2ft12 seeds 2747/2748"

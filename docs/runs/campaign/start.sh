@@ -63,6 +63,15 @@ net_sprt() {
 # From the twenty-eighth session at PRIO=0 (the study's share): the next turn waits for its
 # verdict, and its games are most of that turn's data.
 net_sprt gen2ft15-$(run_of gen2ft15) gen2ft15-sprt.sh '' 0
+# gen2ft16's turn (from the twenty-ninth session): gen2ft16.sh at nice 0 in an autogroup of its
+# own as soon as gen2ft15's SPRT has its closing row (after-sprt.sh; the turn starts from its
+# winner), then its SPRT at PRIO=3; left alone once the turn has chosen (or found no candidate),
+# when the line after it resumes the SPRT instead.
+[ -e nnue/gen2ft16/chosen ] || [ -e nnue/gen2ft16/no-candidate ] || pgrep -f "gen2ft16.sh" >/dev/null ||
+  NICE=0 setsid ./after-sprt.sh gen2ft15-$(run_of gen2ft15) bash -c \
+    './gen2ft16.sh && PRIO=3 exec ./background.sh ./gen2ft16-sprt.sh' \
+    >> logs/gen2ft16.log 2>&1 < /dev/null &
+[ -e nnue/gen2ft16/chosen ] && net_sprt gen2ft16-$(run_of gen2ft16) gen2ft16-sprt.sh
 # (the shipped ProbCut model's refits, refit-nnue.sh 33bc0d9 and a13040e, are written and
 # shipped: 47fc344, 01250fb; refit-nnue.sh 01960e4 in a23afde; refit-nnue.sh 6cacdc3 in the
 # fifteenth session; refit-nnue.sh 5c62928 in 72ac1dd, seventeenth session; refit-nnue.sh d6f1aef in

@@ -9,7 +9,10 @@ set -e
 S=docs/runs/campaign/state
 C=/work/campaign
 mkdir -p $S
-rm -f $S/*.pgn.xz
+# The new state is written into T and copied into place only at the end (a moment): a commit made
+# while this runs (minutes: the charts, xz -9) then holds the old state or the new, never a
+# half-written file (8f64085 took an empty finished.tsv that way, twenty-ninth session).
+T=$(mktemp -d)
 cp $C/scaling/scaling.csv docs/runs/campaign/scaling.csv
 # The study's charts of its finished points (from 29 Nov, twenty-first session), into
 # docs/runs/scaling-charts: rendered by the study's own command on a copy of its record, asking
@@ -39,7 +42,7 @@ for t in $(awk -F, '!/^#/ && $1 != "technique" { print $1 }' $C/scaling/scaling.
 done
 rm -rf $R
 # PGN_PATH... relative to /work/campaign, each saved as its path with '/' written '__'
-save() { for p in "$@"; do [ -s "$C/$p" ] && xz -9 -c "$C/$p" > "$S/${p//\//__}.xz"; done; return 0; }
+save() { for p in "$@"; do [ -s "$C/$p" ] && xz -9 -c "$C/$p" > "$T/${p//\//__}.xz"; done; return 0; }
 # (from the twenty-seventh session) A finished match's games that no turn has converted yet are
 # data still to come (the turns convert SPRT and study PGNs, snapshot.sh's snap_convert), so a
 # PGN is kept while its match runs and also after, until the converted pieces
@@ -74,5 +77,6 @@ done
 for f in $C/logs/sprt-*.log; do
   stem=$(basename "$f" .log); decided ${stem#sprt-} || continue
   printf '%s\t%s\n' "$(basename "$f" .log)" "$(grep '^SPRT ' "$f" | tail -1)"
-done > $S/finished.tsv
+done > $T/finished.tsv
+rm -f $S/*.pgn.xz $S/finished.tsv && cp $T/* $S/ && rm -rf $T
 ls -la $S

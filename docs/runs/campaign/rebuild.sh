@@ -82,6 +82,10 @@ RUN=all-b8-lr5e-5-e4 candidate gen2ft14 cand-gen2ft14-all-b8-lr5e-5-e2.nnue floa
 # gen2ft15.sh chose, named in the folder's `chosen`, which gen2ft15-sprt.sh and turn_init read)
 RUN=all-b8-lr2.5e-5-e4 candidate gen2ft15 cand-gen2ft15-all-b8-lr2.5e-5-e4.nnue float-cand-gen2ft15-all-b8-lr2.5e-5-e4.ckpt.xz
 echo all-b8-lr2.5e-5-e4 > $C/nnue/gen2ft15/chosen
+# gen2ft16's candidate and float model (thirtieth session; the run gen2ft16.sh chose, kept
+# epoch 1; gen2ft16-sprt.sh plays it against gen2ft12, gen2ft15's SPRT having ended at its cap)
+RUN=all-b8-lr2.5e-5-e4 candidate gen2ft16 cand-gen2ft16-all-b8-lr2.5e-5-e4.nnue float-cand-gen2ft16-all-b8-lr2.5e-5-e4.ckpt.xz
+echo all-b8-lr2.5e-5-e4 > $C/nnue/gen2ft16/chosen
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

@@ -56,13 +56,9 @@ net_sprt() {
 # sixteenth), gen2ft11's (H1, twenty-first), gen2ft12's (H1, twenty-third), `Se`'s at 40k (H1,
 # twentieth); stopped undecided: gen2ft6's (fifteenth, for gen2ft7's), gen2ft8's (LLR 0.66) and
 # gen2ft13's (1,375 games, twenty-fourth, for gen2ft14's); ended undecided at its cap:
-# gen2ft14's (12,000 games, twenty-seventh). A new turn's SPRT gets its line here, and the line
+# gen2ft14's (12,000 games, twenty-seventh) and gen2ft15's (12,000 games, thirtieth: +4.9 ± 6.2
+# nElo, LLR 1.17). A new turn's SPRT gets its line here, and the line
 # goes when the SPRT is decided.
-# gen2ft15's (from 1 Dec, twenty-seventh session: against gen2ft12; its turn, gen2ft15.sh, ran in
-# that session once gen2ft14's SPRT had ended, and rebuild.sh puts back its `chosen` run).
-# From the twenty-eighth session at PRIO=0 (the study's share): the next turn waits for its
-# verdict, and its games are most of that turn's data.
-net_sprt gen2ft15-$(run_of gen2ft15) gen2ft15-sprt.sh '' 0
 # gen2ft16's turn (from the twenty-ninth session): gen2ft16.sh at nice 0 in an autogroup of its
 # own as soon as gen2ft15's SPRT has its closing row (after-sprt.sh; the turn starts from its
 # winner), then its SPRT at PRIO=3; left alone once the turn has chosen (or found no candidate),

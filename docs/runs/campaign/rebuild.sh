@@ -31,12 +31,15 @@ xz -dc docs/runs/nnue-checkpoints/float-gen2ft3-4p98m-h256.ckpt.xz > $C/nnue/gen
 # [RUN=R] candidate TURN FILE [FLOAT]: a fine-tune turn's network FILE
 # (docs/runs/nnue-checkpoints) where the turn's SPRT script reads it,
 # $C/nnue/TURN/R/augur.nnue (R all-lr5e-5-e4 unless given), and FLOAT's float model unpacked
-# beside it as best.ckpt (the next turn's --init)
+# beside it as best.ckpt (the next turn's --init); with CHOSEN=1 also R into the turn's
+# `chosen`, for the turns from gen2ft15 on that train several runs and name the kept one there
+# (verdict.sh's run_of)
 candidate() {
   local d=$C/nnue/$1/${RUN:-all-lr5e-5-e4}
   mkdir -p $d
   cp docs/runs/nnue-checkpoints/$2 $d/augur.nnue
   [ -z "$3" ] || xz -dc docs/runs/nnue-checkpoints/$3 > $d/best.ckpt
+  [ -z "$CHOSEN" ] || echo "${RUN:-all-lr5e-5-e4}" > $C/nnue/$1/chosen
 }
 # gen2ft4's candidate (twelfth session; gen2ft4-sprt.sh)
 candidate gen2ft4 cand-gen2ft4-all-lr5e-5-e4.nnue
@@ -79,13 +82,11 @@ RUN=all-b8-lr5e-5-e4 candidate gen2ft13 cand-gen2ft13-all-b8-lr5e-5-e1.nnue floa
 # gen2ft13's SPRT was stopped and closed by hand (state/finished.tsv keeps its closing row).
 RUN=all-b8-lr5e-5-e4 candidate gen2ft14 cand-gen2ft14-all-b8-lr5e-5-e2.nnue float-cand-gen2ft14-all-b8-lr5e-5-e2.ckpt.xz
 # gen2ft15's candidate and float model (twenty-seventh session; of the turn's three runs the one
-# gen2ft15.sh chose, named in the folder's `chosen`, which gen2ft15-sprt.sh and turn_init read)
-RUN=all-b8-lr2.5e-5-e4 candidate gen2ft15 cand-gen2ft15-all-b8-lr2.5e-5-e4.nnue float-cand-gen2ft15-all-b8-lr2.5e-5-e4.ckpt.xz
-echo all-b8-lr2.5e-5-e4 > $C/nnue/gen2ft15/chosen
+# gen2ft15.sh chose, named in the folder's `chosen` (CHOSEN=1), which gen2ft15-sprt.sh and turn_init read)
+RUN=all-b8-lr2.5e-5-e4 CHOSEN=1 candidate gen2ft15 cand-gen2ft15-all-b8-lr2.5e-5-e4.nnue float-cand-gen2ft15-all-b8-lr2.5e-5-e4.ckpt.xz
 # gen2ft16's candidate and float model (thirtieth session; the run gen2ft16.sh chose, kept
 # epoch 1; gen2ft16-sprt.sh plays it against gen2ft12, gen2ft15's SPRT having ended at its cap)
-RUN=all-b8-lr2.5e-5-e4 candidate gen2ft16 cand-gen2ft16-all-b8-lr2.5e-5-e4.nnue float-cand-gen2ft16-all-b8-lr2.5e-5-e4.ckpt.xz
-echo all-b8-lr2.5e-5-e4 > $C/nnue/gen2ft16/chosen
+RUN=all-b8-lr2.5e-5-e4 CHOSEN=1 candidate gen2ft16 cand-gen2ft16-all-b8-lr2.5e-5-e4.nnue float-cand-gen2ft16-all-b8-lr2.5e-5-e4.ckpt.xz
 # Finished campaigns that start.sh would otherwise begin again: the ladder with generation 2
 # (sixth session, docs/ladder.md; the touch below) and the SPRTs that save-state.sh found
 # finished (state/finished.tsv: the log's name and its verdict line, written back with the

@@ -9,6 +9,8 @@
 //! [`tune`], [`train`]; [`reproduce`] runs them end to end. [`tournament`] and [`spsa`] are the
 //! arena's match and SPSA with the lab's summary and chart.
 
+pub mod campaign;
+pub mod corpus;
 pub mod data;
 pub mod datagen;
 pub mod kit;

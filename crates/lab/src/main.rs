@@ -45,6 +45,10 @@ enum Command {
     SfpcDepths(augur_lab::probcut::sfpc_depths::SfpcDepthsArgs),
     /// Training data from self-play: bullet ChessBoard records (board, score, result), resumable.
     Datagen(augur_lab::datagen::DatagenArgs),
+    /// A declared, resumable campaign from a TOML file: the network loop, studies, SPRTs.
+    Campaign(augur_lab::campaign::CampaignArgs),
+    /// The training corpus: cut a live datagen file, manifest lines, a set checked for games counted twice.
+    Corpus(augur_lab::corpus::CorpusArgs),
     /// Datagen records to `FEN | score | result` text (bullet's text format, white's view).
     Convert(augur_lab::datagen::ConvertArgs),
     /// Texel tuning of the default evaluation's weights (Adam on sigmoid(eval/K)); writes weights.rs.
@@ -75,6 +79,8 @@ fn main() -> Result<()> {
         Command::Accuracy(args) => augur_lab::variants::accuracy::run(&args),
         Command::SfpcDepths(args) => augur_lab::probcut::sfpc_depths::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),
+        Command::Campaign(args) => augur_lab::campaign::run(&args),
+        Command::Corpus(args) => augur_lab::corpus::run(&args),
         Command::Convert(args) => augur_lab::datagen::convert(&args),
         Command::Tune(args) => augur_lab::tune::run(&args),
         Command::Train(args) => augur_lab::train::run(&args),

@@ -28,6 +28,8 @@ struct Game {
     termination: Option<String>,
     /// (SAN, the mover's score in cp if the comment gave one).
     moves: Vec<(SanPlus, Option<i32>)>,
+    /// The movetext reached its result token: the game was written whole.
+    ended: bool,
 }
 
 struct GameVisitor;
@@ -70,6 +72,11 @@ impl Visitor for GameVisitor {
         ControlFlow::Continue(())
     }
 
+    fn outcome(&mut self, g: &mut Game, _outcome: pgn_reader::Outcome) -> ControlFlow<Game> {
+        g.ended = true;
+        ControlFlow::Continue(())
+    }
+
     fn end_game(&mut self, g: Game) -> Game {
         g
     }
@@ -89,21 +96,85 @@ fn score_of(comment: &str) -> Option<i32> {
 
 /// The kept positions of every game of a match PGN, white's view, in game order.
 pub fn read(path: &Path) -> Result<Vec<LabelledBoard>> {
-    let name = path.display().to_string();
-    let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
-    read_from(BufReader::new(file), &name)
+    Ok(read_range(path, Games::ALL)?.0)
 }
 
 /// Like [`read`], from any reader; `name` is used in messages.
 pub fn read_from(input: impl Read, name: &str) -> Result<Vec<LabelledBoard>> {
+    Ok(read_range_from(input, name, Games::ALL)?.0)
+}
+
+/// Which games of a PGN to read: 1-based, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Games {
+    pub first: u64,
+    pub last: Option<u64>,
+}
+
+impl Games {
+    pub const ALL: Games = Games {
+        first: 1,
+        last: None,
+    };
+}
+
+/// The games of a PGN that were read: the range, and how many there were.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GamesRead {
+    pub first: u64,
+    /// The last game read; `first - 1` when none was.
+    pub last: u64,
+}
+
+/// The kept positions of the games `games` of a match PGN. A live match's file may end in a
+/// game that is still being written: the reading stops before a last game that did not reach
+/// its result token, so converting from `last + 1` later takes it whole.
+pub fn read_range(path: &Path, games: Games) -> Result<(Vec<LabelledBoard>, GamesRead)> {
+    let name = path.display().to_string();
+    let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
+    read_range_from(BufReader::new(file), &name, games)
+}
+
+/// Like [`read_range`], from any reader.
+pub fn read_range_from(
+    input: impl Read,
+    name: &str,
+    games: Games,
+) -> Result<(Vec<LabelledBoard>, GamesRead)> {
+    if games.first == 0 || games.last.is_some_and(|l| l < games.first) {
+        anyhow::bail!(
+            "games {}..{}: games are numbered from 1 and the range must not be empty",
+            games.first,
+            games.last.map_or(String::new(), |l| l.to_string())
+        );
+    }
     let mut reader = Reader::new(input);
     let mut out = Vec::new();
     let mut n = 0;
+    let mut last_read = games.first - 1;
     while let Some(game) = reader
         .read_game(&mut GameVisitor)
         .with_context(|| format!("cannot read {name}"))?
     {
         n += 1;
+        if n < games.first {
+            continue;
+        }
+        if games.last.is_some_and(|l| n > l) {
+            break;
+        }
+        if !game.ended {
+            // A torn game can only be the file's last; one in the middle is a broken file.
+            if reader
+                .read_game(&mut GameVisitor)
+                .with_context(|| format!("cannot read {name}"))?
+                .is_some()
+            {
+                anyhow::bail!("{name}#{n}: the game has no result token but others follow it");
+            }
+            break;
+        }
+        last_read = n;
         let origin = format!("{name}#{n}");
         let result = match game.result.as_deref() {
             Some("*") | None => continue,
@@ -148,7 +219,13 @@ pub fn read_from(input: impl Read, name: &str) -> Result<Vec<LabelledBoard>> {
             pos.play_unchecked(m);
         }
     }
-    Ok(out)
+    Ok((
+        out,
+        GamesRead {
+            first: games.first,
+            last: last_read,
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -193,5 +270,35 @@ mod tests {
         let bad = "[Result \"1-0\"]\n\n1. e5 {+0.10/3 0.001s} 1-0\n";
         let e = read_from(bad.as_bytes(), "bad.pgn").unwrap_err();
         assert!(format!("{e:#}").contains("bad.pgn#1"), "{e:#}");
+    }
+
+    /// [pgn-data] A live match is converted in pieces: a range of games, and a torn last game
+    /// left for the next piece.
+    #[test]
+    fn a_range_of_games_and_a_torn_tail() {
+        let (all, read) = read_range_from(GAME.as_bytes(), "m", Games::ALL).unwrap();
+        assert_eq!(read, GamesRead { first: 1, last: 3 });
+        let (second_on, read) = read_range_from(
+            GAME.as_bytes(),
+            "m",
+            Games {
+                first: 2,
+                last: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(read, GamesRead { first: 2, last: 3 });
+        // Game 1 holds every kept position (game 2 was a time forfeit, game 3 unfinished).
+        assert!(second_on.is_empty() && !all.is_empty());
+        let torn = format!("{GAME}\n[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 {{+0.30/9}} e5");
+        let (_, read) = read_range_from(torn.as_bytes(), "m", Games::ALL).unwrap();
+        assert_eq!(read.last, 3, "the torn fourth game is not read");
+        let broken = format!("[Result \"1-0\"]\n\n1. e4 e5\n\n{GAME}");
+        assert!(read_range_from(broken.as_bytes(), "m", Games::ALL).is_err());
+        let empty = Games {
+            first: 3,
+            last: Some(2),
+        };
+        assert!(read_range_from(GAME.as_bytes(), "m", empty).is_err());
     }
 }

@@ -100,6 +100,39 @@ pub fn open(out: &Path, settings: &str) -> Result<(Run, Resumed)> {
     Ok((run, resumed))
 }
 
+/// What a datagen file holds as its journal vouches for it, read without changing either
+/// file: the run's settings line and its whole games (a live run's file may hold part of a
+/// game more, which a cut leaves out).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Journalled {
+    pub settings: String,
+    pub games: u64,
+    pub records: u64,
+}
+
+/// Reads `out`'s journal as it stands (a run may be writing it).
+pub fn read(out: &Path) -> Result<Journalled> {
+    let jpath = journal_path(out);
+    let bytes =
+        std::fs::read(&jpath).with_context(|| format!("cannot read {}", jpath.display()))?;
+    let first = match bytes.iter().position(|&b| b == b'\n') {
+        Some(i) => std::str::from_utf8(&bytes[..=i]).ok(),
+        None => None,
+    };
+    let Some(header) = first.filter(|h| h.starts_with(MAGIC)) else {
+        bail!("{} is not a datagen journal", jpath.display());
+    };
+    let data_len = std::fs::metadata(out)
+        .with_context(|| format!("cannot read {}", out.display()))?
+        .len();
+    let (_, r) = recover(&jpath, header, data_len)?;
+    Ok(Journalled {
+        settings: header[MAGIC.len()..].trim().to_string(),
+        games: r.games,
+        records: r.records,
+    })
+}
+
 /// Reads the journal: the length of its valid part and the games it vouches for.
 fn recover(jpath: &Path, header: &str, data_len: u64) -> Result<(u64, Resumed)> {
     let bytes = std::fs::read(jpath).with_context(|| format!("cannot read {}", jpath.display()))?;

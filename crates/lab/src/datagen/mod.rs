@@ -113,6 +113,9 @@ pub struct DatagenArgs {
     /// No progress line.
     #[arg(long)]
     pub quiet: bool,
+    /// When the file is complete, write its manifest line (`corpus::manifest::Line`).
+    #[command(flatten)]
+    pub summary: crate::kit::summary::SummaryArgs,
 }
 
 /// The searcher's configuration from `--eval`, `--eval-file` and `--set`, and what the
@@ -165,14 +168,29 @@ pub struct ConvertArgs {
     /// Convert only the first N records (positions).
     #[arg(long)]
     pub limit: Option<u64>,
+    /// For a PGN: the first game to convert (1-based), so that a live match is converted in
+    /// pieces that never share a game.
+    #[arg(long, default_value_t = 1)]
+    pub first_game: u64,
+    /// For a PGN: the last game to convert (default: the last whole game in the file).
+    #[arg(long)]
+    pub last_game: Option<u64>,
+    /// For a PGN: write the output's manifest line (`corpus::manifest::Line`) as the summary.
+    #[command(flatten)]
+    pub summary: crate::kit::summary::SummaryArgs,
 }
 
 // [pgn-data] Every SPRT the lab plays at a fixed node count is self-play with a search score
 // on each move, so its PGN is training data for free; as records the network's trainer and
 // bullet read it like datagen's. The positions kept are the tuner's (`data::pgn`): quiet moves
 // with a centipawn score, not in check, of games that ended normally.
-fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
-    let samples = crate::data::pgn::read(input)?;
+fn pgn_to_records(args: &ConvertArgs, out: &Path) -> Result<crate::corpus::manifest::Line> {
+    let (input, limit) = (&args.input, args.limit);
+    let range = crate::data::pgn::Games {
+        first: args.first_game,
+        last: args.last_game,
+    };
+    let (samples, read) = crate::data::pgn::read_range(input, range)?;
     let file =
         std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
     let mut writer = format::RecordWriter::new(BufWriter::new(file));
@@ -200,7 +218,22 @@ fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
     writer
         .flush()
         .with_context(|| format!("cannot write {}", out.display()))?;
-    Ok(n)
+    let games = read.last + 1 - read.first;
+    Ok(crate::corpus::manifest::Line {
+        file: out.display().to_string(),
+        sha256: crate::kit::provenance::sha256_file(out)?,
+        positions: n,
+        games,
+        source: crate::corpus::manifest::Source::Pgn,
+        // The match's file name, not its path: the same games wherever the file lies.
+        origin: input.file_name().map_or_else(
+            || input.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        ),
+        first_game: read.first,
+        last_game: read.last,
+        engine: crate::kit::provenance::source_commit(),
+    })
 }
 
 /// The settings line of the journal: everything that decides the games (`engine`: what
@@ -246,7 +279,29 @@ struct Tally {
     plies: u64,
 }
 
+/// `augur-lab datagen`: plays until the file holds what was asked, then writes its summary, the
+/// file's manifest line (a campaign's stage is done when that exists). The commit that began
+/// the file is recorded beside it once (`FILE.provenance.toml`), for the manifest.
 pub fn run(args: &DatagenArgs) -> Result<()> {
+    let mut name = args.out.file_name().unwrap_or_default().to_os_string();
+    name.push(".provenance.toml");
+    if !args.out.with_file_name(name).exists() {
+        if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        crate::kit::provenance::Provenance::capture(args, Some(args.seed))
+            .write_beside(&args.out)?;
+    }
+    generate(args)?;
+    if args.summary.summary.is_some() {
+        args.summary
+            .write("datagen", &crate::corpus::line_of(&args.out)?)?;
+    }
+    Ok(())
+}
+
+fn generate(args: &DatagenArgs) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -465,9 +520,15 @@ pub fn convert(args: &ConvertArgs) -> Result<()> {
             .out
             .as_deref()
             .context("converting a PGN to records needs --out FILE")?;
-        let n = pgn_to_records(&args.input, out, args.limit)?;
-        eprintln!("{n} positions written to {}", out.display());
-        return Ok(());
+        let line = pgn_to_records(args, out)?;
+        eprintln!(
+            "{} positions of games {}..={} written to {}",
+            line.positions,
+            line.first_game,
+            line.last_game,
+            out.display()
+        );
+        return args.summary.write("convert", &line);
     }
     let reader = RecordReader::open(&args.input)?;
     let mut out: Box<dyn Write> = match &args.out {
@@ -510,6 +571,9 @@ mod tests {
             input: pgn,
             out: Some(out.clone()),
             limit: None,
+            first_game: 1,
+            last_game: None,
+            summary: Default::default(),
         };
         convert(&args).unwrap();
         let records: Vec<_> = RecordReader::open(&out)
@@ -535,6 +599,9 @@ mod tests {
             input: dir.join("m.pgn"),
             out: None,
             limit: None,
+            first_game: 1,
+            last_game: None,
+            summary: Default::default(),
         };
         assert!(format!("{:#}", convert(&no_out).unwrap_err()).contains("--out"));
         std::fs::remove_dir_all(&dir).unwrap();

@@ -71,14 +71,7 @@ pub fn write<F: Serialize>(path: &Path, command: &str, figures: &F) -> Result<()
     };
     let text =
         toml::to_string(&summary).with_context(|| format!("the figures of `{command}` as TOML"))?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    crate::kit::atomic::write(path, text.as_bytes())
 }
 
 /// Reads a summary file.

@@ -1,0 +1,372 @@
+//! The campaign file: what a campaign is, declared in TOML and checked before anything runs.
+//! Unknown keys are refused (a misspelt key would otherwise silently take its default and
+//! spend hours on the wrong run).
+//!
+//! ```toml
+//! name = "network"
+//! dir = "/work/campaign/network"     # the campaign's files; never in git
+//! cores = 2
+//!
+//! [engine]                           # pinned into DIR/bin at the first start
+//! augur = "target/release/augur"
+//! lab = "target/release/augur-lab"
+//!
+//! [network]                          # the network loop
+//! generations = 3
+//! start = "embedded"                 # the first best network: "embedded" or a .nnue file
+//!
+//! [network.held_out]                 # a datagen file never trained on
+//! seed = 5000
+//! positions = 60000
+//!
+//! [network.datagen]                  # each generation adds a file of the best network's games
+//! seed = 5100                        # generation g plays seed + g
+//! positions = 1000000
+//! nodes = 5000
+//! threads = 1
+//!
+//! [[network.train]]                  # one or more recipes; the lowest held-out loss is the candidate
+//! name = "h256"
+//! threads = 2
+//! recipe = { hidden = 256, epochs = 16, lr = 0.001 }   # `augur-lab train` config keys
+//!
+//! [network.gate]                     # the candidate against the best network
+//! control = "nodes=10000"
+//! bounds = [0.0, 5.0]
+//! games = 12000                      # the cap
+//!
+//! [[stage]]                          # any lab command that writes --summary
+//! id = "sprt-se-40k"
+//! command = ["match", "--engine", "...", "--sprt", "0,10"]
+//! cores = 1
+//! after = ["gen1/promote"]
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignFile {
+    pub name: String,
+    /// The campaign's folder (relative paths are taken from the working directory).
+    pub dir: Option<PathBuf>,
+    /// Cores the campaign may keep busy at once.
+    #[serde(default = "default_cores")]
+    pub cores: usize,
+    #[serde(default)]
+    pub engine: EngineFiles,
+    pub network: Option<NetworkLoop>,
+    #[serde(default)]
+    pub stage: Vec<CommandStage>,
+}
+
+fn default_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The binaries a campaign plays and trains with; copied into the campaign's folder at its
+/// first start, so that a rebuild of the checkout never changes a campaign half-way.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EngineFiles {
+    /// The engine (default: `augur` beside the running `augur-lab`).
+    pub augur: Option<PathBuf>,
+    /// The lab (default: the running `augur-lab`).
+    pub lab: Option<PathBuf>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkLoop {
+    pub generations: u32,
+    /// `embedded` (the engine's compiled-in network) or a network file.
+    #[serde(default = "embedded")]
+    pub start: String,
+    pub held_out: HeldOut,
+    pub datagen: Datagen,
+    pub train: Vec<TrainRun>,
+    pub gate: Gate,
+    /// Whether each gate's games join the next generation's data (converted whole).
+    #[serde(default = "yes")]
+    pub convert_gates: bool,
+}
+
+fn embedded() -> String {
+    "embedded".to_string()
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HeldOut {
+    pub seed: u64,
+    pub positions: u64,
+    #[serde(default = "default_nodes")]
+    pub nodes: u64,
+    #[serde(default = "one")]
+    pub threads: usize,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Datagen {
+    /// Generation g plays seed + g (the held-out seed must not be among them).
+    pub seed: u64,
+    /// Positions each generation adds.
+    pub positions: u64,
+    #[serde(default = "default_nodes")]
+    pub nodes: u64,
+    #[serde(default = "one")]
+    pub threads: usize,
+    /// Further `augur-lab datagen` flags, as `--name value` pairs (e.g. `hash = "2"`).
+    #[serde(default)]
+    pub flags: BTreeMap<String, toml::Value>,
+}
+
+fn default_nodes() -> u64 {
+    5000
+}
+
+fn one() -> usize {
+    1
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TrainRun {
+    pub name: String,
+    #[serde(default = "one")]
+    pub threads: usize,
+    /// `augur-lab train` configuration keys (the campaign adds data, held_out and out).
+    #[serde(default)]
+    pub recipe: toml::Table,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Gate {
+    /// `augur-lab match --tc`.
+    #[serde(default = "default_control")]
+    pub control: String,
+    /// SPRT bounds (Elo0, Elo1).
+    pub bounds: [f64; 2],
+    #[serde(default = "normalized")]
+    pub elo_model: String,
+    /// The cap: games before the SPRT gives up undecided (the best network stays).
+    pub games: u64,
+    #[serde(default = "one")]
+    pub concurrency: usize,
+    /// Openings file (default: the match's bundled book).
+    pub openings: Option<PathBuf>,
+    /// Seed of the opening order; generation g plays seed + g.
+    #[serde(default = "one_u64")]
+    pub seed: u64,
+}
+
+fn default_control() -> String {
+    "nodes=10000".to_string()
+}
+
+fn normalized() -> String {
+    "normalized".to_string()
+}
+
+fn one_u64() -> u64 {
+    1
+}
+
+/// Any lab command that writes `--summary` (a scaling study, a list of SPRTs, ...).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CommandStage {
+    /// The stage's name and its folder under the campaign's (letters, digits, `-`, `_`).
+    pub id: String,
+    /// The lab's arguments: `["match", "--engine", ...]`. `{dir}` is the stage's folder,
+    /// `{augur}` the pinned engine, `{best}` the best network so far (a file path).
+    pub command: Vec<String>,
+    #[serde(default = "one")]
+    pub cores: usize,
+    /// Stages that must be done first (ids, or the network loop's `genN/<step>`).
+    #[serde(default)]
+    pub after: Vec<String>,
+}
+
+impl CampaignFile {
+    /// Reads and checks a campaign file.
+    pub fn read(path: &Path) -> Result<CampaignFile> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the campaign file {}", path.display()))?;
+        let file: CampaignFile = toml::from_str(&text)
+            .with_context(|| format!("{} is not a campaign file", path.display()))?;
+        file.check()
+            .with_context(|| format!("{}: the campaign is refused", path.display()))?;
+        Ok(file)
+    }
+
+    fn check(&self) -> Result<()> {
+        if !is_name(&self.name) {
+            bail!("name '{}': use letters, digits, '-' and '_'", self.name);
+        }
+        if self.cores == 0 {
+            bail!("cores = 0: a campaign needs at least one core");
+        }
+        if let Some(n) = &self.network {
+            if n.generations == 0 {
+                bail!("network.generations = 0: nothing to do");
+            }
+            if n.train.is_empty() {
+                bail!("network: at least one [[network.train]] run is needed");
+            }
+            let mut names = std::collections::HashSet::new();
+            for t in &n.train {
+                if !is_name(&t.name) || !names.insert(&t.name) {
+                    bail!("network.train name '{}' is not a unique name", t.name);
+                }
+                for key in ["data", "held_out", "out", "resume"] {
+                    if t.recipe.contains_key(key) {
+                        bail!(
+                            "network.train '{}': recipe key '{key}' is the campaign's to set",
+                            t.name
+                        );
+                    }
+                }
+            }
+            let seeds = n.datagen.seed + 1..=n.datagen.seed + u64::from(n.generations);
+            if seeds.contains(&n.held_out.seed) {
+                bail!(
+                    "network.held_out.seed {} is also a generation's datagen seed ({}..={}): \
+                     the held-out games would be trained on",
+                    n.held_out.seed,
+                    seeds.start(),
+                    seeds.end()
+                );
+            }
+            if n.held_out.positions == 0 || n.datagen.positions == 0 {
+                bail!("network: held_out.positions and datagen.positions must be above 0");
+            }
+            let [e0, e1] = n.gate.bounds;
+            if e0.partial_cmp(&e1) != Some(std::cmp::Ordering::Less) {
+                bail!("network.gate.bounds [{e0}, {e1}]: Elo0 must be below Elo1");
+            }
+            if !["normalized", "logistic"].contains(&n.gate.elo_model.as_str()) {
+                bail!(
+                    "network.gate.elo_model '{}': normalized or logistic",
+                    n.gate.elo_model
+                );
+            }
+            if n.gate.games < 2 {
+                bail!("network.gate.games must be at least 2 (one opening, both colours)");
+            }
+        }
+        let mut ids = std::collections::HashSet::new();
+        for s in &self.stage {
+            if !is_name(&s.id) || s.id.starts_with("gen") || s.id == "held-out" {
+                bail!(
+                    "stage id '{}': letters, digits, '-' and '_', not starting with 'gen' \
+                     nor 'held-out' (the network loop's names)",
+                    s.id
+                );
+            }
+            if !ids.insert(s.id.clone()) {
+                bail!("stage id '{}' is declared twice", s.id);
+            }
+            if s.command.is_empty() {
+                bail!("stage '{}': an empty command", s.id);
+            }
+            if s.command.iter().any(|a| a == "--summary") {
+                bail!(
+                    "stage '{}': the campaign adds --summary itself (a stage is done when its \
+                     summary exists)",
+                    s.id
+                );
+            }
+        }
+        if self.network.is_none() && self.stage.is_empty() {
+            bail!("nothing declared: add [network] or [[stage]]");
+        }
+        Ok(())
+    }
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TINY: &str = r#"
+name = "tiny"
+cores = 2
+[network]
+generations = 1
+[network.held_out]
+seed = 9
+positions = 100
+[network.datagen]
+seed = 10
+positions = 500
+[[network.train]]
+name = "a"
+recipe = { hidden = 16, epochs = 1 }
+[network.gate]
+bounds = [0.0, 5.0]
+games = 10
+"#;
+
+    fn parse(text: &str) -> Result<CampaignFile> {
+        let f: CampaignFile = toml::from_str(text)?;
+        f.check()?;
+        Ok(f)
+    }
+
+    #[test]
+    fn a_tiny_campaign_reads() {
+        let f = parse(TINY).unwrap();
+        assert_eq!(
+            f.network.unwrap().train[0].recipe["hidden"].as_integer(),
+            Some(16)
+        );
+    }
+
+    #[test]
+    fn mistakes_are_refused_with_their_reason() {
+        let cases = [
+            (TINY.replace("games = 10", "gamez = 10"), "unknown field"),
+            (TINY.replace("seed = 9", "seed = 11"), "trained on"),
+            (TINY.replace("[0.0, 5.0]", "[5.0, 0.0]"), "Elo0"),
+            (
+                TINY.replace("hidden = 16", "out = \"x\""),
+                "campaign's to set",
+            ),
+            (
+                TINY.replace("generations = 1", "generations = 0"),
+                "nothing to do",
+            ),
+            (
+                format!("{TINY}\n[[stage]]\nid = \"gen2\"\ncommand = [\"match\"]\n"),
+                "not starting with 'gen'",
+            ),
+            (
+                format!(
+                    "{TINY}\n[[stage]]\nid = \"s\"\ncommand = [\"match\", \"--summary\", \"x\"]\n"
+                ),
+                "adds --summary",
+            ),
+        ];
+        for (text, why) in cases {
+            let e = format!("{:#}", parse(&text).unwrap_err());
+            assert!(e.contains(why), "expected '{why}' in: {e}");
+        }
+    }
+}

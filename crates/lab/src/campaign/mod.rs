@@ -1,0 +1,169 @@
+//! `augur-lab campaign`: a declared, resumable campaign from one file. The network loop
+//! (datagen with the best network, the gates' games converted, training runs, the candidate's
+//! choice, its gate SPRT, promotion on H1, the next generation) and any list of lab commands
+//! (a scaling study, SPRTs) are stages; each stage is a lab command that writes `--summary`,
+//! and a stage is done when its summary exists. Verdicts are read from the typed summaries.
+//!
+//! - [`file`]: the campaign file, checked before anything runs.
+//! - [`plan`]: the stages it declares and what each waits for.
+//! - [`stages`]: what each stage runs, frozen at its first start; the runner's own stages.
+//! - [`runner`]: keeps the campaign's cores busy, survives `kill -9`.
+//! - [`status`]: one screen of where each stage stands.
+//!
+//! docs/campaign.md has the file's keys, the folder's layout and how the stages map onto
+//! OpenBench.
+
+pub mod file;
+pub mod plan;
+pub mod runner;
+pub mod stages;
+pub mod status;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::kit::provenance::{sha256_file, sha256_hex, source_commit};
+use file::CampaignFile;
+use stages::{Campaign, Layout};
+
+#[derive(clap::Args, Debug)]
+pub struct CampaignArgs {
+    #[command(subcommand)]
+    pub command: CampaignCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum CampaignCommand {
+    /// Run the campaign until every stage is done (again: resume where its files end).
+    Run(Target),
+    /// Where each stage stands: progress, LLR, positions.
+    Status(Target),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Target {
+    /// The campaign file (TOML).
+    pub file: PathBuf,
+    /// The campaign's folder (default: the file's `dir`).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+impl Target {
+    fn open(&self) -> Result<Campaign> {
+        let file = CampaignFile::read(&self.file)?;
+        let dir = self
+            .dir
+            .clone()
+            .or_else(|| file.dir.clone())
+            .with_context(|| {
+                format!(
+                    "{} names no dir and no --dir was given",
+                    self.file.display()
+                )
+            })?;
+        let dir = std::path::absolute(&dir)
+            .with_context(|| format!("the campaign folder {}", dir.display()))?;
+        let stages = plan::stages(&file);
+        plan::check(&stages).with_context(|| format!("{}", self.file.display()))?;
+        Ok(Campaign {
+            file,
+            layout: Layout { dir },
+            stages,
+        })
+    }
+}
+
+pub fn run(args: &CampaignArgs) -> Result<()> {
+    match &args.command {
+        CampaignCommand::Run(t) => {
+            let campaign = t.open()?;
+            std::fs::create_dir_all(&campaign.layout.dir)
+                .with_context(|| format!("cannot create {}", campaign.layout.dir.display()))?;
+            prepare(&campaign, &t.file)?;
+            runner::run(&campaign)
+        }
+        CampaignCommand::Status(t) => {
+            print!("{}", status::render(&t.open()?)?);
+            Ok(())
+        }
+    }
+}
+
+/// The first start pins the binaries and the start network into the folder and keeps a copy
+/// of the campaign file; a later start keeps what is there.
+fn prepare(campaign: &Campaign, file: &Path) -> Result<()> {
+    let l = &campaign.layout;
+    let exe = std::env::current_exe().context("the running augur-lab's path")?;
+    let lab_src = campaign.file.engine.lab.clone().unwrap_or(exe.clone());
+    let augur_src = match &campaign.file.engine.augur {
+        Some(p) => p.clone(),
+        None => exe.with_file_name(format!("augur{}", std::env::consts::EXE_SUFFIX)),
+    };
+    let mut pinned = String::new();
+    for (src, dst) in [(&lab_src, l.lab()), (&augur_src, l.augur())] {
+        if !dst.exists() {
+            if !src.exists() {
+                bail!(
+                    "{} does not exist: build it (cargo build --release -p augur -p augur-lab) \
+                     or name it in the campaign's [engine]",
+                    src.display()
+                );
+            }
+            std::fs::create_dir_all(dst.parent().expect("bin/ has a parent"))?;
+            let tmp = dst.with_extension("tmp");
+            std::fs::copy(src, &tmp)
+                .with_context(|| format!("cannot copy {} to {}", src.display(), dst.display()))?;
+            std::fs::rename(&tmp, &dst)?;
+            pinned += &format!(
+                "{} = {{ from = {:?}, sha256 = {:?} }}\n",
+                dst.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .replace('-', "_"),
+                src.display().to_string(),
+                sha256_file(&dst)?
+            );
+        }
+    }
+    if !pinned.is_empty() {
+        pinned = format!(
+            "# the binaries this campaign runs\nlab_commit = {:?}\n{pinned}",
+            source_commit()
+        );
+        crate::kit::atomic::write(&l.dir.join("bin").join("pinned.toml"), pinned.as_bytes())?;
+    }
+    if let Some(n) = &campaign.file.network {
+        let start = l.start_net();
+        if !start.exists() {
+            let bytes = if n.start == "embedded" {
+                augur::eval::nnue::DEFAULT_NETWORK.to_vec()
+            } else {
+                std::fs::read(&n.start)
+                    .with_context(|| format!("network.start: cannot read {}", n.start))?
+            };
+            augur::eval::nnue::Network::from_bytes(&bytes)
+                .with_context(|| format!("network.start {} is not a network", n.start))?;
+            crate::kit::atomic::write(&start, &bytes)?;
+            println!(
+                "start network {} (sha256 {})",
+                n.start,
+                &sha256_hex(&bytes)[..16]
+            );
+        }
+    }
+    let copy = l.dir.join("campaign.toml");
+    let text = std::fs::read(file)?;
+    match std::fs::read(&copy) {
+        Ok(old) if old != text => println!(
+            "note: {} differs from the copy kept at the first start ({}); stages begun keep \
+             their frozen commands",
+            file.display(),
+            copy.display()
+        ),
+        Ok(_) => {}
+        Err(_) => crate::kit::atomic::write(&copy, &text)?,
+    }
+    Ok(())
+}

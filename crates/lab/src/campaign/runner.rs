@@ -1,0 +1,215 @@
+//! The runner: starts every stage whose predecessors are done while the campaign's cores
+//! allow, each as a lab process with its output in the stage's `log.txt`, and goes on until all
+//! are done or one fails.
+//!
+//! What makes it survive `kill -9` and a lost machine: a stage is done when its summary exists
+//! (written whole), every lab command it runs resumes from its own files, and a stage's process
+//! outlives the runner: a runner started again finds it by its pid file (checked against the
+//! process's command line, so a reused pid is not mistaken for it) and waits for it instead of
+//! starting a second one. At most the stage in flight loses the game or epoch it was in.
+
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use super::plan::Stage;
+use super::stages::{Campaign, Frozen, Layout};
+
+/// A process that the pid file names, if it is alive and runs the stage's command.
+pub fn live_pid(layout: &Layout, id: &str) -> Option<u32> {
+    let pid: u32 = std::fs::read_to_string(layout.pid(id))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let summary = layout.summary(id).display().to_string();
+    let mine = String::from_utf8_lossy(&cmdline).contains(&summary);
+    mine.then_some(pid)
+}
+
+/// The runner's own pid file: one runner per campaign folder.
+fn lock(layout: &Layout) -> Result<()> {
+    let path = layout.dir.join("runner.pid");
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Ok(pid) = text.trim().parse::<u32>() {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if pid != std::process::id() && String::from_utf8_lossy(&cmdline).contains("campaign") {
+                bail!(
+                    "another runner (pid {pid}) is running the campaign in {}",
+                    layout.dir.display()
+                );
+            }
+        }
+    }
+    crate::kit::atomic::write(&path, std::process::id().to_string().as_bytes())
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+fn log_tail(path: &Path, lines: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// The frozen command of a stage: the one written at its first start, else resolved now.
+fn frozen(campaign: &Campaign, stage: &Stage) -> Result<Frozen> {
+    let path = campaign.layout.frozen(&stage.id);
+    if path.exists() {
+        let text = std::fs::read_to_string(&path)?;
+        return toml::from_str(&text).with_context(|| format!("{} is damaged", path.display()));
+    }
+    let f = campaign.resolve(stage)?;
+    crate::kit::atomic::write(&path, toml::to_string(&f)?.as_bytes())?;
+    Ok(f)
+}
+
+fn spawn(campaign: &Campaign, stage: &Stage) -> Result<Child> {
+    let l = &campaign.layout;
+    let f = frozen(campaign, stage)?;
+    let log = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(l.log(&stage.id))
+        .with_context(|| format!("cannot open {}", l.log(&stage.id).display()))?;
+    let child = Command::new(l.lab())
+        .args(&f.args)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone()?)
+        .stderr(log)
+        .spawn()
+        .with_context(|| format!("cannot start {}", l.lab().display()))?;
+    crate::kit::atomic::write(&l.pid(&stage.id), child.id().to_string().as_bytes())?;
+    println!(
+        "{} start {} ({} core{}): augur-lab {}",
+        now(),
+        stage.id,
+        stage.cores,
+        if stage.cores == 1 { "" } else { "s" },
+        f.args.join(" ")
+    );
+    Ok(child)
+}
+
+/// Runs the campaign to its end. Stages that failed in an earlier run are tried again.
+pub fn run(campaign: &Campaign) -> Result<()> {
+    let l = &campaign.layout;
+    lock(l)?;
+    for s in &campaign.stages {
+        let _ = std::fs::remove_file(l.failed(&s.id));
+    }
+    let total = campaign.file.cores;
+    let mut children: HashMap<String, (Child, Instant)> = HashMap::new();
+    let mut failures: Vec<String> = Vec::new();
+    loop {
+        // Reap the processes that ended.
+        let mut ended = Vec::new();
+        for (id, (child, _)) in children.iter_mut() {
+            if let Some(status) = child.try_wait()? {
+                ended.push((id.clone(), status));
+            }
+        }
+        for (id, status) in ended {
+            let (_, started) = children.remove(&id).expect("reaped above");
+            let _ = std::fs::remove_file(l.pid(&id));
+            if l.is_done(&id) {
+                println!(
+                    "{} done {id} ({})",
+                    now(),
+                    humantime::format_duration(Duration::from_secs(started.elapsed().as_secs()))
+                );
+            } else {
+                std::fs::write(l.failed(&id), format!("{status}\n"))?;
+                println!(
+                    "{} FAILED {id} ({status}); the end of {}:\n{}",
+                    now(),
+                    l.log(&id).display(),
+                    log_tail(&l.log(&id), 15)
+                );
+                failures.push(id);
+            }
+        }
+        // Processes of an earlier runner, still at work.
+        let adopted: Vec<&Stage> = campaign
+            .stages
+            .iter()
+            .filter(|s| !children.contains_key(&s.id) && !l.is_done(&s.id))
+            .filter(|s| live_pid(l, &s.id).is_some())
+            .collect();
+        let mut busy: usize = adopted.iter().map(|s| s.cores).sum::<usize>()
+            + children
+                .keys()
+                .filter_map(|id| campaign.stage(id))
+                .map(|s| s.cores)
+                .sum::<usize>();
+        let mut progressed = false;
+        if failures.is_empty() {
+            for s in &campaign.stages {
+                if l.is_done(&s.id)
+                    || children.contains_key(&s.id)
+                    || adopted.iter().any(|a| a.id == s.id)
+                    || !s.after.iter().all(|a| l.is_done(a))
+                {
+                    continue;
+                }
+                if s.step.is_internal() {
+                    std::fs::create_dir_all(l.stage_dir(&s.id))?;
+                    match campaign.run_internal(s) {
+                        Ok(()) => println!("{} done {}", now(), s.id),
+                        Err(e) => {
+                            std::fs::write(l.failed(&s.id), format!("{e:#}\n"))?;
+                            println!("{} FAILED {}: {e:#}", now(), s.id);
+                            failures.push(s.id.clone());
+                            break;
+                        }
+                    }
+                    progressed = true;
+                    continue;
+                }
+                if busy + s.cores > total {
+                    continue;
+                }
+                std::fs::create_dir_all(l.stage_dir(&s.id))?;
+                match spawn(campaign, s) {
+                    Ok(child) => {
+                        children.insert(s.id.clone(), (child, Instant::now()));
+                        busy += s.cores;
+                        progressed = true;
+                    }
+                    Err(e) => {
+                        std::fs::write(l.failed(&s.id), format!("{e:#}\n"))?;
+                        println!("{} FAILED {}: {e:#}", now(), s.id);
+                        failures.push(s.id.clone());
+                        break;
+                    }
+                }
+            }
+        }
+        let all_done = campaign.stages.iter().all(|s| l.is_done(&s.id));
+        if all_done {
+            println!("{} the campaign is done", now());
+            return Ok(());
+        }
+        if children.is_empty() && adopted.is_empty() && !progressed {
+            if !failures.is_empty() {
+                bail!(
+                    "stage{} {} failed (its log.txt says why); `campaign run` again tries {} again",
+                    if failures.len() == 1 { "" } else { "s" },
+                    failures.join(", "),
+                    if failures.len() == 1 { "it" } else { "them" }
+                );
+            }
+            bail!("no stage can start: the campaign's stages wait for each other");
+        }
+        if !progressed {
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+}

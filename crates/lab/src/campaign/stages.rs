@@ -1,0 +1,414 @@
+//! What each stage runs. A stage that runs a process gets its command line resolved once, at
+//! its first start, and frozen in its folder (`command.toml`): a datagen stage begun with one
+//! network resumes with that network even after a promotion, and a restart after a kill runs
+//! exactly what was running. The runner's own stages (choose, promote) read the typed
+//! summaries of the stages before them and write their own.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::file::CampaignFile;
+use super::plan::{gen_id, Stage, Step};
+use crate::corpus::manifest::{Line, Manifest};
+use crate::kit::summary;
+
+/// Where a campaign keeps its files.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub dir: PathBuf,
+}
+
+impl Layout {
+    pub fn stage_dir(&self, id: &str) -> PathBuf {
+        self.dir.join(id)
+    }
+    pub fn summary(&self, id: &str) -> PathBuf {
+        self.stage_dir(id).join("summary.toml")
+    }
+    pub fn frozen(&self, id: &str) -> PathBuf {
+        self.stage_dir(id).join("command.toml")
+    }
+    pub fn pid(&self, id: &str) -> PathBuf {
+        self.stage_dir(id).join("pid")
+    }
+    pub fn log(&self, id: &str) -> PathBuf {
+        self.stage_dir(id).join("log.txt")
+    }
+    pub fn failed(&self, id: &str) -> PathBuf {
+        self.stage_dir(id).join("failed")
+    }
+    /// A datagen or convert stage's records.
+    pub fn data(&self, id: &str) -> PathBuf {
+        self.stage_dir(id).join("data.bin")
+    }
+    /// A match stage's games.
+    pub fn pgn(&self, id: &str) -> PathBuf {
+        self.stage_dir(id).join("games.pgn")
+    }
+    pub fn augur(&self) -> PathBuf {
+        self.dir.join("bin").join("augur")
+    }
+    pub fn lab(&self) -> PathBuf {
+        self.dir.join("bin").join("augur-lab")
+    }
+    /// The network the loop starts from.
+    pub fn start_net(&self) -> PathBuf {
+        self.dir.join("nets").join("start.nnue")
+    }
+    pub fn is_done(&self, id: &str) -> bool {
+        self.summary(id).exists()
+    }
+}
+
+/// A process stage's command, frozen at its first start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Frozen {
+    /// The lab's arguments (the pinned `augur-lab` runs them).
+    pub args: Vec<String>,
+}
+
+/// What `augur-lab train --summary` writes that the campaign reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainFigures {
+    /// The held-out loss of the network written (the kept epoch's).
+    pub held_out_loss: f64,
+    /// The quantised network file.
+    pub network: PathBuf,
+}
+
+/// `genG/choose`: the candidate of a generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    pub run: String,
+    pub network: PathBuf,
+    pub sha256: String,
+    pub held_out_loss: f64,
+    /// Every run's held-out loss, as (run, loss).
+    pub losses: Vec<(String, f64)>,
+}
+
+/// The SPRT's verdict, parsed from the match summary's text at the boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    H1,
+    H0,
+    /// The cap was reached first.
+    Undecided,
+}
+
+impl Verdict {
+    fn parse(text: &str) -> Result<Verdict> {
+        match text {
+            "H1 accepted" => Ok(Verdict::H1),
+            "H0 accepted" => Ok(Verdict::H0),
+            "no decision yet" => Ok(Verdict::Undecided),
+            _ => bail!("an SPRT verdict '{text}' the campaign does not know"),
+        }
+    }
+}
+
+/// `genG/promote`: what the gate decided.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Promotion {
+    pub verdict: Verdict,
+    pub llr: f64,
+    pub games: u64,
+    pub candidate: PathBuf,
+    /// The best network after this generation (the candidate on H1, else the one before).
+    pub best: PathBuf,
+    pub promoted: bool,
+}
+
+/// A campaign, resolved: its file, its folder and its stages.
+pub struct Campaign {
+    pub file: CampaignFile,
+    pub layout: Layout,
+    pub stages: Vec<Stage>,
+}
+
+impl Campaign {
+    pub fn stage(&self, id: &str) -> Option<&Stage> {
+        self.stages.iter().find(|s| s.id == id)
+    }
+
+    /// The best network once the promotions of the generations before `gen` that are done
+    /// have been applied.
+    pub fn best_before(&self, gen: u32) -> Result<PathBuf> {
+        for g in (1..gen).rev() {
+            let path = self.layout.summary(&gen_id(g, "promote"));
+            if path.exists() {
+                let p: Promotion = summary::read(&path)?.figures()?;
+                return Ok(p.best);
+            }
+        }
+        Ok(self.layout.start_net())
+    }
+
+    /// The best network now: after every promotion done.
+    pub fn best_now(&self) -> Result<PathBuf> {
+        let gens = self.file.network.as_ref().map_or(0, |n| n.generations);
+        self.best_before(gens + 1)
+    }
+
+    /// The lab arguments of a process stage, resolved now.
+    pub fn resolve(&self, stage: &Stage) -> Result<Frozen> {
+        let l = &self.layout;
+        let sd = l.stage_dir(&stage.id);
+        let summary = l.summary(&stage.id);
+        let path = |p: &Path| p.display().to_string();
+        let mut args: Vec<String> = Vec::new();
+        let mut push = |xs: &[&str]| args.extend(xs.iter().map(|s| s.to_string()));
+        match &stage.step {
+            Step::HeldOut | Step::Datagen { .. } => {
+                let n = self.network()?;
+                let (seed, positions, nodes, threads, net) = match stage.step {
+                    Step::HeldOut => {
+                        let h = &n.held_out;
+                        (h.seed, h.positions, h.nodes, h.threads, l.start_net())
+                    }
+                    Step::Datagen { gen } => {
+                        let d = &n.datagen;
+                        let net = self.best_before(gen)?;
+                        (
+                            d.seed + u64::from(gen),
+                            d.positions,
+                            d.nodes,
+                            d.threads,
+                            net,
+                        )
+                    }
+                    _ => unreachable!("matched above"),
+                };
+                push(&[
+                    "datagen",
+                    "--out",
+                    &path(&l.data(&stage.id)),
+                    "--positions",
+                    &positions.to_string(),
+                    "--seed",
+                    &seed.to_string(),
+                    "--nodes",
+                    &nodes.to_string(),
+                    "--threads",
+                    &threads.min(stage.cores).max(1).to_string(),
+                    "--eval-file",
+                    &path(&net),
+                    "--quiet",
+                ]);
+                if let Step::Datagen { .. } = stage.step {
+                    for (k, v) in &n.datagen.flags {
+                        let value = match v {
+                            toml::Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        };
+                        push(&[&format!("--{k}"), &value]);
+                    }
+                }
+            }
+            Step::Convert { gen } => {
+                let gate = gen_id(gen - 1, "gate");
+                push(&[
+                    "convert",
+                    &path(&l.pgn(&gate)),
+                    "--out",
+                    &path(&l.data(&stage.id)),
+                    "--first-game",
+                    "1",
+                ]);
+            }
+            Step::Train { gen, run } => {
+                let n = self.network()?;
+                let t = &n.train[*run];
+                let set = self.data_set(*gen)?;
+                std::fs::create_dir_all(&sd)?;
+                set.write(&sd.join("data.csv"))?;
+                // `{best}` in a recipe (`init = "{best}"`: fine-tune the best network) is the
+                // best network the generation's gate will play against.
+                let best = path(&self.best_before(*gen)?);
+                let mut config = t.recipe.clone();
+                for (_, value) in config.iter_mut() {
+                    if let toml::Value::String(s) = value {
+                        *s = s.replace("{best}", &best);
+                    }
+                }
+                let files: Vec<toml::Value> = set
+                    .lines
+                    .iter()
+                    .map(|x| toml::Value::String(x.file.clone()))
+                    .collect();
+                config.insert("data".into(), toml::Value::Array(files));
+                config.insert(
+                    "held_out".into(),
+                    toml::Value::Array(vec![toml::Value::String(path(&l.data("held-out")))]),
+                );
+                config.insert("out".into(), toml::Value::String(path(&sd.join("out"))));
+                config.insert(
+                    "threads".into(),
+                    toml::Value::Integer(t.threads.min(stage.cores).max(1) as i64),
+                );
+                let run_toml = sd.join("train.toml");
+                crate::kit::atomic::write(&run_toml, toml::to_string(&config)?.as_bytes())?;
+                push(&["train", "--config", &path(&run_toml)]);
+            }
+            Step::Gate { gen } => {
+                let n = self.network()?;
+                let g = &n.gate;
+                let choice: Choice =
+                    summary::read(&l.summary(&gen_id(*gen, "choose")))?.figures()?;
+                let best = self.best_before(*gen)?;
+                let augur = path(&l.augur());
+                push(&[
+                    "match",
+                    "--engine",
+                    &format!(
+                        "name=candidate,cmd={augur},option.EvalFile={}",
+                        path(&choice.network)
+                    ),
+                    "--engine",
+                    &format!("name=best,cmd={augur},option.EvalFile={}", path(&best)),
+                    "--each",
+                    "option.Threads=1",
+                    "--tc",
+                    &g.control,
+                    "--games",
+                    &g.games.to_string(),
+                    "--sprt",
+                    &format!("{},{}", g.bounds[0], g.bounds[1]),
+                    "--elo-model",
+                    &g.elo_model,
+                    "--concurrency",
+                    &g.concurrency.min(stage.cores).max(1).to_string(),
+                    "--seed",
+                    &(g.seed + u64::from(*gen)).to_string(),
+                    "--pgn",
+                    &path(&l.pgn(&stage.id)),
+                    "--quiet",
+                ]);
+                if let Some(o) = &g.openings {
+                    push(&["--openings", &path(o)]);
+                }
+            }
+            Step::Command { index } => {
+                let s = &self.file.stage[*index];
+                let best = path(&self.best_now()?);
+                for a in &s.command {
+                    args.push(
+                        a.replace("{dir}", &path(&sd))
+                            .replace("{augur}", &path(&l.augur()))
+                            .replace("{lab}", &path(&l.lab()))
+                            .replace("{best}", &best),
+                    );
+                }
+            }
+            Step::Choose { .. } | Step::Promote { .. } => {
+                bail!("stage '{}' is the runner's own", stage.id)
+            }
+        }
+        args.push("--summary".into());
+        args.push(path(&summary));
+        Ok(Frozen { args })
+    }
+
+    fn network(&self) -> Result<&super::file::NetworkLoop> {
+        self.file
+            .network
+            .as_ref()
+            .context("the campaign declares no [network]")
+    }
+
+    /// Generation `gen`'s training set: every datagen file of generations 1..=gen and every
+    /// converted gate, from their summaries (their manifest lines); refused when a game would
+    /// count twice, the held-out games included.
+    pub fn data_set(&self, gen: u32) -> Result<Manifest> {
+        let n = self.network()?;
+        let mut lines = Vec::new();
+        for g in 1..=gen {
+            let mut ids = vec![gen_id(g, "datagen")];
+            if n.convert_gates && g > 1 {
+                ids.push(gen_id(g, "convert"));
+            }
+            for id in ids {
+                let line: Line = summary::read(&self.layout.summary(&id))?.figures()?;
+                lines.push(line);
+            }
+        }
+        let set = Manifest { lines };
+        let held: Line = summary::read(&self.layout.summary("held-out"))?.figures()?;
+        let mut with_held = set.clone();
+        with_held.lines.push(held);
+        with_held
+            .check_no_game_twice()
+            .context("the training set against the held-out set")?;
+        Ok(set)
+    }
+
+    /// Runs one of the runner's own stages and writes its summary.
+    pub fn run_internal(&self, stage: &Stage) -> Result<()> {
+        let l = &self.layout;
+        match stage.step {
+            Step::Choose { gen } => {
+                let n = self.network()?;
+                let mut losses = Vec::new();
+                let mut best: Option<(String, TrainFigures)> = None;
+                for t in &n.train {
+                    let id = gen_id(gen, &format!("train-{}", t.name));
+                    let f: TrainFigures = summary::read(&l.summary(&id))?
+                        .figures()
+                        .with_context(|| format!("{id}'s summary"))?;
+                    if !f.held_out_loss.is_finite() {
+                        bail!("{id}: held-out loss {} is not a number", f.held_out_loss);
+                    }
+                    losses.push((t.name.clone(), f.held_out_loss));
+                    if best
+                        .as_ref()
+                        .is_none_or(|(_, b)| f.held_out_loss < b.held_out_loss)
+                    {
+                        best = Some((t.name.clone(), f));
+                    }
+                }
+                let (run, f) = best.context("no training run")?;
+                let choice = Choice {
+                    run,
+                    sha256: crate::kit::provenance::sha256_file(&f.network)?,
+                    network: f.network,
+                    held_out_loss: f.held_out_loss,
+                    losses,
+                };
+                summary::write(&l.summary(&stage.id), "campaign-choose", &choice)
+            }
+            Step::Promote { gen } => {
+                let gate = gen_id(gen, "gate");
+                let figures: crate::tournament::Figures =
+                    summary::read(&l.summary(&gate))?.figures()?;
+                let pairing = figures
+                    .pairing
+                    .with_context(|| format!("{gate}: the summary has no pairing"))?;
+                let sprt = pairing
+                    .sprt
+                    .with_context(|| format!("{gate}: the summary has no SPRT"))?;
+                let verdict = Verdict::parse(&sprt.verdict)?;
+                let choice: Choice =
+                    summary::read(&l.summary(&gen_id(gen, "choose")))?.figures()?;
+                let before = self.best_before(gen)?;
+                let promoted = verdict == Verdict::H1;
+                let promotion = Promotion {
+                    verdict,
+                    llr: sprt.llr,
+                    games: pairing.elo.as_ref().map_or(0, |e| e.games),
+                    best: if promoted {
+                        choice.network.clone()
+                    } else {
+                        before
+                    },
+                    candidate: choice.network,
+                    promoted,
+                };
+                summary::write(&l.summary(&stage.id), "campaign-promote", &promotion)
+            }
+            _ => bail!("stage '{}' runs as a process", stage.id),
+        }
+    }
+}

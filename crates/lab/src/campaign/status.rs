@@ -1,0 +1,181 @@
+//! `campaign status`: where each stage stands, in one screen, read from the stages' files
+//! alone (summaries, journals, PGNs, loss tables): it needs no runner and changes nothing.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+
+use super::plan::{Stage, Step};
+use super::runner::live_pid;
+use super::stages::{Campaign, Choice, Frozen, Promotion};
+use crate::corpus::manifest::Line;
+use crate::kit::summary;
+use augur_arena::matchmaking::outcomes::Counts;
+use augur_arena::matchmaking::results::ResultTable;
+use augur_arena::matchmaking::sprt::{EloModel, Sprt};
+
+/// The state word of a stage.
+fn state(campaign: &Campaign, s: &Stage) -> String {
+    let l = &campaign.layout;
+    if l.is_done(&s.id) {
+        "done".into()
+    } else if let Some(pid) = live_pid(l, &s.id) {
+        format!("running (pid {pid})")
+    } else if l.failed(&s.id).exists() {
+        "FAILED".into()
+    } else {
+        let waiting: Vec<&str> = s
+            .after
+            .iter()
+            .filter(|a| !l.is_done(a))
+            .map(String::as_str)
+            .collect();
+        if waiting.is_empty() {
+            "ready".into()
+        } else {
+            format!("waits for {}", waiting.join(", "))
+        }
+    }
+}
+
+/// Games, score and LLR of a match's PGN so far (the first engine's view).
+fn match_progress(pgn: &std::path::Path, sprt: Option<Sprt>) -> Option<String> {
+    let games = augur_arena::game::pgn::read_summaries(pgn).ok()?;
+    let table = ResultTable::from_summaries(&games);
+    if table.names.len() != 2 {
+        return Some(format!("{} games", table.games.len()));
+    }
+    let (wdl, penta) = table.head_to_head(0, 1);
+    let mut text = format!(
+        "{} games, {} {}",
+        wdl.games(),
+        table.names[0],
+        wdl.points_of_games()
+    );
+    if let Some(sprt) = sprt {
+        let llr = sprt.llr(&Counts::choose(&wdl, &penta));
+        let (lo, hi) = sprt.bounds();
+        let _ = write!(text, ", LLR {llr:.2} ({lo:.2}, {hi:.2})");
+    }
+    Some(text)
+}
+
+fn progress(campaign: &Campaign, s: &Stage) -> Result<String> {
+    let l = &campaign.layout;
+    let done = l.is_done(&s.id);
+    let read = || summary::read(&l.summary(&s.id));
+    Ok(match &s.step {
+        Step::HeldOut | Step::Datagen { .. } | Step::Convert { .. } => {
+            if done {
+                let line: Line = read()?.figures()?;
+                format!(
+                    "{} positions, games {}..={}",
+                    line.positions, line.first_game, line.last_game
+                )
+            } else {
+                match crate::datagen::journal::read(&l.data(&s.id)) {
+                    Ok(j) => {
+                        let target = campaign.file.network.as_ref().map(|n| match s.step {
+                            Step::HeldOut => n.held_out.positions,
+                            _ => n.datagen.positions,
+                        });
+                        format!(
+                            "{} / {} positions, {} games",
+                            j.records,
+                            target.map_or("?".into(), |t| t.to_string()),
+                            j.games
+                        )
+                    }
+                    Err(_) => String::new(),
+                }
+            }
+        }
+        Step::Train { .. } => {
+            if done {
+                let f: super::stages::TrainFigures = read()?.figures()?;
+                format!("held-out loss {:.6}", f.held_out_loss)
+            } else {
+                let loss = l.stage_dir(&s.id).join("out").join("loss.csv");
+                match std::fs::read_to_string(loss) {
+                    Ok(t) => format!("{} epochs written", t.lines().count().saturating_sub(1)),
+                    Err(_) => String::new(),
+                }
+            }
+        }
+        Step::Choose { .. } if done => {
+            let c: Choice = read()?.figures()?;
+            format!("{} (held-out loss {:.6})", c.run, c.held_out_loss)
+        }
+        Step::Promote { .. } if done => {
+            let p: Promotion = read()?.figures()?;
+            format!(
+                "{:?} after {} games (LLR {:.2}): {}",
+                p.verdict,
+                p.games,
+                p.llr,
+                if p.promoted {
+                    "promoted"
+                } else {
+                    "the best network stays"
+                }
+            )
+        }
+        Step::Choose { .. } | Step::Promote { .. } => String::new(),
+        Step::Gate { .. } => {
+            let n = campaign.file.network.as_ref();
+            let sprt = n.map(|n| Sprt {
+                elo0: n.gate.bounds[0],
+                elo1: n.gate.bounds[1],
+                alpha: 0.05,
+                beta: 0.05,
+                model: if n.gate.elo_model == "logistic" {
+                    EloModel::Logistic
+                } else {
+                    EloModel::Normalized
+                },
+            });
+            match_progress(&l.pgn(&s.id), sprt).unwrap_or_default()
+        }
+        Step::Command { .. } => {
+            // A match's progress, when the command writes a PGN.
+            let frozen = std::fs::read_to_string(l.frozen(&s.id))
+                .ok()
+                .and_then(|t| toml::from_str::<Frozen>(&t).ok());
+            let pgn = frozen.and_then(|f| {
+                let i = f.args.iter().position(|a| a == "--pgn")?;
+                f.args.get(i + 1).cloned()
+            });
+            pgn.and_then(|p| match_progress(std::path::Path::new(&p), None))
+                .unwrap_or_default()
+        }
+    })
+}
+
+/// The status screen.
+pub fn render(campaign: &Campaign) -> Result<String> {
+    let mut out = String::new();
+    let l = &campaign.layout;
+    let done = campaign.stages.iter().filter(|s| l.is_done(&s.id)).count();
+    writeln!(
+        out,
+        "campaign {} in {}: {done} of {} stages done, {} cores",
+        campaign.file.name,
+        l.dir.display(),
+        campaign.stages.len(),
+        campaign.file.cores
+    )?;
+    if campaign.file.network.is_some() {
+        writeln!(out, "best network: {}", campaign.best_now()?.display())?;
+    }
+    let width = campaign
+        .stages
+        .iter()
+        .map(|s| s.id.len())
+        .max()
+        .unwrap_or(5);
+    for s in &campaign.stages {
+        let p = progress(campaign, s).unwrap_or_else(|e| format!("(unreadable: {e:#})"));
+        writeln!(out, "{:width$}  {:28}  {p}", s.id, state(campaign, s))?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,199 @@
+//! `augur-lab corpus`: the training corpus as files with manifests. What a campaign does to its
+//! data lives here, next to the formats it works on: a live datagen file cut at its last whole
+//! game ([`cut`]), a file's manifest line ([`line_of`]), and a set refused when it counts a game
+//! twice ([`manifest::Manifest::check_no_game_twice`]). Converting a match PGN from game N is
+//! `augur-lab convert --first-game N` (datagen's module), which writes its manifest line too.
+
+pub mod manifest;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::datagen::journal;
+use crate::kit::provenance::sha256_file;
+use crate::kit::summary::SummaryArgs;
+use manifest::{Line, Manifest, Source};
+
+/// One record of a data file, as bullet's ChessBoard has it.
+const RECORD_SIZE: u64 = crate::data::records::RECORD_SIZE as u64;
+
+#[derive(clap::Args, Debug)]
+pub struct CorpusArgs {
+    #[command(subcommand)]
+    pub command: CorpusCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum CorpusCommand {
+    /// Copy a datagen file (live or finished) up to its last journalled game, with its
+    /// manifest line: what a training run may read while datagen goes on.
+    Cut {
+        /// The datagen file (its FILE.journal beside it).
+        live: PathBuf,
+        /// The snapshot to write (replaced whole).
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        summary: SummaryArgs,
+    },
+    /// Manifest lines of finished datagen files (each with its journal), as CSV.
+    Manifest {
+        files: Vec<PathBuf>,
+        /// Write the manifest here (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Check a manifest: every file present with its SHA-256 and size, no game counted twice.
+    Check {
+        manifest: PathBuf,
+        /// Check only the lines, not the files (the files are elsewhere).
+        #[arg(long)]
+        lines_only: bool,
+    },
+}
+
+pub fn run(args: &CorpusArgs) -> Result<()> {
+    match &args.command {
+        CorpusCommand::Cut { live, out, summary } => {
+            let line = cut(live, out)?;
+            println!(
+                "{}: {} games, {} positions (sha256 {})",
+                out.display(),
+                line.games,
+                line.positions,
+                line.sha256
+            );
+            summary.write("corpus-cut", &line)
+        }
+        CorpusCommand::Manifest { files, out } => {
+            let lines = files.iter().map(|f| line_of(f)).collect::<Result<_>>()?;
+            let m = Manifest { lines };
+            m.check_no_game_twice()?;
+            match out {
+                Some(path) => m.write(path),
+                None => Ok(std::io::stdout().write_all(&m.to_csv()?)?),
+            }
+        }
+        CorpusCommand::Check {
+            manifest,
+            lines_only,
+        } => {
+            let m = Manifest::read(manifest)?;
+            m.check_no_game_twice()?;
+            if !lines_only {
+                let base = manifest.parent().unwrap_or(Path::new("."));
+                for line in &m.lines {
+                    check_file(base, line)?;
+                }
+            }
+            println!(
+                "{}: {} files, {} positions, no game twice",
+                manifest.display(),
+                m.lines.len(),
+                m.positions()
+            );
+            Ok(())
+        }
+    }
+}
+
+/// The engine commit recorded beside a datagen file (its provenance), if any.
+fn writer_commit(file: &Path) -> String {
+    let mut name = file.file_name().unwrap_or_default().to_os_string();
+    name.push(".provenance.toml");
+    std::fs::read_to_string(file.with_file_name(name))
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .and_then(|t| t.get("commit").and_then(|c| c.as_str()).map(str::to_string))
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The manifest line of a datagen file as its journal vouches for it. A live file whose data
+/// runs past its journal (a game being written) is refused: cut it first.
+pub fn line_of(file: &Path) -> Result<Line> {
+    let j = journal::read(file)?;
+    let len = std::fs::metadata(file)?.len();
+    if len != j.records * RECORD_SIZE {
+        bail!(
+            "{} holds {} bytes but its journal vouches for {} records: it is live or torn; \
+             `augur-lab corpus cut` takes its whole games",
+            file.display(),
+            len,
+            j.records
+        );
+    }
+    Ok(Line {
+        file: file.display().to_string(),
+        sha256: sha256_file(file)?,
+        positions: j.records,
+        games: j.games,
+        source: Source::Datagen,
+        origin: j.settings,
+        first_game: 1,
+        last_game: j.games,
+        engine: writer_commit(file),
+    })
+}
+
+/// Copies `live` up to its last journalled game into `out` and returns the copy's line.
+pub fn cut(live: &Path, out: &Path) -> Result<Line> {
+    if live == out {
+        bail!("the snapshot must be another file than {}", live.display());
+    }
+    let j = journal::read(live)?;
+    let mut bytes =
+        std::fs::read(live).with_context(|| format!("cannot read {}", live.display()))?;
+    let keep = (j.records * RECORD_SIZE) as usize;
+    if bytes.len() < keep {
+        bail!(
+            "{} is shorter than its journal says ({} < {} bytes)",
+            live.display(),
+            bytes.len(),
+            keep
+        );
+    }
+    bytes.truncate(keep);
+    crate::kit::atomic::write(out, &bytes)?;
+    Ok(Line {
+        file: out.display().to_string(),
+        sha256: crate::kit::provenance::sha256_hex(&bytes),
+        positions: j.records,
+        games: j.games,
+        source: Source::Datagen,
+        origin: j.settings,
+        first_game: 1,
+        last_game: j.games,
+        engine: writer_commit(live),
+    })
+}
+
+/// Checks that a line's file exists with its SHA-256 and its size in records.
+fn check_file(base: &Path, line: &Line) -> Result<()> {
+    let path = if Path::new(&line.file).is_absolute() {
+        PathBuf::from(&line.file)
+    } else {
+        base.join(&line.file)
+    };
+    let len = std::fs::metadata(&path)
+        .with_context(|| format!("{} is missing", path.display()))?
+        .len();
+    if len != line.positions * RECORD_SIZE {
+        bail!(
+            "{}: {} positions, the manifest says {}",
+            path.display(),
+            len / RECORD_SIZE,
+            line.positions
+        );
+    }
+    let sha = sha256_file(&path)?;
+    if sha != line.sha256 {
+        bail!(
+            "{}: SHA-256 {sha}, the manifest says {}",
+            path.display(),
+            line.sha256
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,219 @@
+//! `augur-lab campaign` and `augur-lab corpus` through the real binaries: a two-generation
+//! network campaign end to end (datagen, the held-out set, training, choice, gate SPRT,
+//! promotion, the gate's games converted into the next generation's data), killed with
+//! SIGKILL in the middle and run again; and the corpus's refusal of a game counted twice.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn lab() -> &'static str {
+    env!("CARGO_BIN_EXE_augur-lab")
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let out = Command::new(lab()).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "augur-lab {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn run_err(args: &[&str]) -> String {
+    let out = Command::new(lab()).args(args).output().unwrap();
+    assert!(!out.status.success(), "augur-lab {args:?} should fail");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn tiny_campaign(dir: &Path) -> PathBuf {
+    let file = dir.join("tiny.toml");
+    let text = format!(
+        r#"
+name = "tiny"
+dir = "{run}"
+cores = 2
+[engine]
+augur = "{augur}"
+lab = "{lab}"
+[network]
+generations = 2
+[network.held_out]
+seed = 9
+positions = 300
+nodes = 300
+[network.datagen]
+seed = 10
+positions = 2500
+nodes = 300
+threads = 2
+[[network.train]]
+name = "small"
+threads = 2
+recipe = {{ hidden = 16, epochs = 2, batch = 256, lr = 0.002 }}
+[[network.train]]
+name = "tiny"
+recipe = {{ hidden = 16, epochs = 1, batch = 256 }}
+[network.gate]
+control = "nodes=300"
+bounds = [0.0, 5.0]
+games = 12
+concurrency = 2
+"#,
+        run = dir.join("run").display(),
+        augur = common::augur_binary().display(),
+        lab = lab(),
+    );
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+#[test]
+fn a_network_campaign_runs_end_to_end_and_survives_a_kill() {
+    let dir = common::scratch("campaign", "tiny");
+    let file = tiny_campaign(&dir);
+    let file_arg = file.to_str().unwrap();
+    let run = dir.join("run");
+
+    // Start, let the first data appear, then kill the runner and its stage (a lost machine
+    // takes both) with SIGKILL.
+    let mut runner = Command::new(lab())
+        .args(["campaign", "run", file_arg])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = run.join("gen1/datagen/data.bin.journal");
+    let start = Instant::now();
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no datagen games appear"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    runner.kill().unwrap();
+    runner.wait().unwrap();
+    for stage in ["held-out", "gen1/datagen"] {
+        if let Ok(pid) = std::fs::read_to_string(run.join(stage).join("pid")) {
+            let _ = Command::new("kill").args(["-9", pid.trim()]).status();
+        }
+    }
+    let status = run_ok(&["campaign", "status", file_arg]);
+    assert!(status.contains("gen1/datagen"), "{status}");
+    assert!(!status.contains("gen1/datagen  done"), "{status}");
+
+    // Again: it resumes and runs to the end.
+    let log = run_ok(&["campaign", "run", file_arg]);
+    assert!(log.contains("the campaign is done"), "{log}");
+    let status = run_ok(&["campaign", "status", file_arg]);
+    assert!(status.contains("14 of 14 stages done"), "{status}");
+
+    // The second generation trained on both generations' datagen and the first gate's games,
+    // each game once, and the held-out set on nothing.
+    let set = run.join("gen2/train-small/data.csv");
+    let text = std::fs::read_to_string(&set).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(text.contains(",pgn,games.pgn,1,"), "{text}");
+    run_ok(&["corpus", "check", set.to_str().unwrap()]);
+    // The datagen file resumed after the kill holds each game once: its journal is whole.
+    let line = run_ok(&[
+        "corpus",
+        "manifest",
+        run.join("gen1/datagen/data.bin").to_str().unwrap(),
+    ]);
+    assert!(line.contains("seed=11 "), "{line}");
+    // The gate's verdict came from its typed summary; the promotion says what it decided.
+    let promote = std::fs::read_to_string(run.join("gen1/promote/summary.toml")).unwrap();
+    assert!(promote.contains("verdict = "), "{promote}");
+    // A finished campaign run again has nothing to do.
+    let again = run_ok(&["campaign", "run", file_arg]);
+    assert!(!again.contains(" start "), "{again}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_broken_campaign_file_is_refused_before_anything_runs() {
+    let dir = common::scratch("campaign", "broken");
+    let file = tiny_campaign(&dir);
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("seed = 9", "seed = 11")).unwrap();
+    let err = run_err(&["campaign", "run", file.to_str().unwrap()]);
+    assert!(err.contains("trained on"), "{err}");
+    assert!(!dir.join("run").exists());
+    std::fs::write(&file, "name = \"x\"\n[network\n").unwrap();
+    let err = run_err(&["campaign", "status", file.to_str().unwrap()]);
+    assert!(err.contains("not a campaign file"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_snapshot_and_its_whole_file_cannot_share_a_training_set() {
+    let dir = common::scratch("corpus", "twice");
+    let data = dir.join("d.bin");
+    let summary = dir.join("d.toml");
+    run_ok(&[
+        "datagen",
+        "--out",
+        data.to_str().unwrap(),
+        "--games",
+        "6",
+        "--nodes",
+        "200",
+        "--threads",
+        "2",
+        "--seed",
+        "5",
+        "--quiet",
+        "--summary",
+        summary.to_str().unwrap(),
+    ]);
+    let s = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        s.contains("games = 6") && s.contains("source = \"datagen\""),
+        "{s}"
+    );
+    // A cut of the finished file is the whole file: the same bytes, so the same SHA-256.
+    let snap = dir.join("snap.bin");
+    run_ok(&[
+        "corpus",
+        "cut",
+        data.to_str().unwrap(),
+        "--out",
+        snap.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&snap).unwrap(), std::fs::read(&data).unwrap());
+    // A cut of a file with a torn last game keeps the whole games.
+    let mut torn = std::fs::read(&data).unwrap();
+    torn.extend_from_slice(&[0u8; 40]);
+    let live = dir.join("live.bin");
+    std::fs::write(&live, &torn).unwrap();
+    std::fs::copy(dir.join("d.bin.journal"), dir.join("live.bin.journal")).unwrap();
+    let err = run_err(&["corpus", "manifest", live.to_str().unwrap()]);
+    assert!(err.contains("corpus cut"), "{err}");
+    let cut = dir.join("cut.bin");
+    run_ok(&[
+        "corpus",
+        "cut",
+        live.to_str().unwrap(),
+        "--out",
+        cut.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&data).unwrap());
+    // The file and another file with games of the same seed in one set: refused.
+    let set = dir.join("set.csv");
+    let manifest = run_ok(&["corpus", "manifest", data.to_str().unwrap()]);
+    let first = manifest.lines().nth(1).unwrap();
+    let sha = first.split(',').nth(1).unwrap();
+    let piece = first
+        .replace(data.to_str().unwrap(), "other.bin")
+        .replace(sha, &"0".repeat(64));
+    std::fs::write(&set, format!("{manifest}{piece}\n")).unwrap();
+    let err = run_err(&["corpus", "check", set.to_str().unwrap(), "--lines-only"]);
+    assert!(err.contains("same games"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -28,7 +28,7 @@
 //! [[network.train]]                  # one or more recipes; the lowest held-out loss is the candidate
 //! name = "h256"
 //! threads = 2
-//! recipe = { hidden = 256, epochs = 16, lr = 0.001 }   # `augur-lab train` config keys
+//! recipe = { hidden = 256, epochs = 16, lr = 0.001 }   # `augur-lab train --config` keys
 //!
 //! [network.gate]                     # the candidate against the best network
 //! control = "nodes=10000"
@@ -229,7 +229,15 @@ impl CampaignFile {
                 if !is_name(&t.name) || !names.insert(&t.name) {
                     bail!("network.train name '{}' is not a unique name", t.name);
                 }
-                for key in ["data", "held_out", "out", "resume"] {
+                for key in [
+                    "data",
+                    "held_out",
+                    "held_out_positions",
+                    "validation",
+                    "out",
+                    "resume",
+                    "config",
+                ] {
                     if t.recipe.contains_key(key) {
                         bail!(
                             "network.train '{}': recipe key '{key}' is the campaign's to set",

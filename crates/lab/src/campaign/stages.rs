@@ -69,13 +69,30 @@ pub struct Frozen {
     pub args: Vec<String>,
 }
 
-/// What `augur-lab train --summary` writes that the campaign reads.
+/// What `augur-lab train --summary` writes that the campaign reads (the trainer's figures
+/// hold more; serde takes these).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrainFigures {
-    /// The held-out loss of the network written (the kept epoch's).
-    pub held_out_loss: f64,
-    /// The quantised network file.
+    /// The last epoch's held-out loss, and the lowest epoch's.
+    pub final_held_out_loss: f64,
+    pub best_held_out_loss: f64,
+    /// The quantised network file the run wrote.
     pub network: PathBuf,
+}
+
+impl TrainFigures {
+    /// The held-out loss of the network file: the best epoch's when the recipe keeps it.
+    pub fn loss_of_network(&self, recipe: &toml::Table) -> f64 {
+        let keeps_best = recipe
+            .get("keep_best")
+            .and_then(toml::Value::as_bool)
+            .unwrap_or(false);
+        if keeps_best {
+            self.best_held_out_loss
+        } else {
+            self.final_held_out_loss
+        }
+    }
 }
 
 /// `genG/choose`: the candidate of a generation.
@@ -352,29 +369,27 @@ impl Campaign {
             Step::Choose { gen } => {
                 let n = self.network()?;
                 let mut losses = Vec::new();
-                let mut best: Option<(String, TrainFigures)> = None;
+                let mut best: Option<(String, f64, PathBuf)> = None;
                 for t in &n.train {
                     let id = gen_id(gen, &format!("train-{}", t.name));
                     let f: TrainFigures = summary::read(&l.summary(&id))?
                         .figures()
                         .with_context(|| format!("{id}'s summary"))?;
-                    if !f.held_out_loss.is_finite() {
-                        bail!("{id}: held-out loss {} is not a number", f.held_out_loss);
+                    let loss = f.loss_of_network(&t.recipe);
+                    if !loss.is_finite() {
+                        bail!("{id}: held-out loss {loss} is not a number");
                     }
-                    losses.push((t.name.clone(), f.held_out_loss));
-                    if best
-                        .as_ref()
-                        .is_none_or(|(_, b)| f.held_out_loss < b.held_out_loss)
-                    {
-                        best = Some((t.name.clone(), f));
+                    losses.push((t.name.clone(), loss));
+                    if best.as_ref().is_none_or(|(_, b, _)| loss < *b) {
+                        best = Some((t.name.clone(), loss, f.network));
                     }
                 }
-                let (run, f) = best.context("no training run")?;
+                let (run, held_out_loss, network) = best.context("no training run")?;
                 let choice = Choice {
                     run,
-                    sha256: crate::kit::provenance::sha256_file(&f.network)?,
-                    network: f.network,
-                    held_out_loss: f.held_out_loss,
+                    sha256: crate::kit::provenance::sha256_file(&network)?,
+                    network,
+                    held_out_loss,
                     losses,
                 };
                 summary::write(&l.summary(&stage.id), "campaign-choose", &choice)

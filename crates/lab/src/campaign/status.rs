@@ -93,7 +93,10 @@ fn progress(campaign: &Campaign, s: &Stage) -> Result<String> {
         Step::Train { .. } => {
             if done {
                 let f: super::stages::TrainFigures = read()?.figures()?;
-                format!("held-out loss {:.6}", f.held_out_loss)
+                format!(
+                    "held-out loss {:.6} (best epoch {:.6})",
+                    f.final_held_out_loss, f.best_held_out_loss
+                )
             } else {
                 let loss = l.stage_dir(&s.id).join("out").join("loss.csv");
                 match std::fs::read_to_string(loss) {

@@ -447,3 +447,31 @@ fn eval_file_loads_a_network_and_a_bad_file_keeps_the_previous_one() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `UCI_ShowWDL`: every `info` line with a score carries `wdl W D L` summing to 1000, the
+/// side to move's chances; a won position leans to W; off, no line has it.
+#[test]
+fn show_wdl_prints_per_mille_that_sum_to_a_thousand() {
+    let wdl_of = |line: &str| -> Option<(u32, u32, u32)> {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let i = t.iter().position(|&w| w == "wdl")?;
+        let n = |k: usize| t[i + k].parse::<u32>().unwrap();
+        Some((n(1), n(2), n(3)))
+    };
+    let mut s = Session::start();
+    s.send("setoption name UCI_ShowWDL value true");
+    s.send("position fen 8/8/8/4k3/8/8/3QK3/8 w - - 0 1");
+    s.send("go depth 5");
+    let lines = s.until("bestmove");
+    let scored: Vec<_> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty());
+    for l in &scored {
+        let (w, d, lo) = wdl_of(l).unwrap_or_else(|| panic!("no wdl in {l}"));
+        assert_eq!(w + d + lo, 1000, "{l}");
+        assert!(w > 900, "a queen up should be a win: {l}");
+    }
+    s.send("setoption name UCI_ShowWDL value false");
+    s.send("go depth 3");
+    let lines = s.until("bestmove");
+    assert!(lines.iter().all(|l| wdl_of(l).is_none()));
+}

@@ -23,3 +23,4 @@ pub mod tournament;
 pub mod train;
 pub mod tune;
 pub mod variants;
+pub mod wdl;

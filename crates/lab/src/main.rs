@@ -49,6 +49,8 @@ enum Command {
     Campaign(augur_lab::campaign::CampaignArgs),
     /// The training corpus: cut a live datagen file, manifest lines, a set checked for games counted twice.
     Corpus(augur_lab::corpus::CorpusArgs),
+    /// Fit the win/draw/loss model of UCI_ShowWDL on datagen records, and check its calibration.
+    Wdl(augur_lab::wdl::WdlArgs),
     /// Datagen records to `FEN | score | result` text (bullet's text format, white's view).
     Convert(augur_lab::datagen::ConvertArgs),
     /// Texel tuning of the default evaluation's weights (Adam on sigmoid(eval/K)); writes weights.rs.
@@ -81,6 +83,7 @@ fn main() -> Result<()> {
         Command::Datagen(args) => augur_lab::datagen::run(&args),
         Command::Campaign(args) => augur_lab::campaign::run(&args),
         Command::Corpus(args) => augur_lab::corpus::run(&args),
+        Command::Wdl(args) => augur_lab::wdl::run(&args),
         Command::Convert(args) => augur_lab::datagen::convert(&args),
         Command::Tune(args) => augur_lab::tune::run(&args),
         Command::Train(args) => augur_lab::train::run(&args),

@@ -51,6 +51,11 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         Kind::Check(false),
         "Chess960: castling is written king-takes-rook",
     ),
+    engine_option(
+        "UCI_ShowWDL",
+        Kind::Check(false),
+        "`info` lines carry `wdl W D L`, per mille, from a model fitted on Augur's own games (docs/wdl.md)",
+    ),
     // [nnue] The network file; docs/nnue.md has the format.
     engine_option(
         "EvalFile",

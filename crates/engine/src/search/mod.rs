@@ -29,6 +29,7 @@ pub mod team;
 pub mod textbook;
 pub mod thread;
 pub mod tt;
+pub mod wdl;
 
 #[cfg(test)]
 mod tests;

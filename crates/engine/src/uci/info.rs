@@ -3,9 +3,14 @@
 use crate::search::report::{Line, Reporter, Summary};
 use crate::search::score_text;
 use crate::search::tt::Bound;
+use crate::search::wdl::{material, FITTED};
 use std::fmt::Display;
 
-pub struct UciReporter;
+/// `show_wdl`: each line carries `wdl W D L` (per mille, `search::wdl`) after its score.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UciReporter {
+    pub show_wdl: bool,
+}
 
 impl Reporter for UciReporter {
     fn line(&mut self, l: &Line<'_>) {
@@ -14,8 +19,14 @@ impl Reporter for UciReporter {
             Some(Bound::Lower) => " lowerbound",
             Some(Bound::Exact) | None => "",
         };
+        let wdl = if self.show_wdl {
+            let (w, d, lo) = FITTED.wdl(l.score, material(l.root.board()));
+            format!(" wdl {w} {d} {lo}")
+        } else {
+            String::new()
+        };
         let mut text = format!(
-            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv",
+            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {} hashfull {} time {} pv",
             l.depth,
             l.seldepth,
             l.multipv,

@@ -51,6 +51,8 @@ pub struct Engine {
     worker: Option<JoinHandle<()>>,
     /// The running search only ends on `stop`/`ponderhit` (go infinite or go ponder).
     open_ended: bool,
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
+    show_wdl: bool,
 }
 
 impl Default for Engine {
@@ -193,8 +195,14 @@ fn lock(team: &Mutex<SearchTeam>) -> MutexGuard<'_, SearchTeam> {
 }
 
 /// One `go` on the search thread: searches and prints `bestmove`.
-fn think(team: &Mutex<SearchTeam>, pos: &Position, limits: &Limits, control: &Control) {
-    let result = lock(team).search_with(pos, limits, &mut UciReporter, || {
+fn think(
+    team: &Mutex<SearchTeam>,
+    pos: &Position,
+    limits: &Limits,
+    control: &Control,
+    mut reporter: UciReporter,
+) {
+    let result = lock(team).search_with(pos, limits, &mut reporter, || {
         // In infinite and ponder mode the GUI must see bestmove only after stop/ponderhit.
         while (limits.infinite || control.pondering.load(Ordering::SeqCst))
             && !control.stop.load(Ordering::SeqCst)
@@ -231,6 +239,7 @@ impl Engine {
             team: Arc::new(Mutex::new(team)),
             worker: None,
             open_ended: false,
+            show_wdl: false,
         }
     }
 
@@ -421,6 +430,7 @@ impl Engine {
                 self.chess960 = b;
                 self.pos.set_chess960(b);
             }
+            ("UCI_ShowWDL", Value::Bool(b)) => self.show_wdl = b,
             // [nnue] Loaded whole before it replaces the network in force, so a bad file changes
             // nothing; searches started from now on use the new one.
             ("EvalFile", Value::Text(path)) => {
@@ -475,7 +485,10 @@ impl Engine {
         control.stop.store(false, Ordering::SeqCst);
         control.pondering.store(limits.ponder, Ordering::SeqCst);
         self.open_ended = limits.infinite || limits.ponder;
-        let job = move || think(&team, &pos, &limits, &control);
+        let reporter = UciReporter {
+            show_wdl: self.show_wdl,
+        };
+        let job = move || think(&team, &pos, &limits, &control, reporter);
         match std::thread::Builder::new().spawn(job) {
             Ok(worker) => self.worker = Some(worker),
             Err(e) => {
@@ -488,7 +501,7 @@ impl Engine {
                     depth: Some(1),
                     ..Default::default()
                 };
-                think(&self.team, &self.pos, &limits, &self.control);
+                think(&self.team, &self.pos, &limits, &self.control, reporter);
             }
         }
         Ok(())

@@ -37,7 +37,10 @@ impl Default for LossConfig {
 }
 
 /// How a float model becomes its file ([train-qcal], [train-qround]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Rounding {
     /// Every parameter to its nearest step (every network before 28 November's eleventh
     /// session).

@@ -125,9 +125,10 @@ fn engine_settings(args: &DatagenArgs) -> Result<(augur::search::config::SearchC
     if args.eval != EvalKind::Hce {
         line += &format!(" eval={}", args.eval);
     }
+    let mut network = None;
     match (&args.eval_file, args.eval) {
         (Some(path), EvalKind::Nnue) => {
-            nnue::set_current(Arc::new(nnue::Network::load(path)?));
+            network = Some(Arc::new(nnue::Network::load(path)?));
             line += &format!(" net={}", sha256_file(path)?);
         }
         (Some(_), _) => anyhow::bail!("--eval-file needs --eval nnue"),
@@ -144,9 +145,12 @@ fn engine_settings(args: &DatagenArgs) -> Result<(augur::search::config::SearchC
         }
         options.extend(pairs);
     }
-    let (config, others) = crate::variants::search_config(&options)?;
+    let (mut config, others) = crate::variants::search_config(&options)?;
     if let Some(name) = others.first() {
         anyhow::bail!("--set: '{name}' is not a search option");
+    }
+    if let Some(network) = network {
+        config.network = network;
     }
     Ok((config, line))
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use augur_lab::datagen::format::{RecordReader, RECORD_SIZE};
+use augur_lab::data::records::{RecordReader, RECORD_SIZE};
 
 const GAMES: &str = "10";
 

@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use augur_lab::datagen::format::RECORD_SIZE;
+use augur_lab::data::records::RECORD_SIZE;
 use augur_lab::kit::provenance::sha256_file;
 use augur_lab::kit::summary;
 use augur_lab::train::{RunConfig, RunRecord, TrainFigures};

@@ -1,11 +1,8 @@
 //! `augur-lab datagen`: training data from Augur's own self-play games, in bullet's 32-byte
-//! `ChessBoard` records ([`format`]), resumable after any interruption ([`journal`]), one game
+//! `ChessBoard` records ([`crate::data::records`]), resumable after any interruption ([`journal`]), one game
 //! per worker thread ([`selfplay`]). `augur-lab convert` turns records into text lines.
 //! docs/datagen.md has the format, the rules and example commands.
 
-/// The record format lives with the lab's other data readers (`data::records`); this name keeps
-/// the datagen paths that trainers and tools use.
-pub use crate::data::records as format;
 pub mod journal;
 pub mod selfplay;
 
@@ -20,8 +17,8 @@ use anyhow::{Context, Result};
 use augur::position::Position;
 use augur::search::Control;
 
+use crate::data::records::{self, RecordReader};
 use augur_arena::progress::Progress;
-use format::RecordReader;
 use selfplay::{Adjudication, Game, GameSettings};
 
 #[derive(clap::Args, Debug)]
@@ -179,7 +176,7 @@ fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
     let samples = crate::data::pgn::read(input)?;
     let file =
         std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let mut writer = format::RecordWriter::new(BufWriter::new(file));
+    let mut writer = records::RecordWriter::new(BufWriter::new(file));
     let mut n = 0;
     for s in samples
         .into_iter()
@@ -188,8 +185,8 @@ fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
         let stm = s.board.side_to_move();
         let pos = Position::from_board(s.board, false);
         // `white_view` is its own inverse: it turns white's score into the mover's too.
-        let stm_score = crate::data::samples::white_view(s.score.unwrap_or(0), stm);
-        let white_result = format::Outcome::from_value(s.result);
+        let stm_score = crate::data::labelled::white_view(s.score.unwrap_or(0), stm);
+        let white_result = records::Outcome::from_value(s.result);
         let result = if stm == cozy_chess::Color::White {
             white_result
         } else {
@@ -197,7 +194,7 @@ fn pgn_to_records(input: &Path, out: &Path, limit: Option<u64>) -> Result<u64> {
         };
         let score = stm_score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
         writer
-            .write(&format::Record::from_position(&pos, score, result))
+            .write(&records::Record::from_position(&pos, score, result))
             .with_context(|| format!("cannot write {}", out.display()))?;
         n += 1;
     }
@@ -365,9 +362,9 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
             tally.records += g.records.len() as u64;
             tally.plies += u64::from(g.plies);
             match g.white {
-                format::Outcome::Win => tally.white += 1,
-                format::Outcome::Draw => tally.draws += 1,
-                format::Outcome::Loss => tally.black += 1,
+                records::Outcome::Win => tally.white += 1,
+                records::Outcome::Draw => tally.draws += 1,
+                records::Outcome::Loss => tally.black += 1,
             }
             if done(&tally) {
                 break 'receive;
@@ -526,7 +523,7 @@ mod tests {
             .map(|r| (r.side_to_move(), r.score(), r.result()))
             .collect();
         use cozy_chess::Color::{Black, White};
-        use format::Outcome::{Loss, Win};
+        use records::Outcome::{Loss, Win};
         assert_eq!(
             seen,
             vec![(White, 30, Loss), (Black, -20, Win), (Black, 15, Win)]

@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 
 use super::model::{LossConfig, Rounding};
 use super::optim::{LrSchedule, Schedule};
-use super::TrainOptions;
 use crate::kit::provenance::{sha256_file, Provenance};
 
 /// The written config's name in the output folder.
@@ -210,6 +209,37 @@ settings! {
     /// No progress bar (epoch lines are still printed).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     quiet: bool = false => [bool];
+}
+
+/// Everything a training run needs besides the data.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// The network file's quantisation ([train-qb]: QB may differ from the standard).
+    pub quant: Quantisation,
+    pub hidden: usize,
+    /// Output buckets ([nnue-buckets]).
+    pub buckets: usize,
+    pub activation: Activation,
+    pub epochs: usize,
+    pub batch: usize,
+    pub schedule: LrSchedule,
+    pub weight_decay: f32,
+    pub loss: LossConfig,
+    /// The validation loss's (the same as `loss` unless `--validation-wdl` says otherwise).
+    pub val_loss: LossConfig,
+    pub threads: usize,
+    pub seed: u64,
+    /// Continue from `OUT/checkpoint.ckpt` if it exists.
+    pub resume: bool,
+    /// Start from this network file ([train-init]).
+    pub init: Option<PathBuf>,
+    pub progress: bool,
+    /// Where the final network goes (default `OUT/augur.nnue`).
+    pub net: Option<PathBuf>,
+    /// The final network is the epoch with the lowest validation loss (early stopping).
+    pub keep_best: bool,
+    /// How each written network is rounded ([train-qcal], [train-qround]).
+    pub rounding: Rounding,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]

@@ -6,66 +6,22 @@
 //! own buffer, the buffers are added, and one AdamW step follows. With the same seed and
 //! thread count a run is reproducible, resumed or not.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use augur::eval::nnue::{Activation, Quantisation};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::checkpoint::{self, Checkpoint};
-use super::model::{LossConfig, Model, Rounding, Scratch};
-use super::optim::{AdamW, LrSchedule};
-use super::output::{loss_chart, rounding_name, write_history, written_network};
+use super::config::TrainOptions;
+use super::model::{mean_loss, Model, Scratch};
+use super::optim::AdamW;
+use super::output::{
+    best_epoch, loss_chart, rounding_name, write_history, written_network, TrainReport,
+};
 use super::sample::TrainingPosition;
-
-/// Everything a training run needs besides the data.
-#[derive(Clone, Debug)]
-pub struct TrainOptions {
-    /// The network file's quantisation ([train-qb]: QB may differ from the standard).
-    pub quant: Quantisation,
-    pub hidden: usize,
-    /// Output buckets ([nnue-buckets]).
-    pub buckets: usize,
-    pub activation: Activation,
-    pub epochs: usize,
-    pub batch: usize,
-    pub schedule: LrSchedule,
-    pub weight_decay: f32,
-    pub loss: LossConfig,
-    /// The validation loss's (the same as `loss` unless `--validation-wdl` says otherwise).
-    pub val_loss: LossConfig,
-    pub threads: usize,
-    pub seed: u64,
-    /// Continue from `OUT/checkpoint.ckpt` if it exists.
-    pub resume: bool,
-    /// Start from this network file ([train-init]).
-    pub init: Option<PathBuf>,
-    pub progress: bool,
-    /// Where the final network goes (default `OUT/augur.nnue`).
-    pub net: Option<PathBuf>,
-    /// The final network is the epoch with the lowest validation loss (early stopping).
-    pub keep_best: bool,
-    /// How each written network is rounded ([train-qcal], [train-qround]).
-    pub rounding: Rounding,
-}
-
-/// What a run produced.
-#[derive(Clone, Debug)]
-pub struct TrainReport {
-    /// Validation loss of the untrained (or resumed) network.
-    pub initial_val_loss: f64,
-    /// (train loss, validation loss) per epoch, including epochs of earlier runs resumed. The
-    /// validation loss is the written network's (quantised, as the engine reads it), not the
-    /// float model's: it is what `--keep-best` chooses by.
-    pub history: Vec<(f64, f64)>,
-    pub trained_positions: usize,
-    pub seconds: f64,
-    pub net_path: PathBuf,
-    pub model: Model,
-}
 
 // [train-init] A network of an earlier generation as the starting point: its validation loss
 // on this run's data is the yardstick the new network must beat, and fine-tuning it keeps
@@ -131,37 +87,6 @@ fn check_shape(model: &Model, opts: &TrainOptions, source: &Path) -> Result<()> 
         );
     }
     Ok(())
-}
-
-/// Mean loss of `model` over `data`, on `threads` threads.
-pub fn mean_loss(
-    model: &Model,
-    data: &[TrainingPosition],
-    loss: &LossConfig,
-    threads: usize,
-) -> f64 {
-    if data.is_empty() {
-        return f64::NAN;
-    }
-    let chunk = data.len().div_ceil(threads.max(1));
-    let total: f64 = std::thread::scope(|s| {
-        let handles: Vec<_> = data
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut scratch = Scratch::new(model.hidden());
-                    part.iter()
-                        .map(|x| model.sample_loss(x, loss, &mut scratch) as f64)
-                        .sum::<f64>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("loss thread"))
-            .sum()
-    });
-    total / data.len() as f64
 }
 
 /// Trains on `train` (in a fresh seeded order each epoch), validates on `val`, writes
@@ -363,23 +288,16 @@ pub fn train(
 /// How many training positions [train-qcal]'s bias correction averages over.
 const CALIBRATION_POSITIONS: usize = 65_536;
 
-/// The epoch (from 1) with the lowest validation loss.
-pub fn best_epoch(history: &[(f64, f64)]) -> Option<usize> {
-    history
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| h.1.is_finite())
-        .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
-        .map(|(i, _)| i + 1)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::optim::Schedule;
+    use super::super::model::{LossConfig, Rounding};
+    use super::super::optim::{LrSchedule, Schedule};
     use super::super::output::rounded_network;
     use super::super::prepare::split_validation;
     use super::super::sample::{self, material_samples};
     use super::*;
+    use augur::eval::nnue::{Activation, Quantisation};
+    use std::path::PathBuf;
 
     fn options(hidden: usize, epochs: usize) -> TrainOptions {
         TrainOptions {

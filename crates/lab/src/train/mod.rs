@@ -5,7 +5,8 @@
 //! writes its effective settings, the SHA-256 of the files it read and its provenance to
 //! `OUT/run.toml`, which `--resume` checks and `--config` accepts.
 //!
-//! - [`config`]: the settings (TOML keys and flags), `run.toml`, the resume check.
+//! - [`config`]: the settings (TOML keys and flags), `run.toml`, the resume check, and
+//!   [`TrainOptions`], what the loop takes of them.
 //! - [`prepare`]: the training positions, the held-out set and the training K.
 //! - [`epochs`]: the loop (AdamW on all threads, per-epoch checkpoints and networks).
 //! - [`output`]: the network files, the loss table and chart, the summary's figures.
@@ -29,9 +30,10 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
-pub use config::{ActivationArg, RunConfig, RunRecord, SettingFlags, RUN_FILE};
-pub use epochs::{best_epoch, mean_loss, train, TrainOptions, TrainReport};
-pub use output::TrainFigures;
+pub use config::{ActivationArg, RunConfig, RunRecord, SettingFlags, TrainOptions, RUN_FILE};
+pub use epochs::train;
+pub use model::mean_loss;
+pub use output::{best_epoch, TrainFigures, TrainReport};
 
 use crate::kit::summary::SummaryArgs;
 

@@ -130,6 +130,37 @@ impl Scratch {
     }
 }
 
+/// Mean loss of `model` over `data`, on `threads` threads.
+pub fn mean_loss(
+    model: &Model,
+    data: &[TrainingPosition],
+    loss: &LossConfig,
+    threads: usize,
+) -> f64 {
+    if data.is_empty() {
+        return f64::NAN;
+    }
+    let chunk = data.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = data
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut scratch = Scratch::new(model.hidden());
+                    part.iter()
+                        .map(|x| model.sample_loss(x, loss, &mut scratch) as f64)
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .sum()
+    });
+    total / data.len() as f64
+}
+
 impl Model {
     /// Uniform initialisation scaled to the fan-in that is really summed: ~32 active inputs
     /// for the first layer, 2H for the output.

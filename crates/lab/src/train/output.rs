@@ -8,11 +8,36 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::epochs::{best_epoch, mean_loss, TrainOptions, TrainReport};
-use super::model::{Model, Rounding};
+use super::config::TrainOptions;
+use super::model::{mean_loss, Model, Rounding};
 use super::sample::TrainingPosition;
 use crate::kit::chart::{CategoryChart, Chart, Series, Style};
 use crate::kit::provenance::sha256_file;
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    /// Validation loss of the untrained (or resumed) network.
+    pub initial_val_loss: f64,
+    /// (train loss, validation loss) per epoch, including epochs of earlier runs resumed. The
+    /// validation loss is the written network's (quantised, as the engine reads it), not the
+    /// float model's: it is what `--keep-best` chooses by.
+    pub history: Vec<(f64, f64)>,
+    pub trained_positions: usize,
+    pub seconds: f64,
+    pub net_path: PathBuf,
+    pub model: Model,
+}
+
+/// The epoch (from 1) with the lowest validation loss.
+pub fn best_epoch(history: &[(f64, f64)]) -> Option<usize> {
+    history
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.1.is_finite())
+        .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+        .map(|(i, _)| i + 1)
+}
 
 /// The figures of a `train` summary (`kit::summary`, command `train`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

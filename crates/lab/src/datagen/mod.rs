@@ -6,11 +6,11 @@
 pub mod journal;
 pub mod selfplay;
 
-use std::collections::BTreeMap;
 use std::io::{BufWriter, IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -18,8 +18,9 @@ use augur::position::Position;
 use augur::search::Control;
 
 use crate::data::records::{self, RecordReader};
+use crate::kit::jobs;
 use augur_arena::progress::Progress;
-use selfplay::{Adjudication, Game, GameSettings};
+use selfplay::{Adjudication, GameSettings};
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -311,52 +312,28 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         return Ok(());
     }
 
-    let settings = Arc::new(settings);
     let control = Arc::new(Control::default());
-    let next_game = Arc::new(AtomicU64::new(resumed.games));
-    let game_limit = args.games.unwrap_or(u64::MAX);
-    let (tx, rx) = mpsc::channel::<(u64, Result<Option<Game>>)>();
-    let workers: Vec<_> = (0..threads)
-        .map(|_| {
-            let (settings, control, next_game, tx) = (
-                settings.clone(),
-                control.clone(),
-                next_game.clone(),
-                tx.clone(),
-            );
-            std::thread::spawn(move || loop {
-                let index = next_game.fetch_add(1, Ordering::Relaxed);
-                if index >= game_limit || control.stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let game = selfplay::play_game(&settings, index, &control);
-                let stop = !matches!(game, Ok(Some(_)));
-                if tx.send((index, game)).is_err() || stop {
-                    return;
-                }
-            })
-        })
-        .collect();
-    drop(tx);
-
+    let game_limit = args.games.map_or(usize::MAX, |g| g as usize);
     let mut meter = Meter::new(args, &tally);
-    let mut waiting: BTreeMap<u64, Game> = BTreeMap::new();
-    let mut outcome = Ok(());
-    // Games are written in index order (a finished game waits for the earlier ones), so the
-    // file does not depend on the number of threads.
-    'receive: for (index, game) in rx.iter() {
-        match game {
-            Ok(Some(g)) => {
-                waiting.insert(index, g);
+    // Games are written in index order (kit::jobs hands them over in order), so the file does
+    // not depend on the number of threads.
+    let outcome = jobs::run_in_order(
+        threads,
+        resumed.games as usize..game_limit,
+        || Ok(()),
+        |_, index| {
+            let game = selfplay::play_game(&settings, index as u64, &control);
+            if game.is_err() {
+                control.stop.store(true, Ordering::Relaxed);
             }
-            Ok(None) => continue,
-            Err(e) => {
-                outcome = Err(e);
-                break;
-            }
-        }
-        while let Some(g) = waiting.remove(&tally.games) {
-            run.write_game(tally.games, &g.records)
+            game
+        },
+        |index, game| {
+            // A game is cut short only once the run has what it wants.
+            let Some(g) = game else {
+                return Ok(ControlFlow::Break(()));
+            };
+            run.write_game(index as u64, &g.records)
                 .with_context(|| format!("writing {}", args.out.display()))?;
             tally.games += 1;
             tally.records += g.records.len() as u64;
@@ -367,17 +344,14 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
                 records::Outcome::Loss => tally.black += 1,
             }
             if done(&tally) {
-                break 'receive;
+                // The searches still running are stopped: their games are not needed.
+                control.stop.store(true, Ordering::Relaxed);
+                return Ok(ControlFlow::Break(()));
             }
             meter.update(&tally, false);
-        }
-    }
-    // Stops the searches still running; their games are not needed.
-    control.stop.store(true, Ordering::Relaxed);
-    drop(rx);
-    for w in workers {
-        let _ = w.join();
-    }
+            Ok(ControlFlow::Continue(()))
+        },
+    );
     meter.update(&tally, true);
     meter.finish();
     outcome?;

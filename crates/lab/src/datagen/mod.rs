@@ -19,12 +19,18 @@ use augur::search::Control;
 
 use crate::data::records::{self, RecordReader};
 use crate::kit::jobs;
+use crate::kit::run_args::RunArgs;
 use augur_arena::progress::Progress;
 use selfplay::{Adjudication, GameSettings};
 
 #[derive(clap::Args, Debug)]
 #[command(
     group(clap::ArgGroup::new("target").required(true).args(["games", "positions"])),
+    mut_arg("out", |a| a.required(true).value_name("FILE").help(
+        "Output file of bullet ChessBoard records; FILE.journal beside it lists the finished \
+         games. An interrupted run resumes when started again with the same settings."
+    )),
+    mut_arg("threads", |a| a.help("Worker threads, one game each (default: all cores).")),
     after_help = "Examples:\n  \
 augur-lab datagen --out ../shared/data/datagen/augur-s1.bin --games 100000 --threads 2 --seed 1\n  \
 augur-lab datagen --out data.bin --positions 10000000 --book openings.epd --random-plies 4\n  \
@@ -47,19 +53,16 @@ augur-lab datagen --out gen1.bin --positions 1000000 --eval nnue --eval-file gen
 augur-lab convert data.bin --limit 10"
 )]
 pub struct DatagenArgs {
-    /// Output file of bullet ChessBoard records; FILE.journal beside it lists the finished
-    /// games. An interrupted run resumes when started again with the same settings.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// `--out` (required), `--threads`, `--quiet`, `--summary` (games, positions, results,
+    /// the file's SHA-256).
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Stop when the file holds this many games (counting earlier runs).
     #[arg(long)]
     pub games: Option<u64>,
     /// Stop after the game that brings the file to this many positions.
     #[arg(long)]
     pub positions: Option<u64>,
-    /// Worker threads, one game each (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Soft node limit per move: no new iteration once crossed.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
@@ -108,9 +111,6 @@ pub struct DatagenArgs {
     /// joined with commas, as in `depth --variant` and `scaling -t` specs); repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// No progress line.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 /// The searcher's configuration from `--eval`, `--eval-file` and `--set`, and what the
@@ -248,11 +248,31 @@ struct Tally {
     plies: u64,
 }
 
+/// The figures of a `datagen` summary: the file as it stands after the run.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DatagenFigures {
+    pub games: u64,
+    pub positions: u64,
+    pub file: PathBuf,
+    pub sha256: String,
+}
+
+fn write_summary(args: &DatagenArgs, out: &Path, t: &Tally) -> Result<()> {
+    if args.run.summary.summary.is_none() {
+        return Ok(());
+    }
+    let figures = DatagenFigures {
+        games: t.games,
+        positions: t.records,
+        file: out.to_path_buf(),
+        sha256: crate::kit::provenance::sha256_file(out)?,
+    };
+    args.run.summary.write("datagen", &figures)
+}
+
 pub fn run(args: &DatagenArgs) -> Result<()> {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = args.run.threads();
+    let out = args.run.out()?;
     let (config, engine_line) = engine_settings(args)?;
     let settings = GameSettings {
         seed: args.seed,
@@ -276,13 +296,13 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         config,
     };
     let (mut run, resumed) = journal::open(
-        &args.out,
+        out,
         &settings_line(&settings, args.book.as_deref(), &engine_line),
     )?;
     if resumed.games > 0 || resumed.cut_bytes > 0 {
         eprintln!(
             "resuming {}: {} games, {} positions already there{}",
-            args.out.display(),
+            out.display(),
             resumed.games,
             resumed.records,
             if resumed.cut_bytes > 0 {
@@ -305,11 +325,12 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     if done(&tally) {
         eprintln!(
             "{}: already {} games, {} positions; nothing to do",
-            args.out.display(),
+            out.display(),
             tally.games,
             tally.records
         );
-        return Ok(());
+        drop(run);
+        return write_summary(args, out, &tally);
     }
 
     let control = Arc::new(Control::default());
@@ -334,7 +355,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
                 return Ok(ControlFlow::Break(()));
             };
             run.write_game(index as u64, &g.records)
-                .with_context(|| format!("writing {}", args.out.display()))?;
+                .with_context(|| format!("writing {}", out.display()))?;
             tally.games += 1;
             tally.records += g.records.len() as u64;
             tally.plies += u64::from(g.plies);
@@ -357,14 +378,15 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     outcome?;
     eprintln!(
         "{}: {} games, {} positions; results this run (white wins-draws-black wins) {}-{}-{}",
-        args.out.display(),
+        out.display(),
         tally.games,
         tally.records,
         tally.white,
         tally.draws,
         tally.black
     );
-    Ok(())
+    drop(run);
+    write_summary(args, out, &tally)
 }
 
 /// The progress display: the arena's bar on a terminal (redrawn at every game), otherwise (a
@@ -388,7 +410,7 @@ impl Meter {
             (_, p) => (p.unwrap_or(0), t.records, "positions"),
         };
         Meter {
-            progress: Progress::with_unit(total as usize, done as usize, !args.quiet, unit),
+            progress: Progress::with_unit(total as usize, done as usize, !args.run.quiet, unit),
             by_games,
             tty: std::io::stderr().is_terminal(),
             start: Instant::now(),

@@ -3,7 +3,7 @@
 //! encodes back to the same 32 bytes.
 #![no_main]
 
-use augur_lab::datagen::format::{Record, RecordReader, RECORD_SIZE};
+use augur_lab::data::records::{Record, RecordReader, RECORD_SIZE};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -34,8 +34,9 @@ fuzz_target!(|data: &[u8]| {
             p.unmake();
             assert_eq!(p.board(), pos.board());
         }
-        for kind in [EvalKind::Default, EvalKind::Classic] {
-            let _ = evaluate(&pos, kind);
+        let network = augur::eval::nnue::default_network();
+        for kind in [EvalKind::Hce, EvalKind::Classic, EvalKind::Nnue] {
+            let _ = evaluate(&pos, kind, &network);
         }
         let _ = pos.is_draw(0);
 

@@ -92,7 +92,7 @@ fn bench(args: &[String]) -> ExitCode {
                 return ExitCode::from(2);
             };
             match augur::eval::nnue::Network::load(std::path::Path::new(path)) {
-                Ok(net) => augur::eval::nnue::set_current(std::sync::Arc::new(net)),
+                Ok(net) => config.network = std::sync::Arc::new(net),
                 Err(e) => {
                     eprintln!("augur bench: {path}: {e}");
                     return ExitCode::from(2);

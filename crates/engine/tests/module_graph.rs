@@ -1,4 +1,4 @@
-//! No import circle in the engine, nor in the arena (issue 29): the files of `src/` that take
+//! No import circle in the engine, the arena (issue 29) or the lab: the files of `src/` that take
 //! items from each other must form a graph without a cycle, so that each vocabulary has one
 //! home and every file can be read (and changed) after the files it depends on.
 //!
@@ -718,6 +718,15 @@ fn assert_no_circle(krate: &str, sources: &[(String, String)], min_files: usize,
 fn the_arena_has_no_import_circle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../arena/src");
     assert_no_circle("arena", &library_sources(&root), 15, 20);
+}
+
+/// The laboratory's library (`crates/lab`): its data formats, experiments and trainer keep one
+/// home per vocabulary too (the record format once had a second name under `datagen`, and the
+/// PGN reader and the tuner's samples took from each other).
+#[test]
+fn the_lab_has_no_import_circle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lab/src");
+    assert_no_circle("lab", &library_sources(&root), 60, 150);
 }
 
 /// The library's code alone, and with its tests: neither has a circle.

@@ -456,7 +456,11 @@ fn spp_exact_matches_alphabeta_with_stalemate_tricks() {
 /// The side to move is behind on the classic evaluation and has a move that stalemates the
 /// other side: the draw score then beats the evaluation bound of every quiet sibling.
 fn losing_mover_can_stalemate(b: &Board) -> bool {
-    let e = augur::eval::evaluate_board(b, augur::eval::EvalKind::Classic);
+    let e = augur::eval::evaluate_board(
+        b,
+        augur::eval::EvalKind::Classic,
+        &augur::eval::nnue::default_network(),
+    );
     let mut moves = Vec::new();
     b.generate_moves(|pm| {
         moves.extend(pm);

@@ -40,6 +40,7 @@ use crate::kit::chart::{CategoryChart, Chart, Series, Style};
 use crate::kit::jobs::{self, Job};
 use crate::kit::provenance::{sha256_file, sha256_hex, Provenance};
 use crate::kit::result_log::{self, Header, Row};
+use crate::kit::run_args::RunArgs;
 use crate::kit::summary::SummaryArgs;
 use crate::probcut::collect::{self, CollectArgs};
 use crate::probcut::fit::{self, FitArgs};
@@ -555,15 +556,17 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
     }
     collect::run(&CollectArgs {
         epd,
-        out: csv.clone(),
         depth: args.collect_depth,
         positions: Some(args.collect_positions),
-        threads: Some(args.concurrency.max(1)),
         hash: 16,
         // The evaluation the engine under test plays with (its default), as its bench above.
         eval: augur::search::config::SearchConfig::default().eval,
-        quiet: args.quiet,
-        summary: SummaryArgs::default(),
+        run: RunArgs {
+            out: Some(csv.clone()),
+            threads: Some(args.concurrency.max(1)),
+            quiet: args.quiet,
+            ..RunArgs::default()
+        },
     })?;
     fit::run(&FitArgs {
         csv,

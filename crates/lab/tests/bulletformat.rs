@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use augur::position::Position;
-use augur_lab::datagen::format::{Outcome, Record, RecordReader, RecordWriter};
+use augur_lab::data::records::{Outcome, Record, RecordReader, RecordWriter};
 use bulletformat::{BulletFormat, ChessBoard, DataLoader};
 
 fn scratch(name: &str) -> PathBuf {

@@ -2,6 +2,7 @@
 //! formula, clear errors for bad input, agreement of SPP with alpha-beta, and the files.
 
 use augur_lab::data::bundled::SPP_THESIS_16;
+use augur_lab::kit::run_args::RunArgs;
 use augur_lab::spp::compare::{self, analysis, parse_algorithms, suite, CompareArgs};
 use std::path::PathBuf;
 
@@ -19,12 +20,14 @@ fn args(suite: Option<PathBuf>, out: Option<PathBuf>) -> CompareArgs {
         qsearch: false,
         tt_mib: 4,
         strict: true,
-        threads: Some(2),
-        out,
-        quiet: true,
         brief: true,
         engine_options: Vec::new(),
-        summary: Default::default(),
+        run: RunArgs {
+            threads: Some(2),
+            out,
+            quiet: true,
+            ..RunArgs::default()
+        },
     }
 }
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use augur_lab::datagen::format::{RecordReader, RECORD_SIZE};
+use augur_lab::data::records::{RecordReader, RECORD_SIZE};
 
 const GAMES: &str = "10";
 
@@ -243,4 +243,29 @@ fn the_engine_settings_are_part_of_the_journal() {
         assert!(!out.exists(), "{extra:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--summary`: the file's games, positions and SHA-256, also when a rerun finds nothing to do.
+#[test]
+fn the_summary_names_the_file_and_its_counts() {
+    let dir = scratch("summary");
+    let out = dir.join("s.bin");
+    let summary = dir.join("s.toml");
+    for _ in 0..2 {
+        let o = datagen(&out, 2)
+            .arg("--summary")
+            .arg(&summary)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let s = augur_lab::kit::summary::read(&summary).unwrap();
+        assert_eq!(s.command, "datagen");
+        let f: augur_lab::datagen::DatagenFigures = s.figures().unwrap();
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(f.games, 10);
+        assert_eq!(f.positions as usize * RECORD_SIZE, bytes.len());
+        assert_eq!(f.sha256, augur_lab::kit::provenance::sha256_hex(&bytes));
+        std::fs::remove_file(&summary).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use augur::eval::EvalKind;
 use augur::search::probcut::{Pair, Stage};
+use augur_lab::kit::run_args::RunArgs;
 use augur_lab::probcut::collect::{self, CollectArgs, Record};
 use augur_lab::probcut::fit::{pair_points, regress, samples};
 use augur_lab::probcut::params;
@@ -225,14 +226,16 @@ r1b2rk1/4b1pp/p1pppn2/4q3/3BP3/1RN5/P1PQB1PP/5RK1 b - - hmvc 13; fmvn 19; c0 \"T
 fn collect_args(dir: &std::path::Path, threads: usize) -> CollectArgs {
     CollectArgs {
         epd: Some(dir.join("three.epd")),
-        out: dir.join("out.csv"),
         depth: 3,
         positions: None,
-        threads: Some(threads),
         hash: 1,
         eval: EvalKind::Hce,
-        quiet: true,
-        summary: Default::default(),
+        run: RunArgs {
+            out: Some(dir.join("out.csv")),
+            threads: Some(threads),
+            quiet: true,
+            ..RunArgs::default()
+        },
     }
 }
 
@@ -253,7 +256,7 @@ fn collect_resumes_without_duplicating_lines() {
     std::fs::write(dir.join("three.epd"), THREE).unwrap();
     let args = collect_args(&dir, 2);
     collect::run(&args).unwrap();
-    let full = std::fs::read_to_string(&args.out).unwrap();
+    let full = std::fs::read_to_string(args.run.out().unwrap()).unwrap();
     let lines = sorted_lines(&full);
     assert_eq!(lines.len(), 1 + 3 * 3, "{full}");
     assert!(full.starts_with("# augur-lab collect"), "{full}");
@@ -261,29 +264,36 @@ fn collect_resumes_without_duplicating_lines() {
 
     // Run again on a finished file: nothing is added.
     collect::run(&args).unwrap();
-    assert_eq!(std::fs::read_to_string(&args.out).unwrap(), full);
+    assert_eq!(
+        std::fs::read_to_string(args.run.out().unwrap()).unwrap(),
+        full
+    );
 
     // A torn last line (the process killed mid-write), then resume: same lines, no duplicates,
     // identical values (fresh searcher per position, and one thread this time).
     let cut = full.len() - 7;
-    std::fs::write(&args.out, &full[..cut]).unwrap();
+    std::fs::write(args.run.out().unwrap(), &full[..cut]).unwrap();
     collect::run(&collect_args(&dir, 1)).unwrap();
     assert_eq!(
-        sorted_lines(&std::fs::read_to_string(&args.out).unwrap()),
+        sorted_lines(&std::fs::read_to_string(args.run.out().unwrap()).unwrap()),
         lines
     );
 
     // A block cut at a line boundary (two of three depths left): the partial block is redone.
     let keep: Vec<&str> = full.lines().collect();
-    std::fs::write(&args.out, keep[..keep.len() - 1].join("\n") + "\n").unwrap();
+    std::fs::write(
+        args.run.out().unwrap(),
+        keep[..keep.len() - 1].join("\n") + "\n",
+    )
+    .unwrap();
     collect::run(&args).unwrap();
     assert_eq!(
-        sorted_lines(&std::fs::read_to_string(&args.out).unwrap()),
+        sorted_lines(&std::fs::read_to_string(args.run.out().unwrap()).unwrap()),
         lines
     );
 
     // Every line parses back.
-    let records = collect::read_csv(&args.out).unwrap();
+    let records = collect::read_csv(args.run.out().unwrap()).unwrap();
     assert_eq!(records.len(), 9);
     assert!(records.iter().all(|r| r.depths == 3 && !r.fen.is_empty()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -295,13 +305,13 @@ fn collect_searches_with_the_chosen_evaluation_and_keeps_files_apart() {
     std::fs::write(dir.join("three.epd"), THREE).unwrap();
     let default = collect_args(&dir, 1);
     collect::run(&default).unwrap();
-    let classic = CollectArgs {
-        out: dir.join("classic.csv"),
+    let mut classic = CollectArgs {
         eval: EvalKind::Classic,
         ..collect_args(&dir, 1)
     };
+    classic.run.out = Some(dir.join("classic.csv"));
     collect::run(&classic).unwrap();
-    let text = std::fs::read_to_string(&classic.out).unwrap();
+    let text = std::fs::read_to_string(classic.run.out().unwrap()).unwrap();
     assert!(text.contains("eval = \"classic\""), "{text}");
     let scores = |p: &std::path::Path| -> Vec<i32> {
         collect::read_csv(p)
@@ -311,7 +321,10 @@ fn collect_searches_with_the_chosen_evaluation_and_keeps_files_apart() {
             .collect()
     };
     // The thesis's table and Augur's evaluation disagree on these positions.
-    assert_ne!(scores(&default.out), scores(&classic.out));
+    assert_ne!(
+        scores(default.run.out().unwrap()),
+        scores(classic.run.out().unwrap())
+    );
 
     // Resuming a classic file with another evaluation is refused, not mixed.
     let mixed = CollectArgs {
@@ -357,15 +370,15 @@ fn bad_epd_and_csv_lines_are_named() {
     // the run header, or a malformed record before the last block.
     let mut args = collect_args(&dir, 1);
     std::fs::write(dir.join("three.epd"), THREE).unwrap();
-    args.out = csv.clone();
+    args.run.out = Some(csv.clone());
     let e = format!("{:#}", collect::run(&args).unwrap_err());
     assert!(e.contains("not an augur-lab collect result file"), "{e}");
-    args.out = dir.join("good.csv");
+    args.run.out = Some(dir.join("good.csv"));
     collect::run(&args).unwrap();
-    let text = std::fs::read_to_string(&args.out).unwrap();
+    let text = std::fs::read_to_string(args.run.out().unwrap()).unwrap();
     let first = text.lines().find(|l| l.starts_with("1,1,")).unwrap();
     let broken = first.replacen("1,1,", "1,1,x", 1);
-    std::fs::write(&args.out, text.replacen(first, &broken, 1)).unwrap();
+    std::fs::write(args.run.out().unwrap(), text.replacen(first, &broken, 1)).unwrap();
     let e = format!("{:#}", collect::run(&args).unwrap_err());
     assert!(e.contains("record 1: bad CSV line"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -10,6 +10,7 @@ pub mod tapered;
 
 use crate::position::Position;
 use cozy_chess::{BitBoard, Board, Color, Piece, Square};
+use nnue::Network;
 
 crate::options::types::choice! {
     /// The evaluation function, chosen with the UCI option `Eval`; its default is the search
@@ -24,23 +25,29 @@ crate::options::types::choice! {
 }
 
 /// Evaluation of `pos` for the side to move. With `nnue`, the position's own accumulators if
-/// a network rides on it (`Position::attach_nnue`), else a full computation.
+/// a network rides on it (`Position::attach_nnue`), else a full computation with `network`
+/// (the engine's own: each engine holds its network in its settings).
 #[inline]
-pub fn evaluate(pos: &Position, kind: EvalKind) -> i32 {
+pub fn evaluate(pos: &Position, kind: EvalKind, network: &Network) -> i32 {
     if kind == EvalKind::Nnue {
         if let Some(v) = pos.nnue_eval() {
             return v;
         }
     }
-    evaluate_board(pos.board(), kind)
+    evaluate_board(pos.board(), kind, network)
 }
 
 /// `evaluate`, with the hand-written evaluation's pawn-and-king terms taken from a search
 /// thread's `cache` ([pawncache]); the same score, sooner.
 #[inline]
-pub fn evaluate_cached(pos: &Position, kind: EvalKind, cache: &mut tapered::PawnCache) -> i32 {
+pub fn evaluate_cached(
+    pos: &Position,
+    kind: EvalKind,
+    network: &Network,
+    cache: &mut tapered::PawnCache,
+) -> i32 {
     if kind != EvalKind::Hce {
-        return evaluate(pos, kind);
+        return evaluate(pos, kind, network);
     }
     let board = pos.board();
     let white = tapered::evaluate_white_cached(board, cache);
@@ -52,11 +59,11 @@ pub fn evaluate_cached(pos: &Position, kind: EvalKind, cache: &mut tapered::Pawn
 }
 
 #[inline]
-pub fn evaluate_board(board: &Board, kind: EvalKind) -> i32 {
+pub fn evaluate_board(board: &Board, kind: EvalKind, network: &Network) -> i32 {
     let white = match kind {
         EvalKind::Classic => classic::evaluate_white(board),
         EvalKind::Hce => tapered::evaluate_white(board),
-        EvalKind::Nnue => return nnue::evaluate_board(&nnue::current(), board),
+        EvalKind::Nnue => return nnue::evaluate_board(network, board),
     };
     if board.side_to_move() == Color::White {
         white
@@ -154,11 +161,16 @@ mod tests {
             "8/8/4k3/8/8/2B5/1N6/K7 w - - 0 1",
             "8/5pk1/6p1/8/3P4/8/5K2/8 w - - 0 40",
         ];
+        let net = nnue::default_network();
         for fen in fens {
             let p = Position::from_fen(fen, false).unwrap();
             let m = mirror(fen);
             for kind in [EvalKind::Classic, EvalKind::Hce, EvalKind::Nnue] {
-                assert_eq!(evaluate(&p, kind), evaluate(&m, kind), "{kind} {fen}");
+                assert_eq!(
+                    evaluate(&p, kind, &net),
+                    evaluate(&m, kind, &net),
+                    "{kind} {fen}"
+                );
             }
         }
     }

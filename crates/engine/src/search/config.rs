@@ -16,6 +16,7 @@
 use super::probcut::model::{DepthRule, ProbCutParams};
 use super::score::MAX_DEPTH;
 use super::textbook::Algorithm;
+use crate::eval::nnue::{self, Network};
 use crate::eval::EvalKind;
 use crate::options::types::{
     parse_choice, Choice, OptionError, OptionSpec, OptionType, UnknownChoice, ValueError,
@@ -64,6 +65,10 @@ macro_rules! search_config {
         pub struct SearchConfig {
             $( #[doc = $swhy] pub $s: $sty, )*
             $( #[doc = $twhy] pub $tag: $T, )*
+            /// [nnue] The network `Eval nnue` evaluates with: the embedded one, or the file
+            /// `EvalFile` loaded. Each engine holds its own, so engines with different
+            /// networks live side by side in one process.
+            pub network: Arc<Network>,
         }
 
         impl Default for SearchConfig {
@@ -71,6 +76,7 @@ macro_rules! search_config {
                 SearchConfig {
                     $( $s: $sdef, )*
                     $( $tag: $T::default(), )*
+                    network: nnue::default_network(),
                 }
             }
         }

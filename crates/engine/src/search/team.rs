@@ -72,6 +72,11 @@ impl SearchTeam {
         self.config = config;
     }
 
+    /// [nnue] The network this team's searches evaluate with from the next search on.
+    pub fn set_network(&mut self, network: Arc<crate::eval::nnue::Network>) {
+        self.config.network = network;
+    }
+
     /// `setoption` for the search's options; `Ok(false)` if `name` is not one of them.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, OptionError> {
         let before = self.config.lmr.clone();
@@ -244,6 +249,7 @@ impl SearchTeam {
         let depth = limits.depth.unwrap_or(TEXTBOOK_DEFAULT_DEPTH);
         let cfg = TextbookConfig {
             eval: self.config.eval,
+            network: self.config.network.clone(),
             qsearch: self.config.textbook_qsearch,
             mpd: self.config.spp_mpd,
             aspiration_window: self.config.aspiration.window,

@@ -717,3 +717,54 @@ macro_rules! every_technique {
     };
 }
 config::technique_tags!(every_technique);
+
+/// [nnue] Each engine evaluates with the network of its own settings: two teams with two
+/// networks, searching at the same time in one process, each find what they find alone (score,
+/// move and nodes), which is each network's own minimax value, and the two differ.
+#[test]
+fn two_engines_with_two_networks_in_one_process() {
+    use crate::eval::nnue::test_support::{random_network, Rng};
+    use crate::eval::nnue::Activation;
+    use std::sync::Arc;
+    let nets =
+        [3u64, 4].map(|seed| Arc::new(random_network(&mut Rng(seed), 32, Activation::SCReLU)));
+    let plain = |net: &Arc<crate::eval::nnue::Network>| {
+        let mut cfg = SearchConfig::default().without_selectivity();
+        cfg.eval = EvalKind::Nnue;
+        cfg.network = net.clone();
+        cfg.tt.enabled = false;
+        cfg.qsearch.enabled = false;
+        cfg.checkext.enabled = false;
+        cfg.iir.enabled = false;
+        cfg
+    };
+    let pos = Position::from_fen(FENS[0], false).unwrap();
+    let key = |r: &SearchResult| (r.score, r.best, r.stats.nodes);
+    let alone: Vec<_> = nets
+        .iter()
+        .map(|n| key(&team(plain(n)).search(&pos, &depth(3))))
+        .collect();
+    assert_ne!(alone[0].0, alone[1].0, "two networks, two scores");
+    for (net, a) in nets.iter().zip(&alone) {
+        let tb = TextbookConfig {
+            eval: EvalKind::Nnue,
+            network: net.clone(),
+            ..Default::default()
+        };
+        let mm = textbook::run(&pos, Algorithm::Minimax, 3, &tb).unwrap();
+        assert_eq!(a.0, mm.score, "the network's own minimax value");
+    }
+    for _ in 0..3 {
+        let together: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = nets
+                .iter()
+                .map(|n| {
+                    let (cfg, pos) = (plain(n), pos.clone());
+                    s.spawn(move || key(&team(cfg).search(&pos, &depth(3))))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(together, alone);
+    }
+}

@@ -142,6 +142,8 @@ pub struct SwitchOff {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextbookConfig {
     pub eval: EvalKind,
+    /// The network `eval` = `nnue` evaluates with.
+    pub network: std::sync::Arc<crate::eval::nnue::Network>,
     pub qsearch: bool,
     /// [spp] The maximum positional difference used by `spp`/`sppt`.
     pub mpd: i32,
@@ -160,6 +162,7 @@ impl Default for TextbookConfig {
     fn default() -> Self {
         TextbookConfig {
             eval: EvalKind::Classic,
+            network: crate::eval::nnue::default_network(),
             qsearch: false,
             mpd: 70,
             mpd_rule: MpdRule::Fixed,
@@ -280,7 +283,7 @@ fn search(
     };
     // [nnue] As in the engine search: incremental accumulators on the tree's position.
     if cfg.eval == EvalKind::Nnue {
-        t.pos.attach_nnue(crate::eval::nnue::current());
+        t.pos.attach_nnue(cfg.network.clone());
     }
     let score = match algorithm {
         Algorithm::Minimax => t.root(depth, -INF, INF, Kind::Minimax),
@@ -434,13 +437,13 @@ impl Tree<'_> {
             return self.quiesce(alpha, beta);
         }
         self.result.leaves += 1;
-        eval::evaluate(&self.pos, self.cfg.eval)
+        eval::evaluate(&self.pos, self.cfg.eval, &self.cfg.network)
     }
 
     /// Captures-only quiescence, stand pat on the static evaluation; every stand pat is a leaf.
     fn quiesce(&mut self, mut alpha: i32, beta: i32) -> i32 {
         self.result.leaves += 1;
-        let stand = eval::evaluate(&self.pos, self.cfg.eval);
+        let stand = eval::evaluate(&self.pos, self.cfg.eval, &self.cfg.network);
         if stand >= beta {
             return stand;
         }

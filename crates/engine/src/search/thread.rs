@@ -189,9 +189,9 @@ impl<'a> Searcher<'a> {
         td.stats = SearchStats::default();
         td.pos = pos.clone();
         // [nnue] The network's accumulators ride on the search's own position and follow its
-        // make/unmake; the network is the one in force when the search starts.
+        // make/unmake; the network is this engine's own (its settings').
         if self.cfg.eval == EvalKind::Nnue {
-            td.pos.attach_nnue(eval::nnue::current());
+            td.pos.attach_nnue(self.cfg.network.clone());
         } else {
             td.pos.detach_nnue();
         }
@@ -215,7 +215,12 @@ impl<'a> Searcher<'a> {
         self.td.stats.evals += 1;
         // [lazynnue] The search's makes leave the network's update to the evaluation.
         self.td.pos.refresh_nnue();
-        eval::evaluate_cached(&self.td.pos, self.cfg.eval, &mut self.td.pawn_cache)
+        eval::evaluate_cached(
+            &self.td.pos,
+            self.cfg.eval,
+            &self.cfg.network,
+            &mut self.td.pawn_cache,
+        )
     }
 
     /// Node-count and clock check; time is looked at every 1024 nodes.

@@ -384,8 +384,9 @@ impl Engine {
             }
             "eval" => {
                 self.finish_search();
-                let kind = lock(&self.team).config().eval;
-                let v = crate::eval::evaluate(&self.pos, kind);
+                let team = lock(&self.team);
+                let kind = team.config().eval;
+                let v = crate::eval::evaluate(&self.pos, kind, &team.config().network);
                 println!("info string eval {kind} {v} (side to move)");
                 Ok(())
             }
@@ -431,8 +432,8 @@ impl Engine {
                 self.pos.set_chess960(b);
             }
             ("UCI_ShowWDL", Value::Bool(b)) => self.show_wdl = b,
-            // [nnue] Loaded whole before it replaces the network in force, so a bad file changes
-            // nothing; searches started from now on use the new one.
+            // [nnue] Loaded whole before it replaces this engine's network, so a bad file
+            // changes nothing; searches started from now on use the new one.
             ("EvalFile", Value::Text(path)) => {
                 let net = if path == options::DEFAULT_NETWORK {
                     crate::eval::nnue::default_network()
@@ -445,7 +446,7 @@ impl Engine {
                     Arc::new(net)
                 };
                 println!("info string EvalFile: {} from {path}", net.describe());
-                crate::eval::nnue::set_current(net);
+                team.set_network(net);
             }
             ("Threads", Value::Int(n)) => team.set_threads(n as usize),
             // Ponder only tells that the GUI may send `go ponder`, which is always served.

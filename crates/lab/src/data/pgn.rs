@@ -18,7 +18,7 @@ use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position as _};
 
-use super::samples::{parse_board, parse_result, LabelledBoard};
+use super::labelled::{parse_board, parse_result, LabelledBoard};
 
 /// A game as the visitor reads it: its start, its moves with their comments' scores.
 #[derive(Default)]

@@ -11,19 +11,10 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use cozy_chess::{Board, Color};
 
 use crate::data::epd::parse_epd;
-use crate::data::records::RecordReader;
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct LabelledBoard {
-    pub board: Board,
-    /// Game result for white: 1 win, 0.5 draw, 0 loss.
-    pub result: f32,
-    /// Search score for white in centipawns, when the data has one.
-    pub score: Option<i32>,
-}
+use crate::data::labelled::{parse_board, parse_result, white_view, LabelledBoard};
+use crate::data::records::{RecordReader, RECORD_SIZE};
 
 /// The samples of one file, read lazily where the format allows (records, text lines).
 pub fn open(path: &Path) -> Result<Box<dyn Iterator<Item = Result<LabelledBoard>>>> {
@@ -101,7 +92,7 @@ pub fn count(path: &Path) -> Result<u64> {
         let len = std::fs::metadata(path)
             .with_context(|| format!("cannot read {name}"))?
             .len();
-        return Ok(len / crate::datagen::format::RECORD_SIZE as u64);
+        return Ok(len / RECORD_SIZE as u64);
     }
     if path.extension().and_then(|e| e.to_str()) == Some("pgn") {
         return Ok(super::pgn::read(path)?.len() as u64);
@@ -132,36 +123,10 @@ pub fn parse_text_line(line: &str) -> Result<LabelledBoard> {
     })
 }
 
-/// A legal position, as the engine reads it.
-pub(super) fn parse_board(fen: &str) -> Result<Board> {
-    let pos = augur::position::Position::from_fen(fen, false).map_err(|e| anyhow!("{e}"))?;
-    Ok(pos.board().clone())
-}
-
-/// White's result: PGN style ("1-0", "1/2-1/2", "0-1") or bullet's (1.0, 0.5, 0.0).
-pub fn parse_result(text: &str) -> Result<f32> {
-    match text.trim() {
-        "1-0" | "1.0" | "1" => Ok(1.0),
-        "0-1" | "0.0" | "0" => Ok(0.0),
-        "1/2-1/2" | "0.5" => Ok(0.5),
-        other => bail!("result '{other}' is not 1-0, 0-1, 1/2-1/2, 1.0, 0.5 or 0.0"),
-    }
-}
-
-/// A side-to-move score from white's view; the same negation turns a white score back into
-/// the side to move's.
-pub(crate) fn white_view(stm_score: i32, stm: Color) -> i32 {
-    if stm == Color::White {
-        stm_score
-    } else {
-        -stm_score
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::{Outcome, Record, RecordWriter};
+    use crate::data::records::{Outcome, Record, RecordWriter};
     use augur::position::Position;
 
     fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {

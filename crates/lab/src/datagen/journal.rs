@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::format::{Record, RecordWriter, RECORD_SIZE};
+use crate::data::records::{Record, RecordWriter, RECORD_SIZE};
 
 const MAGIC: &str = "augur-lab datagen journal 1;";
 

@@ -1,32 +1,36 @@
 //! `augur-lab datagen`: training data from Augur's own self-play games, in bullet's 32-byte
-//! `ChessBoard` records ([`format`]), resumable after any interruption ([`journal`]), one game
+//! `ChessBoard` records ([`crate::data::records`]), resumable after any interruption ([`journal`]), one game
 //! per worker thread ([`selfplay`]). `augur-lab convert` turns records into text lines.
 //! docs/datagen.md has the format, the rules and example commands.
 
-/// The record format lives with the lab's other data readers (`data::records`); this name keeps
-/// the datagen paths that trainers and tools use.
-pub use crate::data::records as format;
 pub mod journal;
 pub mod selfplay;
 
-use std::collections::BTreeMap;
 use std::io::{BufWriter, IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use augur::position::Position;
 use augur::search::Control;
 
+use crate::data::records::{self, RecordReader};
+use crate::kit::jobs;
+use crate::kit::run_args::RunArgs;
 use augur_arena::progress::Progress;
-use format::RecordReader;
-use selfplay::{Adjudication, Game, GameSettings};
+use selfplay::{Adjudication, GameSettings};
 
 #[derive(clap::Args, Debug)]
 #[command(
     group(clap::ArgGroup::new("target").required(true).args(["games", "positions"])),
+    mut_arg("out", |a| a.required(true).value_name("FILE").help(
+        "Output file of bullet ChessBoard records; FILE.journal beside it lists the finished \
+         games. An interrupted run resumes when started again with the same settings."
+    )),
+    mut_arg("threads", |a| a.help("Worker threads, one game each (default: all cores).")),
     after_help = "Examples:\n  \
 augur-lab datagen --out ../shared/data/datagen/augur-s1.bin --games 100000 --threads 2 --seed 1\n  \
 augur-lab datagen --out data.bin --positions 10000000 --book openings.epd --random-plies 4\n  \
@@ -49,19 +53,16 @@ augur-lab datagen --out gen1.bin --positions 1000000 --eval nnue --eval-file gen
 augur-lab convert data.bin --limit 10"
 )]
 pub struct DatagenArgs {
-    /// Output file of bullet ChessBoard records; FILE.journal beside it lists the finished
-    /// games. An interrupted run resumes when started again with the same settings.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// `--out` (required), `--threads`, `--quiet`, `--summary` (games, positions, results,
+    /// the file's SHA-256).
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Stop when the file holds this many games (counting earlier runs).
     #[arg(long)]
     pub games: Option<u64>,
     /// Stop after the game that brings the file to this many positions.
     #[arg(long)]
     pub positions: Option<u64>,
-    /// Worker threads, one game each (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Soft node limit per move: no new iteration once crossed.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
@@ -110,12 +111,6 @@ pub struct DatagenArgs {
     /// joined with commas, as in `depth --variant` and `scaling -t` specs); repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// No progress line.
-    #[arg(long)]
-    pub quiet: bool,
-    /// When the file is complete, write its manifest line (`corpus::manifest::Line`).
-    #[command(flatten)]
-    pub summary: crate::kit::summary::SummaryArgs,
 }
 
 /// The searcher's configuration from `--eval`, `--eval-file` and `--set`, and what the
@@ -128,9 +123,10 @@ fn engine_settings(args: &DatagenArgs) -> Result<(augur::search::config::SearchC
     if args.eval != EvalKind::Hce {
         line += &format!(" eval={}", args.eval);
     }
+    let mut network = None;
     match (&args.eval_file, args.eval) {
         (Some(path), EvalKind::Nnue) => {
-            nnue::set_current(Arc::new(nnue::Network::load(path)?));
+            network = Some(Arc::new(nnue::Network::load(path)?));
             line += &format!(" net={}", sha256_file(path)?);
         }
         (Some(_), _) => anyhow::bail!("--eval-file needs --eval nnue"),
@@ -147,9 +143,12 @@ fn engine_settings(args: &DatagenArgs) -> Result<(augur::search::config::SearchC
         }
         options.extend(pairs);
     }
-    let (config, others) = crate::variants::search_config(&options)?;
+    let (mut config, others) = crate::variants::search_config(&options)?;
     if let Some(name) = others.first() {
         anyhow::bail!("--set: '{name}' is not a search option");
+    }
+    if let Some(network) = network {
+        config.network = network;
     }
     Ok((config, line))
 }
@@ -193,7 +192,7 @@ fn pgn_to_records(args: &ConvertArgs, out: &Path) -> Result<crate::corpus::manif
     let (samples, read) = crate::data::pgn::read_range(input, range)?;
     let file =
         std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let mut writer = format::RecordWriter::new(BufWriter::new(file));
+    let mut writer = records::RecordWriter::new(BufWriter::new(file));
     let mut n = 0;
     for s in samples
         .into_iter()
@@ -202,8 +201,8 @@ fn pgn_to_records(args: &ConvertArgs, out: &Path) -> Result<crate::corpus::manif
         let stm = s.board.side_to_move();
         let pos = Position::from_board(s.board, false);
         // `white_view` is its own inverse: it turns white's score into the mover's too.
-        let stm_score = crate::data::samples::white_view(s.score.unwrap_or(0), stm);
-        let white_result = format::Outcome::from_value(s.result);
+        let stm_score = crate::data::labelled::white_view(s.score.unwrap_or(0), stm);
+        let white_result = records::Outcome::from_value(s.result);
         let result = if stm == cozy_chess::Color::White {
             white_result
         } else {
@@ -211,7 +210,7 @@ fn pgn_to_records(args: &ConvertArgs, out: &Path) -> Result<crate::corpus::manif
         };
         let score = stm_score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
         writer
-            .write(&format::Record::from_position(&pos, score, result))
+            .write(&records::Record::from_position(&pos, score, result))
             .with_context(|| format!("cannot write {}", out.display()))?;
         n += 1;
     }
@@ -280,32 +279,32 @@ struct Tally {
 }
 
 /// `augur-lab datagen`: plays until the file holds what was asked, then writes its summary, the
-/// file's manifest line (a campaign's stage is done when that exists). The commit that began
-/// the file is recorded beside it once (`FILE.provenance.toml`), for the manifest.
+/// file's manifest line (a campaign's stage is done when that exists), also when a rerun has
+/// nothing to do. The commit that began the file is recorded beside it once
+/// (`FILE.provenance.toml`), for the manifest.
 pub fn run(args: &DatagenArgs) -> Result<()> {
-    let mut name = args.out.file_name().unwrap_or_default().to_os_string();
+    let out = args.run.out()?;
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
     name.push(".provenance.toml");
-    if !args.out.with_file_name(name).exists() {
-        if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+    if !out.with_file_name(name).exists() {
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        crate::kit::provenance::Provenance::capture(args, Some(args.seed))
-            .write_beside(&args.out)?;
+        crate::kit::provenance::Provenance::capture(args, Some(args.seed)).write_beside(out)?;
     }
     generate(args)?;
-    if args.summary.summary.is_some() {
-        args.summary
-            .write("datagen", &crate::corpus::line_of(&args.out)?)?;
+    if args.run.summary.summary.is_some() {
+        args.run
+            .summary
+            .write("datagen", &crate::corpus::line_of(out)?)?;
     }
     Ok(())
 }
 
 fn generate(args: &DatagenArgs) -> Result<()> {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = args.run.threads();
+    let out = args.run.out()?;
     let (config, engine_line) = engine_settings(args)?;
     let settings = GameSettings {
         seed: args.seed,
@@ -329,13 +328,13 @@ fn generate(args: &DatagenArgs) -> Result<()> {
         config,
     };
     let (mut run, resumed) = journal::open(
-        &args.out,
+        out,
         &settings_line(&settings, args.book.as_deref(), &engine_line),
     )?;
     if resumed.games > 0 || resumed.cut_bytes > 0 {
         eprintln!(
             "resuming {}: {} games, {} positions already there{}",
-            args.out.display(),
+            out.display(),
             resumed.games,
             resumed.records,
             if resumed.cut_bytes > 0 {
@@ -358,92 +357,67 @@ fn generate(args: &DatagenArgs) -> Result<()> {
     if done(&tally) {
         eprintln!(
             "{}: already {} games, {} positions; nothing to do",
-            args.out.display(),
+            out.display(),
             tally.games,
             tally.records
         );
+        drop(run);
         return Ok(());
     }
 
-    let settings = Arc::new(settings);
     let control = Arc::new(Control::default());
-    let next_game = Arc::new(AtomicU64::new(resumed.games));
-    let game_limit = args.games.unwrap_or(u64::MAX);
-    let (tx, rx) = mpsc::channel::<(u64, Result<Option<Game>>)>();
-    let workers: Vec<_> = (0..threads)
-        .map(|_| {
-            let (settings, control, next_game, tx) = (
-                settings.clone(),
-                control.clone(),
-                next_game.clone(),
-                tx.clone(),
-            );
-            std::thread::spawn(move || loop {
-                let index = next_game.fetch_add(1, Ordering::Relaxed);
-                if index >= game_limit || control.stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let game = selfplay::play_game(&settings, index, &control);
-                let stop = !matches!(game, Ok(Some(_)));
-                if tx.send((index, game)).is_err() || stop {
-                    return;
-                }
-            })
-        })
-        .collect();
-    drop(tx);
-
+    let game_limit = args.games.map_or(usize::MAX, |g| g as usize);
     let mut meter = Meter::new(args, &tally);
-    let mut waiting: BTreeMap<u64, Game> = BTreeMap::new();
-    let mut outcome = Ok(());
-    // Games are written in index order (a finished game waits for the earlier ones), so the
-    // file does not depend on the number of threads.
-    'receive: for (index, game) in rx.iter() {
-        match game {
-            Ok(Some(g)) => {
-                waiting.insert(index, g);
+    // Games are written in index order (kit::jobs hands them over in order), so the file does
+    // not depend on the number of threads.
+    let outcome = jobs::run_in_order(
+        threads,
+        resumed.games as usize..game_limit,
+        || Ok(()),
+        |_, index| {
+            let game = selfplay::play_game(&settings, index as u64, &control);
+            if game.is_err() {
+                control.stop.store(true, Ordering::Relaxed);
             }
-            Ok(None) => continue,
-            Err(e) => {
-                outcome = Err(e);
-                break;
-            }
-        }
-        while let Some(g) = waiting.remove(&tally.games) {
-            run.write_game(tally.games, &g.records)
-                .with_context(|| format!("writing {}", args.out.display()))?;
+            game
+        },
+        |index, game| {
+            // A game is cut short only once the run has what it wants.
+            let Some(g) = game else {
+                return Ok(ControlFlow::Break(()));
+            };
+            run.write_game(index as u64, &g.records)
+                .with_context(|| format!("writing {}", out.display()))?;
             tally.games += 1;
             tally.records += g.records.len() as u64;
             tally.plies += u64::from(g.plies);
             match g.white {
-                format::Outcome::Win => tally.white += 1,
-                format::Outcome::Draw => tally.draws += 1,
-                format::Outcome::Loss => tally.black += 1,
+                records::Outcome::Win => tally.white += 1,
+                records::Outcome::Draw => tally.draws += 1,
+                records::Outcome::Loss => tally.black += 1,
             }
             if done(&tally) {
-                break 'receive;
+                // The searches still running are stopped: their games are not needed.
+                control.stop.store(true, Ordering::Relaxed);
+                return Ok(ControlFlow::Break(()));
             }
             meter.update(&tally, false);
-        }
-    }
-    // Stops the searches still running; their games are not needed.
-    control.stop.store(true, Ordering::Relaxed);
-    drop(rx);
-    for w in workers {
-        let _ = w.join();
-    }
+            Ok(ControlFlow::Continue(()))
+        },
+    );
     meter.update(&tally, true);
     meter.finish();
     outcome?;
     eprintln!(
         "{}: {} games, {} positions; results this run (white wins-draws-black wins) {}-{}-{}",
-        args.out.display(),
+        out.display(),
         tally.games,
         tally.records,
         tally.white,
         tally.draws,
         tally.black
     );
+    drop(run);
     Ok(())
 }
 
@@ -468,7 +442,7 @@ impl Meter {
             (_, p) => (p.unwrap_or(0), t.records, "positions"),
         };
         Meter {
-            progress: Progress::with_unit(total as usize, done as usize, !args.quiet, unit),
+            progress: Progress::with_unit(total as usize, done as usize, !args.run.quiet, unit),
             by_games,
             tty: std::io::stderr().is_terminal(),
             start: Instant::now(),
@@ -586,7 +560,7 @@ mod tests {
             .map(|r| (r.side_to_move(), r.score(), r.result()))
             .collect();
         use cozy_chess::Color::{Black, White};
-        use format::Outcome::{Loss, Win};
+        use records::Outcome::{Loss, Win};
         assert_eq!(
             seen,
             vec![(White, 30, Loss), (Black, -20, Win), (Black, 15, Win)]

@@ -17,7 +17,7 @@ use augur::search::ordering::is_noisy;
 use augur::search::{Control, SearchResult, SearchTeam, MATE_BOUND};
 use cozy_chess::Color;
 
-use super::format::{Outcome, Record};
+use crate::data::records::{Outcome, Record};
 use augur_arena::matchmaking::schedule::SplitMix64;
 
 /// When a game is decided before the rules end it. Scores are the search's, in centipawns.

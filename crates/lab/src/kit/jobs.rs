@@ -25,8 +25,10 @@
 //! `may_repeat` lets a rerun with more games continue the match (given the earlier row as
 //! `earlier`) and append its new row.
 
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -237,30 +239,14 @@ pub fn run<J: Job>(job: &J, options: Options) -> Result<Finished<J::Output>> {
     let mut progress = Progress::with_unit(total, resumed, options.progress, options.unit);
     progress.update(resumed, "");
     let mut first_error: Option<anyhow::Error> = None;
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Result<J::Output>)>();
-        for _ in 0..options.workers.clamp(1, todo.len().max(1)) {
-            let (tx, next, todo, earlier) = (tx.clone(), &next, &todo, &earlier);
-            scope.spawn(move || {
-                let mut worker = match job.worker() {
-                    Ok(w) => w,
-                    Err(e) => {
-                        let _ = tx.send((usize::MAX, Err(e)));
-                        return;
-                    }
-                };
-                while let Some(&item) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let output = job.run(&mut worker, item, earlier[item].as_ref());
-                    if tx.send((item, output)).is_err() {
-                        break;
-                    }
-                }
-                job.finish(worker);
-            });
-        }
-        drop(tx);
-        let (start, mut count, mut nodes) = (Instant::now(), resumed, 0u64);
-        for (item, output) in rx {
+    let (start, mut count, mut nodes) = (Instant::now(), resumed, 0u64);
+    pool(
+        options.workers.clamp(1, todo.len().max(1)),
+        || job.worker(),
+        |worker, item| job.run(worker, item, earlier[item].as_ref()),
+        |worker| job.finish(worker),
+        || todo.get(next.fetch_add(1, Ordering::Relaxed)).copied(),
+        |item, output| {
             let kept = output.and_then(|o| match log.as_mut() {
                 Some(log) => {
                     let lines = job
@@ -284,15 +270,15 @@ pub fn run<J: Job>(job: &J, options: Options) -> Result<Finished<J::Output>> {
                         String::new()
                     };
                     progress.update(count, &note);
+                    ControlFlow::Continue(())
                 }
                 Err(e) => {
-                    // Hand out no more items; the ones running finish and are dropped.
-                    next.store(todo.len(), Ordering::Relaxed);
                     first_error.get_or_insert(e);
+                    ControlFlow::Break(())
                 }
             }
-        }
-    });
+        },
+    );
     progress.finish();
     if let Some(e) = first_error {
         return Err(e);
@@ -312,6 +298,101 @@ pub fn run<J: Job>(job: &J, options: Options) -> Result<Finished<J::Output>> {
         log.rewrite(&lines)?;
     }
     Ok(Finished { outputs, resumed })
+}
+
+/// The worker pool under both runners: `workers` threads each start a worker (`start`) and
+/// work out (`work`) the items `next` hands out until it hands out none; each output (or a
+/// worker's failure to start, as item `usize::MAX`) goes to `receive` on the calling thread as
+/// it finishes. When `receive` breaks, no more items are handed out; the ones running finish
+/// and `receive` still gets their outputs (a result file keeps them).
+fn pool<W, O: Send>(
+    workers: usize,
+    start: impl Fn() -> Result<W> + Sync,
+    work: impl Fn(&mut W, usize) -> Result<O> + Sync,
+    finish: impl Fn(W) + Sync,
+    next: impl Fn() -> Option<usize> + Sync,
+    mut receive: impl FnMut(usize, Result<O>) -> ControlFlow<()>,
+) {
+    let stopped = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, Result<O>)>();
+        for _ in 0..workers.max(1) {
+            let (tx, start, work, finish, next, stopped) =
+                (tx.clone(), &start, &work, &finish, &next, &stopped);
+            scope.spawn(move || {
+                let mut worker = match start() {
+                    Ok(w) => w,
+                    Err(e) => {
+                        let _ = tx.send((usize::MAX, Err(e)));
+                        return;
+                    }
+                };
+                while let Some(item) = next().filter(|_| !stopped.load(Ordering::Relaxed)) {
+                    let output = work(&mut worker, item);
+                    if tx.send((item, output)).is_err() {
+                        break;
+                    }
+                }
+                finish(worker);
+            });
+        }
+        drop(tx);
+        for (item, output) in rx {
+            if receive(item, output).is_break() {
+                stopped.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+}
+
+/// Works out the items `first..end` in order on `workers` threads, for work whose outputs go
+/// to a stream of their own (datagen's games into its record file and journal) rather than to
+/// a result file of rows: `sink` receives every output in item order (an output that finishes
+/// early waits for the ones before it), so what it writes does not depend on the number of
+/// threads, and breaks when it has what it wants. `end` may be `usize::MAX`, for a run that
+/// stops on what the outputs hold. The first error (of a worker, an item or the sink) stops
+/// the handing out of items and is returned.
+pub fn run_in_order<W, O: Send>(
+    workers: usize,
+    items: std::ops::Range<usize>,
+    start: impl Fn() -> Result<W> + Sync,
+    work: impl Fn(&mut W, usize) -> Result<O> + Sync,
+    mut sink: impl FnMut(usize, O) -> Result<ControlFlow<()>>,
+) -> Result<()> {
+    let next = AtomicUsize::new(items.start);
+    let mut waiting: BTreeMap<usize, O> = BTreeMap::new();
+    let mut due = items.start;
+    let mut outcome = Ok(());
+    let mut ended = false;
+    pool(
+        workers,
+        start,
+        work,
+        drop,
+        || Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&i| i < items.end),
+        |item, output| {
+            if ended {
+                return ControlFlow::Break(());
+            }
+            let flow = output.and_then(|o| {
+                waiting.insert(item, o);
+                while let Some(o) = waiting.remove(&due) {
+                    due += 1;
+                    if sink(due - 1, o)?.is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
+                }
+                Ok(ControlFlow::Continue(()))
+            });
+            let flow = flow.unwrap_or_else(|e| {
+                outcome = Err(e);
+                ControlFlow::Break(())
+            });
+            ended = flow.is_break();
+            flow
+        },
+    );
+    outcome
 }
 
 /// A record of a block per position: which position it is of (`index`, 1-based) and which
@@ -635,5 +716,52 @@ mod tests {
         assert!(check_members(0, ["a", "b"], &["a", "b"]).is_ok());
         let e = check_members(2, ["a", "c"], &["a", "b"]).unwrap_err();
         assert_eq!(e.to_string(), "item 3 has 'c' where 'b' was expected");
+    }
+
+    /// [`run_in_order`] hands the outputs over in item order whatever order they finish in
+    /// (later items sleep less), from the first item asked for; a sink that breaks gets
+    /// nothing more; an item's error is returned, and the sink never sees the items after it.
+    #[test]
+    fn run_in_order_hands_outputs_over_in_order_until_the_sink_breaks() {
+        let mut seen = Vec::new();
+        run_in_order(
+            3,
+            5..usize::MAX,
+            || Ok(()),
+            |_, i| {
+                std::thread::sleep(std::time::Duration::from_millis(20 - (i % 7) as u64 * 3));
+                Ok(i * i)
+            },
+            |i, o| {
+                seen.push((i, o));
+                Ok(if i == 16 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                })
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, (5..=16).map(|i| (i, i * i)).collect::<Vec<_>>());
+        let mut seen = Vec::new();
+        let e = run_in_order(
+            2,
+            0..10,
+            || Ok(()),
+            |_, i| {
+                if i == 4 {
+                    bail!("item 4 failed")
+                } else {
+                    Ok(i)
+                }
+            },
+            |i, _| {
+                seen.push(i);
+                Ok(ControlFlow::Continue(()))
+            },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("item 4"), "{e}");
+        assert_eq!(seen, [0, 1, 2, 3]);
     }
 }

@@ -2,7 +2,8 @@
 //! ([`atomic`]), where a result came from
 //! ([`provenance`]), the resumable result files and their CSV rows ([`result_log`]), the one
 //! runner of every command that works through a grid of items ([`jobs`]), the machine-readable
-//! summary of a run ([`summary`]), the confidence intervals ([`confidence`]), the
+//! summary of a run ([`summary`]), the arguments the long-running commands share
+//! ([`run_args`]), the confidence intervals ([`confidence`]), the
 //! least-squares line ([`regression`]) and the charts ([`chart`]).
 
 pub mod atomic;
@@ -13,4 +14,5 @@ pub mod jobs;
 pub mod provenance;
 pub mod regression;
 pub mod result_log;
+pub mod run_args;
 pub mod summary;

@@ -38,27 +38,24 @@ use crate::data::epd::{epd_identity, load_epd, EpdLine};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, Provenance};
 use crate::kit::result_log::{self, Header, Row};
-use crate::kit::summary::SummaryArgs;
+use crate::kit::run_args::RunArgs;
 
 pub const HEADER: &str = "id,depth,score,mate,stage,nodes,depths,fen";
 
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("out", |a| a.required(true).short('o').value_name("FILE")
+    .help("Output CSV; appended to and resumed if it exists.")))]
+#[command(mut_arg("threads", |a| a.help("Worker threads (one searcher each); default: all cores.")))]
 pub struct CollectArgs {
     /// Positions (EPD); default: the bundled 300-position TCEC sample.
     #[arg(long)]
     pub epd: Option<PathBuf>,
-    /// Output CSV; appended to and resumed if it exists.
-    #[arg(long, short)]
-    pub out: PathBuf,
     /// Deepest search (plies); every depth 1..=D is recorded.
     #[arg(long, short, default_value_t = 8)]
     pub depth: i32,
     /// Use only the first N positions of the EPD.
     #[arg(long)]
     pub positions: Option<usize>,
-    /// Worker threads (one searcher each); default: all cores.
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Transposition table per thread, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
@@ -67,11 +64,9 @@ pub struct CollectArgs {
     /// better predictor (a smaller σ). The model must come from the evaluation that plays.
     #[arg(long, default_value_t = augur::search::config::SearchConfig::default().eval)]
     pub eval: EvalKind,
-    /// No progress line.
-    #[arg(long)]
-    pub quiet: bool,
+    /// `--out` (required), `--threads`, `--quiet`, `--summary`.
     #[command(flatten)]
-    pub summary: SummaryArgs,
+    pub run: RunArgs,
 }
 
 /// The headline figures of a collection (its `--summary`).
@@ -320,10 +315,8 @@ pub fn run(args: &CollectArgs) -> Result<()> {
         positions.truncate(n);
     }
     let header = header(args)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, 256);
+    let out = args.run.out()?;
+    let threads = args.run.threads().min(256);
     let job = Collect {
         args,
         positions: &positions,
@@ -338,32 +331,33 @@ pub fn run(args: &CollectArgs) -> Result<()> {
         &job,
         Options {
             workers: threads,
-            progress: !args.quiet,
+            progress: !args.run.quiet,
             unit: "positions",
-            file: Some((&args.out, header.clone())),
+            file: Some((out, header.clone())),
         },
     )?;
     let total = positions.len();
     let new = total - finished.resumed;
     let records: Vec<Record> = finished.outputs.into_iter().flatten().collect();
-    if !args.quiet {
+    if !args.run.quiet {
         eprintln!(
             "collect: {} positions in {} ({} new, {:.1}s)",
             total,
-            args.out.display(),
+            out.display(),
             new,
             started.elapsed().as_secs_f64()
         );
     }
     let figures = Figures::of(args.depth, &records);
-    print!("{}", report(args, &header, &figures, &records, new));
-    args.summary.write("collect", &figures)
+    print!("{}", report(args, out, &header, &figures, &records, new));
+    args.run.summary.write("collect", &figures)
 }
 
 /// The run's report on standard output (`--quiet` silences only the progress): what was
 /// collected and where, so that a `reproduce` step has a report beside its data.
 fn report(
     args: &CollectArgs,
+    out: &Path,
     header: &Header,
     figures: &Figures,
     records: &[Record],
@@ -383,10 +377,10 @@ fn report(
         args.depth,
         new,
         figures.records,
-        args.out.display(),
+        out.display(),
         figures.middlegame,
         figures.endgame,
         nodes,
-        args.out.display()
+        out.display()
     )
 }

@@ -13,7 +13,7 @@
 use crate::kit::chart::{PointSeries, ScatterChart};
 use crate::kit::regression::{fit_line, LinearFit};
 use crate::spp::mpd::distribution::percentile;
-use crate::spp::mpd::{SiblingSpread, KINDS};
+use crate::spp::mpd::measure::{SiblingSpread, KINDS};
 use augur::eval::classic;
 use augur::position::Position;
 use std::fmt::Write as _;
@@ -248,7 +248,7 @@ mod tests {
             .iter()
             .map(|f| {
                 let pos = Position::from_fen(f, false).unwrap();
-                let mut s = crate::spp::mpd::measure_position(&pos, None);
+                let mut s = crate::spp::mpd::measure::measure_position(&pos, None);
                 s.spread[0] = Some((2.0 * Axis::Total.of(&pos) + 10.0) as i32);
                 s
             })

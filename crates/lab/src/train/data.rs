@@ -1,12 +1,12 @@
 //! Training positions from `augur-lab datagen` files (bullet's 32-byte `ChessBoard` records,
-//! read with [`crate::datagen::format`]).
+//! read with [`crate::data::records`]).
 //!
 //! A record is already oriented for the side to move (its pieces are "ours" or "theirs", the
 //! board mirrored when black moves), which is exactly the side to move's feature view:
 //! feature = theirs · 384 + piece · 64 + oriented square.
 
 use super::sample::{TrainingPosition, Wdl};
-use crate::datagen::format::{Outcome, Record, RecordReader};
+use crate::data::records::{Outcome, Record, RecordReader};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 

@@ -37,7 +37,10 @@ impl Default for LossConfig {
 }
 
 /// How a float model becomes its file ([train-qcal], [train-qround]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Rounding {
     /// Every parameter to its nearest step (every network before 28 November's eleventh
     /// session).
@@ -125,6 +128,37 @@ impl Scratch {
             d_them: vec![0.0; hidden],
         }
     }
+}
+
+/// Mean loss of `model` over `data`, on `threads` threads.
+pub fn mean_loss(
+    model: &Model,
+    data: &[TrainingPosition],
+    loss: &LossConfig,
+    threads: usize,
+) -> f64 {
+    if data.is_empty() {
+        return f64::NAN;
+    }
+    let chunk = data.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = data
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut scratch = Scratch::new(model.hidden());
+                    part.iter()
+                        .map(|x| model.sample_loss(x, loss, &mut scratch) as f64)
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .sum()
+    });
+    total / data.len() as f64
 }
 
 impl Model {

@@ -2,7 +2,10 @@
 
 use super::model::Layout;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Schedule {
     /// lr · gamma^(epoch / step_every): drops in stages.
     Step,

@@ -9,7 +9,7 @@ use augur::position::Position;
 use augur::search::config::SearchConfig;
 use augur::search::{SearchTeam, MATE_BOUND};
 
-use crate::data::samples::LabelledBoard;
+use crate::data::labelled::LabelledBoard;
 
 /// One position's targets and evaluation modifiers; its coefficients are in
 /// `Dataset::coeffs` from `start`, `len` of them.

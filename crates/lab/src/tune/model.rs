@@ -318,7 +318,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::samples::LabelledBoard;
+    use crate::data::labelled::LabelledBoard;
     use augur::eval::tapered::layout::{MATERIAL, PSQ};
     use augur::eval::tapered::{Trace, WEIGHTS};
 

@@ -35,9 +35,6 @@ pub struct DepthArgs {
     pub summary: SummaryArgs,
 }
 
-/// Counter keys of the ProbCut family in the stats line.
-pub const PROBCUT_KEYS: [&str; 3] = ["probcut", "mpc", "sfpc"];
-
 /// Summary of one variant over all positions.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
@@ -69,12 +66,9 @@ pub fn summarize(results: &[Vec<Measurement>], variant: usize) -> Summary {
         depth += u64::from(m.depth);
         nodes += m.nodes;
         ms += m.ms;
-        for k in PROBCUT_KEYS {
-            if let Some(&(t, c)) = m.counters.get(k) {
-                s.pc_tried += t;
-                s.pc_cut += c;
-            }
-        }
+        let (tried, cut) = m.probcut_counts();
+        s.pc_tried += tried;
+        s.pc_cut += cut;
         if let Some(&(t, c)) = m.counters.get("nmp") {
             s.nmp_tried += t;
             s.nmp_cut += c;

@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 
 use augur_arena::engine::uci::{Score, UciEngine};
 
-use super::depth::PROBCUT_KEYS;
 use super::{check_fitted_pairs, default_engine, parse_stats, search_config, Variant};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::result_log::{Header, Row};
@@ -113,6 +112,9 @@ mod counter_words {
         Ok(super::super::parse_stats(&String::deserialize(d)?))
     }
 }
+
+/// Counter keys of the ProbCut family in the stats line.
+const PROBCUT_KEYS: [&str; 3] = ["probcut", "mpc", "sfpc"];
 
 impl Measurement {
     /// The ProbCut family's tried and cut searches (probcut + mpc + sfpc).

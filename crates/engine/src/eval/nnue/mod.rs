@@ -18,30 +18,18 @@ pub use accumulator::{evaluate_board, Delta, NnueState};
 pub use network::{Activation, Network, NetworkError, Quantisation};
 
 use cozy_chess::{Color, Piece, Square};
-use std::sync::{Arc, LazyLock, RwLock};
+use std::sync::{Arc, LazyLock};
 
 /// The network compiled into the binary (docs/nnue.md says how it was trained).
 pub const DEFAULT_NETWORK: &[u8] = include_bytes!("../../../nets/default.nnue");
 
-static CURRENT: LazyLock<RwLock<Arc<Network>>> = LazyLock::new(|| RwLock::new(default_network()));
-
-/// The embedded network, parsed.
+/// The embedded network, parsed once; an engine evaluates with the network its settings hold
+/// (`SearchConfig::network`), this one unless `EvalFile` names another.
 pub fn default_network() -> Arc<Network> {
     static DEFAULT: LazyLock<Arc<Network>> = LazyLock::new(|| {
         Arc::new(Network::from_bytes(DEFAULT_NETWORK).expect("the embedded network is valid"))
     });
     DEFAULT.clone()
-}
-
-/// The network `Eval nnue` uses: the embedded one until `EvalFile` loads another. One per
-/// process, like the UCI option that sets it.
-pub fn current() -> Arc<Network> {
-    CURRENT.read().unwrap_or_else(|e| e.into_inner()).clone()
-}
-
-/// Makes `net` the current network (searches started afterwards use it).
-pub fn set_current(net: Arc<Network>) {
-    *CURRENT.write().unwrap_or_else(|e| e.into_inner()) = net;
 }
 
 /// Inputs per perspective: 2 colours × 6 pieces × 64 squares.

@@ -168,6 +168,20 @@ pub struct Network {
     pub(super) kernel: Kernel,
 }
 
+/// Two networks are equal when they evaluate alike: the same shape and weights (the kernel is
+/// the machine's, not the network's).
+impl PartialEq for Network {
+    fn eq(&self, other: &Self) -> bool {
+        self.hidden == other.hidden
+            && self.activation == other.activation
+            && self.quant == other.quant
+            && self.ft_weights == other.ft_weights
+            && self.ft_bias == other.ft_bias
+            && self.out_weights == other.out_weights
+            && self.out_bias == other.out_bias
+    }
+}
+
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Network({})", self.describe())

@@ -15,7 +15,7 @@ use crate::data::bundled::SPP_THESIS_16;
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, sha256_file, sha256_hex, Provenance};
 use crate::kit::result_log::{as_text, Header, Row as ResultRow};
-use crate::kit::summary::SummaryArgs;
+use crate::kit::run_args::RunArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
@@ -29,6 +29,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("out", |a| a.value_name("DIR").help(
+    "Write results.csv, summary.md and the charts (SVG and PNG) here."
+)))]
 pub struct CompareArgs {
     /// EPD suite (default: the bundled 16-position set of the SPP thesis).
     #[arg(long)]
@@ -69,15 +72,6 @@ pub struct CompareArgs {
     /// Exit with an error when any move-score pair differs from its reference.
     #[arg(long)]
     pub strict: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Write results.csv, summary.md and the charts (SVG and PNG) here.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
     /// Leave the per-position table out of stdout (it still goes to summary.md).
     #[arg(long)]
     pub brief: bool,
@@ -85,8 +79,9 @@ pub struct CompareArgs {
     /// `--engine-option Nmp=false`. Checked by the engine's own option table.
     #[arg(long = "engine-option", value_name = "NAME=VALUE")]
     pub engine_options: Vec<String>,
+    /// `--threads`, `--out`, `--quiet`, `--summary`.
     #[command(flatten)]
-    pub summary: SummaryArgs,
+    pub run: RunArgs,
 }
 
 /// One measurement, and a record of `results.csv` (the columns [`COLUMNS`]).
@@ -260,10 +255,7 @@ impl Plan {
         if let Some(n) = args.limit {
             positions.truncate(n.max(1));
         }
-        let threads = args
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
+        let threads = args.run.threads();
         let mut options = Vec::new();
         for o in &args.engine_options {
             let Some((k, v)) = o.split_once('=') else {
@@ -480,16 +472,16 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let plan = Plan::from_args(args)?;
     let provenance = Provenance::capture(args, None);
     let start = Instant::now();
-    let rows = match &args.out {
+    let rows = match &args.run.out {
         Some(dir) => run_resumable(args, &plan, &provenance, dir)?,
-        None => run_jobs(&plan, !args.quiet)?,
+        None => run_jobs(&plan, !args.run.quiet)?,
     };
     let wall = start.elapsed();
     let mut rep = report::Report::new(&plan, &rows, wall);
     rep.provenance = Some(provenance);
     print!("{}", rep.markdown(!args.brief));
-    args.summary.write("compare", &rep.figures())?;
-    if let Some(dir) = &args.out {
+    args.run.summary.write("compare", &rep.figures())?;
+    if let Some(dir) = &args.run.out {
         rep.write_files(dir)?;
         eprintln!("wrote {}", dir.display());
     }
@@ -559,7 +551,7 @@ fn run_resumable(
     dir: &Path,
 ) -> Result<Vec<Row>> {
     let header = header(args, plan, provenance)?;
-    run_into(plan, &header, &dir.join("results.csv"), args.quiet)
+    run_into(plan, &header, &dir.join("results.csv"), args.run.quiet)
 }
 
 /// Runs `plan` into the result file `path` (columns [`COLUMNS`]) with `header`, resuming what

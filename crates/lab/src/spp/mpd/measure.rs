@@ -68,6 +68,8 @@ pub fn is_castle(pos: &Position, mv: Move) -> bool {
 /// The evaluations, from the mover's point of view, of the quiet children of `pos` (no
 /// capture, promotion or check: the thesis's siblings with spatial locality), with the moves.
 pub fn quiet_children(pos: &Position, kind: EvalKind) -> Vec<(Move, i32)> {
+    // `nnue` is the embedded network: the measure is of the evaluation the engine ships.
+    let network = eval::nnue::default_network();
     let mut p = pos.clone();
     let mut out = Vec::new();
     for mv in pos.legal_moves() {
@@ -76,7 +78,7 @@ pub fn quiet_children(pos: &Position, kind: EvalKind) -> Vec<(Move, i32)> {
         }
         p.make(mv);
         if !p.in_check() {
-            out.push((mv, -eval::evaluate(&p, kind)));
+            out.push((mv, -eval::evaluate(&p, kind, &network)));
         }
         p.unmake();
     }
@@ -158,7 +160,7 @@ pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> SiblingSpread 
             spread[k] = Some(max - min);
         }
         if kind == EvalKind::Classic {
-            let parent = eval::evaluate(pos, kind);
+            let parent = eval::evaluate(pos, kind, &eval::nnue::default_network());
             gain = kids
                 .iter()
                 .filter(|(mv, _)| !is_castle(pos, *mv))

@@ -36,13 +36,16 @@ use serde::{Deserialize, Serialize};
 use crate::data::bundled::MPD_SAMPLE1000;
 use crate::kit::chart::Chart;
 use crate::kit::provenance::Provenance;
-use crate::kit::summary::SummaryArgs;
+use crate::kit::run_args::RunArgs;
 use crate::spp::material;
 
 /// Openings for the self-play games (shared with `augur-lab match`).
 pub const OPENINGS: &str = augur_arena::game::openings::BUNDLED_EPD;
 
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("out", |a| a.value_name("DIR").help(
+    "Write spreads.csv, summary.md and charts here. The self-play games (selfplay.csv) and the pruning searches (pruning.csv) are written as they finish, and a restart of the same command resumes them (other settings are refused)."
+)))]
 pub struct MpdArgs {
     /// Self-play games (the thesis played 10).
     #[arg(long, default_value_t = 10)]
@@ -85,19 +88,9 @@ pub struct MpdArgs {
     /// Depth of the alpha-beta searches whose siblings are recorded (0: skip).
     #[arg(long, default_value_t = 5)]
     pub search_depth: i32,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Write spreads.csv, summary.md and charts here. The self-play games (selfplay.csv) and
-    /// the pruning searches (pruning.csv) are written as they finish, and a restart of the
-    /// same command resumes them (other settings are refused).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    /// `--threads`, `--out`, `--quiet`, `--summary`.
     #[command(flatten)]
-    pub summary: SummaryArgs,
+    pub run: RunArgs,
 }
 
 /// The headline figures of an mpd run (its `--summary`).
@@ -113,10 +106,7 @@ pub struct Figures {
 
 pub fn run(args: &MpdArgs) -> Result<()> {
     let play_eval: EvalKind = args.play_eval.parse()?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = args.run.threads();
     let mut md = String::from("# augur-lab mpd\n\n");
     let provenance = Provenance::capture(args, None);
     md.push_str(&provenance.markdown());
@@ -163,7 +153,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
             sampled.len()
         ),
     );
-    if let Some(dir) = &args.out {
+    if let Some(dir) = &args.run.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         for f in &material_fits {
             let name = format!("material_{}_{}", f.axis.key(), f.eval);
@@ -201,7 +191,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
     }
 
     print!("{md}");
-    if let Some(dir) = &args.out {
+    if let Some(dir) = &args.run.out {
         files::write_files(dir, &played, &sampled, args.mpd, &md)?;
         provenance.write_into(dir)?;
         eprintln!("wrote {}", dir.display());
@@ -212,5 +202,5 @@ pub fn run(args: &MpdArgs) -> Result<()> {
         sampled_positions: sampled.len(),
         mpd_found: selfplay::mpd_found(&played),
     };
-    args.summary.write("mpd", &figures)
+    args.run.summary.write("mpd", &figures)
 }

@@ -245,7 +245,8 @@ fn the_engine_settings_are_part_of_the_journal() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `--summary`: the file's games, positions and SHA-256, also when a rerun finds nothing to do.
+/// `--summary`: the file's manifest line (games, positions, SHA-256), also when a rerun finds
+/// nothing to do.
 #[test]
 fn the_summary_names_the_file_and_its_counts() {
     let dir = scratch("summary");
@@ -260,7 +261,7 @@ fn the_summary_names_the_file_and_its_counts() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let s = augur_lab::kit::summary::read(&summary).unwrap();
         assert_eq!(s.command, "datagen");
-        let f: augur_lab::datagen::DatagenFigures = s.figures().unwrap();
+        let f: augur_lab::corpus::manifest::Line = s.figures().unwrap();
         let bytes = std::fs::read(&out).unwrap();
         assert_eq!(f.games, 10);
         assert_eq!(f.positions as usize * RECORD_SIZE, bytes.len());

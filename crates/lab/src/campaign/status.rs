@@ -148,10 +148,22 @@ fn progress(campaign: &Campaign, s: &Stage) -> Result<String> {
                 let i = f.args.iter().position(|a| a == "--pgn")?;
                 f.args.get(i + 1).cloned()
             });
+            // Otherwise the command's own last progress line, shown, never parsed.
             pgn.and_then(|p| match_progress(std::path::Path::new(&p), None))
+                .or_else(|| last_line(&l.log(&s.id)))
                 .unwrap_or_default()
         }
     })
+}
+
+/// The last line a stage's command printed, cut to fit the screen.
+fn last_line(log: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(log).ok()?;
+    let line = text
+        .rsplit(['\n', '\r'])
+        .find(|l| !l.trim().is_empty())?
+        .trim();
+    Some(line.chars().take(70).collect())
 }
 
 /// The status screen.

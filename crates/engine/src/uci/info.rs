@@ -15,7 +15,7 @@ impl Reporter for UciReporter {
             Some(Bound::Exact) | None => "",
         };
         let mut text = format!(
-            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv",
+            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} tbhits {} time {} pv",
             l.depth,
             l.seldepth,
             l.multipv,
@@ -23,6 +23,7 @@ impl Reporter for UciReporter {
             l.nodes,
             l.nps(),
             l.hashfull,
+            l.tbhits,
             l.time.as_millis()
         );
         // Moves in the GUI's notation (Chess960 castling), as long as they stay legal: a

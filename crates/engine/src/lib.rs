@@ -6,4 +6,5 @@ pub mod options;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod tablebase;
 pub mod uci;

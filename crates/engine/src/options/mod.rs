@@ -62,7 +62,40 @@ pub const ENGINE_OPTIONS: &[OptionSpec] = &[
         Kind::Text(DEFAULT_NETWORK),
         "the network of `Eval nnue`: `<default>` (compiled in) or a network file; a bad file is refused and the previous network kept",
     ),
+    // [syzygy] The tablebases: engine-wide like the hash, not a technique of the search's
+    // table (without tables there is nothing to switch; tablebase.rs).
+    engine_option(
+        "SyzygyPath",
+        Kind::Text(NO_TABLES),
+        "folders of Syzygy tablebase files, separated by `:` (`;` on Windows); a folder or file that cannot be used is an `info string warning` and the rest are loaded (a path without any table is refused and the tables in force kept)",
+    ),
+    engine_option(
+        "SyzygyProbeDepth",
+        Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+        "the least remaining depth at which a position with as many pieces as `SyzygyProbeLimit` is probed inside the search (fewer pieces: at any depth)",
+    ),
+    engine_option(
+        "SyzygyProbeLimit",
+        Kind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+        "the most pieces (kings included) of a position probed; 0 probes nothing",
+    ),
+    engine_option(
+        "Syzygy50MoveRule",
+        Kind::Check(true),
+        "a tablebase win or loss that the fifty-move rule turns into a draw counts as a draw",
+    ),
 ];
+
+/// [syzygy] The value of `SyzygyPath` that loads no tables (the GUIs' convention).
+pub const NO_TABLES: &str = "<empty>";
 
 /// The value that selects the compiled-in network (`EvalFile`).
 pub const DEFAULT_NETWORK: &str = "<default>";
@@ -110,7 +143,7 @@ pub fn markdown() -> String {
                     .join(", "),
             ),
             Kind::Button => ("button".into(), String::new()),
-            Kind::Text(d) => (format!("`{d}`"), "a file".into()),
+            Kind::Text(d) => (format!("`{d}`"), "a path".into()),
         };
         let tag = s
             .tag

@@ -49,6 +49,9 @@ pub enum ValueError {
     Params(String),
     #[error("{0}")]
     Network(String),
+    /// [syzygy] `SyzygyPath` named no usable table at all.
+    #[error("{0}")]
+    Tables(String),
 }
 
 #[derive(Debug, Error, PartialEq)]

@@ -5,10 +5,11 @@
 use super::limits::{Limits, TimePlan, Trend};
 use super::report::{Line, Reporter, Summary};
 use super::result::{Iteration, SearchResult};
-use super::score::{INF, MATE, MATE_BOUND, MAX_DEPTH};
+use super::score::{is_mate, INF, MATE, MATE_BOUND, MAX_DEPTH, TB_WIN};
 use super::stats::{SearchStats, Technique};
 use super::thread::Searcher;
 use super::tt::Bound;
+use crate::tablebase::TbScore;
 use cozy_chess::Move;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -35,6 +36,7 @@ impl Searcher<'_> {
             .iter()
             .filter_map(|t| pos.parse_uci(t).ok())
             .collect();
+        self.rank_root_by_tables(pos, &legal);
         let candidates = if self.td.root_only.is_empty() {
             legal.len()
         } else {
@@ -92,7 +94,7 @@ impl Searcher<'_> {
             });
             result.best = line.first().copied();
             result.ponder = line.get(1).copied();
-            (result.score, result.depth, result.pv) = (score, depth, line);
+            (result.score, result.depth, result.pv) = (self.reported(score), depth, line);
             if self.enough(limits, &result.iterations, multipv > 1) {
                 break;
             }
@@ -102,6 +104,60 @@ impl Searcher<'_> {
         }
         result.stats = self.td.stats.clone();
         result
+    }
+
+    /// [syzygy] At the root within the tables, only the moves that keep the best result the
+    /// tables promise are searched (Stockfish's ranks: with `Syzygy50MoveRule` a win must stay
+    /// a win under the rule, and a slower one ranks lower once the counter runs short). With
+    /// DTZ ranks the root's result is secured, so the search probes no further; with WDL
+    /// ranks only, interior probes go on while the root is won, to find the way.
+    fn rank_root_by_tables(&mut self, pos: &crate::position::Position, legal: &[Move]) {
+        let syzygy = &self.shared.syzygy;
+        self.tb_cardinality = syzygy.cardinality();
+        self.tb_root_score = None;
+        let Some(tables) = syzygy.tables.as_ref() else {
+            return;
+        };
+        if pos.board().occupied().len() as usize > self.tb_cardinality {
+            return;
+        }
+        let candidates = if self.td.root_only.is_empty() {
+            legal
+        } else {
+            &self.td.root_only[..]
+        };
+        let Some(ranking) = tables.rank_root(pos, candidates, syzygy.fifty_move_rule) else {
+            return;
+        };
+        if self.main {
+            self.shared
+                .tbhits
+                .fetch_add(candidates.len() as u64, Ordering::Relaxed);
+        }
+        let top = ranking.best_rank();
+        let score = ranking
+            .moves
+            .iter()
+            .find(|m| m.rank == top)
+            .map_or(0, |m| match m.score {
+                TbScore::Win => TB_WIN,
+                TbScore::Loss => -TB_WIN,
+                TbScore::Cp(cp) => cp,
+            });
+        self.td.root_only = ranking.best();
+        self.tb_root_score = Some(score);
+        if ranking.by_dtz || score <= 0 {
+            self.tb_cardinality = 0;
+        }
+    }
+
+    /// [syzygy] The score to tell: the tables' for a root they rank, unless the search found
+    /// a mate.
+    fn reported(&self, score: i32) -> i32 {
+        match self.tb_root_score {
+            Some(tb) if !is_mate(score) => tb,
+            _ => score,
+        }
     }
 
     /// Whether to stop deepening after a completed iteration (the last of `iterations`).
@@ -240,11 +296,12 @@ impl Searcher<'_> {
             depth,
             seldepth: self.td.seldepth.max(depth as usize),
             multipv,
-            score,
+            score: self.reported(score),
             bound,
             nodes,
             time: self.clock.start.elapsed(),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tbhits.load(Ordering::Relaxed),
             pv,
             root: &self.td.pos,
         });

@@ -6,12 +6,13 @@ use super::config::{History as HistoryConfig, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
 use super::moves::{is_noisy, see_ge, CheckInfo};
 use super::ordering::{MovePicker, PickerOptions};
-use super::score::{mated_in, INF, MATE_BOUND, MAX_PLY};
+use super::score::{mated_in, INF, MATE_BOUND, MAX_PLY, TB_WIN};
 use super::stats::Technique;
 use super::thread::Searcher;
 use super::tt::Bound;
 use crate::eval::{classic, EvalKind};
 use cozy_chess::{Move, Piece};
+use std::sync::atomic::Ordering;
 
 impl Searcher<'_> {
     pub(crate) fn negamax<const PV: bool>(
@@ -96,6 +97,16 @@ impl Searcher<'_> {
         {
             self.td.stats.cut(Technique::Tt);
             return s;
+        }
+
+        // Step 5b. [syzygy] Tablebase probe: right after a capture or pawn move, within the
+        // piece limit, the tables know the result; where it settles the window (a win is a
+        // lower bound, a loss an upper one, a draw exact) the node returns it, and the table
+        // keeps it as that bound. PV nodes too (without Stockfish's narrowing of their window).
+        if self.tb_cardinality > 0 && ply > 0 && excluded.is_none() {
+            if let Some(score) = self.probe_tablebase(depth, ply, alpha, beta, in_check, tt_pv) {
+                return score;
+            }
         }
 
         // Step 6. Static evaluation (the table's if it has one), [corrhist] corrected, and
@@ -615,6 +626,62 @@ impl Searcher<'_> {
             );
         }
         best_score
+    }
+
+    /// [syzygy] Step 5b: the tables' result of a position just reached by a capture or pawn
+    /// move (fifty-move counter 0, which the WDL tables assume), with at most
+    /// `tb_cardinality` pieces (that many only at `SyzygyProbeDepth` or deeper). A win scores
+    /// `TB_WIN - ply`, below every mate; with `Syzygy50MoveRule` a win or loss that the rule
+    /// spoils is a draw (±2). `Some(score)` when the node is settled.
+    fn probe_tablebase(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        in_check: bool,
+        tt_pv: bool,
+    ) -> Option<i32> {
+        let board = self.td.pos.board();
+        let pieces = board.occupied().len() as usize;
+        if board.halfmove_clock() != 0
+            || pieces > self.tb_cardinality
+            || (pieces == self.tb_cardinality && depth < self.shared.syzygy.probe_depth)
+        {
+            return None;
+        }
+        let wdl = self.shared.syzygy.tables.as_ref()?.probe_wdl(board)?;
+        self.td.stats.syzygy.0 += 1;
+        self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+        let draw_score = self.shared.syzygy.fifty_move_rule as i32;
+        let wdl = wdl as i32;
+        let win = TB_WIN - ply as i32;
+        let (score, bound) = if wdl < -draw_score {
+            (-win, Bound::Upper)
+        } else if wdl > draw_score {
+            (win, Bound::Lower)
+        } else {
+            (2 * wdl * draw_score, Bound::Exact)
+        };
+        let settled = match bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        if !settled {
+            return None;
+        }
+        self.td.stats.syzygy.1 += 1;
+        if self.cfg.tt.enabled {
+            // Deeper than any search from here would store: the tables' answer is final.
+            let eval = if in_check { -INF } else { self.evaluate() };
+            let key = self.td.pos.hash();
+            let depth = (depth + 6).min(MAX_PLY as i32 - 1);
+            self.shared
+                .tt
+                .store_pv(key, ply, None, score, eval, depth, bound, tt_pv);
+        }
+        Some(score)
     }
 
     /// [se] Singular extensions (Anantharaman et al.; the form of Stockfish and its heirs):

@@ -24,6 +24,8 @@ pub struct Line<'a> {
     pub time: Duration,
     /// Permille of the transposition table written by this search.
     pub hashfull: u32,
+    /// [syzygy] Tablebase probes answered so far by all threads.
+    pub tbhits: u64,
     pub pv: &'a [Move],
     /// The position the moves are played from.
     pub root: &'a Position,

@@ -20,6 +20,10 @@ pub struct SearchStats {
     /// how many came out deeper or shallower than the fixed rule's. The seed-004 question is
     /// how often the dynamic rule extends (far below beta) and reduces (far above), and where.
     pub sfpc_gaps: [SfpcGap; SFPC_GAP_BUCKETS],
+    /// [syzygy] Interior tablebase probes answered (tried), and of those the nodes that
+    /// returned the tables' result at once (cut). Not a technique of the table: the tables
+    /// are the engine's (`SyzygyPath`), and without them nothing is probed.
+    pub syzygy: (u64, u64),
 }
 
 // Written out because `Default` is derived only for arrays of up to 32 counters.
@@ -33,6 +37,7 @@ impl Default for SearchStats {
             cut: [0; Technique::COUNT],
             pairs: Vec::new(),
             sfpc_gaps: [SfpcGap::default(); SFPC_GAP_BUCKETS],
+            syzygy: (0, 0),
         }
     }
 }
@@ -116,6 +121,7 @@ impl fmt::Display for SearchStats {
                 self.cut[t as usize]
             )?;
         }
+        write!(f, " syzygy={}/{}", self.syzygy.0, self.syzygy.1)?;
         for ((stage, shallow, deep), tried, cut) in &self.pairs {
             write!(f, " pc_{}_{shallow}_{deep}={tried}/{cut}", stage.short())?;
         }

@@ -17,6 +17,7 @@ use super::thread::{SearchShared, Searcher, ThreadData};
 use super::tt::{ResizeError, TranspositionTable, TtError};
 use crate::options::types::OptionError;
 use crate::position::Position;
+use crate::tablebase::Syzygy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -44,6 +45,8 @@ impl SearchTeam {
                 control: Arc::new(Control::default()),
                 helpers_stop: AtomicBool::new(false),
                 nodes: AtomicU64::new(0),
+                syzygy: Syzygy::default(),
+                tbhits: AtomicU64::new(0),
             },
             lmr: LmrTable::new(&config.lmr),
             config,
@@ -87,6 +90,15 @@ impl SearchTeam {
             self.lmr = LmrTable::new(&self.config.lmr);
         }
         Ok(known)
+    }
+
+    /// [syzygy] The tables and their settings (`SyzygyPath` and the other engine options).
+    pub fn syzygy(&self) -> &Syzygy {
+        &self.shared.syzygy
+    }
+
+    pub fn syzygy_mut(&mut self) -> &mut Syzygy {
+        &mut self.shared.syzygy
     }
 
     pub fn threads(&self) -> usize {
@@ -139,6 +151,7 @@ impl SearchTeam {
         hold: impl FnOnce(),
     ) -> SearchResult {
         self.shared.nodes.store(0, Ordering::Relaxed);
+        self.shared.tbhits.store(0, Ordering::Relaxed);
         if let Mode::Textbook(algorithm) = self.config.algorithm {
             let r = self.textbook(algorithm, pos, limits, reporter);
             hold();
@@ -277,6 +290,7 @@ impl SearchTeam {
                 nodes: r.nodes,
                 time: start.elapsed(),
                 hashfull: self.shared.tt.hashfull(),
+                tbhits: 0,
                 pv: &pv,
                 root: pos,
             });

@@ -14,6 +14,7 @@ use super::tt::TranspositionTable;
 use crate::eval::tapered::PawnCache;
 use crate::eval::{self, EvalKind};
 use crate::position::Position;
+use crate::tablebase::Syzygy;
 use cozy_chess::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -28,6 +29,10 @@ pub struct SearchShared {
     pub helpers_stop: AtomicBool,
     /// Nodes of all threads, added in chunks of 1024, for `info nodes/nps`.
     pub nodes: AtomicU64,
+    /// [syzygy] The tables and how to use them (engine-wide options).
+    pub syzygy: Syzygy,
+    /// [syzygy] Tablebase probes answered by all threads in this search, for `info tbhits`.
+    pub tbhits: AtomicU64,
 }
 
 /// What a search thread keeps. Histories persist across the searches of a game; the stack,
@@ -151,6 +156,12 @@ pub(crate) struct Searcher<'a> {
     pub clock: Clock,
     /// Set once a limit or `stop` is hit; every node then returns at once.
     pub stopped: bool,
+    /// [syzygy] The most pieces an interior node may have to be probed in this search (0: no
+    /// probes: no tables, or the root was ranked by DTZ and the search needs no more).
+    pub tb_cardinality: usize,
+    /// [syzygy] The root's result by the tables, reported instead of a search score that is
+    /// no mate.
+    pub tb_root_score: Option<i32>,
 }
 
 impl<'a> Searcher<'a> {
@@ -180,6 +191,8 @@ impl<'a> Searcher<'a> {
                 was_pondering: false,
             },
             stopped: false,
+            tb_cardinality: 0,
+            tb_root_score: None,
         }
     }
 

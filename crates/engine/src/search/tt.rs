@@ -6,7 +6,7 @@
 //! node's ply, the table itself keeps mates as distances from the stored position (so an
 //! entry is right at whatever ply the position recurs).
 
-use super::score::MATE_BOUND;
+use super::score::TB_WIN_BOUND;
 use cozy_chess::{Move, Piece, Square};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use thiserror::Error;
@@ -116,12 +116,13 @@ pub fn unpack_move(bits: u16) -> Option<Move> {
 /// [ttpv] The PV flag rides in the move field's top bit, which no packed move uses.
 const PV_BIT: u16 = 1 << 15;
 
-/// Mates are stored as distances from the stored position, not from the root.
+/// Mates and [syzygy] tablebase wins are stored as distances from the stored position, not
+/// from the root.
 #[inline]
 fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -130,9 +131,9 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 #[inline]
 fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

@@ -26,7 +26,7 @@ impl Reporter for UciReporter {
             String::new()
         };
         let mut text = format!(
-            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {} hashfull {} time {} pv",
+            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {} hashfull {} tbhits {} time {} pv",
             l.depth,
             l.seldepth,
             l.multipv,
@@ -34,6 +34,7 @@ impl Reporter for UciReporter {
             l.nodes,
             l.nps(),
             l.hashfull,
+            l.tbhits,
             l.time.as_millis()
         );
         // Moves in the GUI's notation (Chess960 castling), as long as they stay legal: a

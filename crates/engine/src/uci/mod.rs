@@ -12,6 +12,7 @@ use crate::search::config::SearchConfig;
 use crate::search::limits::Limits;
 use crate::search::tt::ResizeError;
 use crate::search::{Control, SearchTeam};
+use crate::tablebase::Tablebases;
 use info::UciReporter;
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
@@ -202,7 +203,8 @@ fn think(
     control: &Control,
     mut reporter: UciReporter,
 ) {
-    let result = lock(team).search_with(pos, limits, &mut reporter, || {
+    let mut team = lock(team);
+    let result = team.search_with(pos, limits, &mut reporter, || {
         // In infinite and ponder mode the GUI must see bestmove only after stop/ponderhit.
         while (limits.infinite || control.pondering.load(Ordering::SeqCst))
             && !control.stop.load(Ordering::SeqCst)
@@ -210,6 +212,13 @@ fn think(
             std::thread::sleep(Duration::from_millis(1));
         }
     });
+    // [syzygy] A table found corrupt during the search, before the answer.
+    if let Some(tables) = &team.syzygy().tables {
+        for w in tables.take_warnings() {
+            println!("info string warning: {w}");
+        }
+    }
+    drop(team);
     match result.best {
         Some(b) => {
             let mut text = format!("bestmove {}", pos.uci(b));
@@ -449,6 +458,33 @@ impl Engine {
                 team.set_network(net);
             }
             ("Threads", Value::Int(n)) => team.set_threads(n as usize),
+            // [syzygy] Every folder or file that cannot be used is a warning; the rest load.
+            ("SyzygyPath", Value::Text(path)) => {
+                let tables = if path == options::NO_TABLES {
+                    None
+                } else {
+                    let (tables, warnings) = Tablebases::open(&path);
+                    for w in warnings {
+                        println!("info string warning: {w}");
+                    }
+                    // Not one table: refused, as a bad EvalFile is, and the tables in force
+                    // (if any) are kept.
+                    let tables = tables.ok_or_else(|| OptionError::Value {
+                        name: "SyzygyPath",
+                        error: options::ValueError::Tables(format!("no tables found in {path}")),
+                    })?;
+                    println!(
+                        "info string SyzygyPath: {} table files, up to {} pieces, from {path}",
+                        tables.files(),
+                        tables.max_pieces()
+                    );
+                    Some(Arc::new(tables))
+                };
+                team.syzygy_mut().tables = tables;
+            }
+            ("SyzygyProbeDepth", Value::Int(n)) => team.syzygy_mut().probe_depth = n as i32,
+            ("SyzygyProbeLimit", Value::Int(n)) => team.syzygy_mut().probe_limit = n as usize,
+            ("Syzygy50MoveRule", Value::Bool(b)) => team.syzygy_mut().fifty_move_rule = b,
             // Ponder only tells that the GUI may send `go ponder`, which is always served.
             _ => {}
         }

@@ -2,6 +2,7 @@
 //! ratings for several engines, and the runner that plays it all.
 
 pub mod elo;
+pub mod games_csv;
 pub mod outcomes;
 pub mod pgn_stats;
 pub mod pool;
@@ -11,3 +12,4 @@ pub mod schedule;
 pub mod sprt;
 pub mod timing;
 pub mod tournament;
+pub mod verdicts;

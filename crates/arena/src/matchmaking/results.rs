@@ -10,7 +10,7 @@ use shakmaty::{Color, KnownOutcome};
 use crate::game::pgn::GameSummary;
 use crate::matchmaking::elo::{self, fmt_elo};
 use crate::matchmaking::games_csv::{self, GameRow};
-use crate::matchmaking::outcomes::{Counts, Penta, Wdl};
+use crate::matchmaking::outcomes::{Counts, Penta, PentaRow, Wdl};
 use crate::matchmaking::ratings;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -144,6 +144,12 @@ impl ResultTable {
             }
         }
         (wdl, penta)
+    }
+
+    /// The pentanomial row of `a` against `b`, from `a`'s side.
+    pub fn row(&self, a: usize, b: usize) -> PentaRow {
+        let (wdl, penta) = self.head_to_head(a, b);
+        PentaRow { wdl, penta }
     }
 
     /// The sample an SPRT or an Elo estimate of `a` against `b` uses:

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::matchmaking::elo;
 use crate::matchmaking::games_csv;
-use crate::matchmaking::outcomes::{Counts, Penta, Wdl};
+use crate::matchmaking::outcomes::PentaRow;
 use crate::matchmaking::results::ResultTable;
 use crate::matchmaking::sprt::{EloModel, Sprt};
 use crate::matchmaking::tournament::make_sprt;
@@ -97,16 +97,17 @@ impl Verdict {
             })
         };
         let (a, b) = (engine(&self.tested)?, engine(&self.base)?);
-        let (wdl, penta) = table.head_to_head(a, b);
-        if wdl.games() == 0 {
+        let row = table.row(a, b);
+        if row.wdl.games() == 0 {
             bail!("{} and {} play no game together", self.tested, self.base);
         }
-        Ok(self.with_counts(&wdl, &penta)?)
+        self.with_counts(&row)
     }
 
-    /// The row with its figures computed from W/D/L and pair counts.
-    pub fn with_counts(&self, wdl: &Wdl, penta: &Penta) -> Result<Verdict> {
-        let sample = Counts::choose(wdl, penta);
+    /// The row with its figures computed from a match's counts.
+    pub fn with_counts(&self, counts: &PentaRow) -> Result<Verdict> {
+        let (wdl, penta) = (&counts.wdl, &counts.penta);
+        let sample = counts.sample();
         let e = elo::estimate(&sample)
             .ok_or_else(|| anyhow!("no Elo estimate from {} games", wdl.games()))?;
         let p = penta.0;
@@ -284,6 +285,7 @@ pub fn verify(registry: &Path) -> Result<Checked> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matchmaking::outcomes::{Penta, Wdl};
 
     #[test]
     fn a_row_computes_its_figures_and_names_what_differs() {
@@ -301,7 +303,8 @@ mod tests {
             losses: 20,
         };
         let penta = Penta([3, 10, 20, 12, 5]);
-        let row = labels.with_counts(&wdl, &penta).unwrap();
+        let counts = PentaRow { wdl, penta };
+        let row = labels.with_counts(&counts).unwrap();
         assert_eq!(
             (row.games.as_str(), row.penta.as_str()),
             ("100", "3/10/20/12/5")
@@ -317,7 +320,7 @@ mod tests {
             bounds: String::new(),
             ..labels
         }
-        .with_counts(&wdl, &penta)
+        .with_counts(&counts)
         .unwrap();
         assert_eq!((fixed.llr.as_str(), fixed.verdict.as_str()), ("", "-"));
         assert_eq!(one_decimal(-0.04), "0.0");

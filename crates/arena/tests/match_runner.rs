@@ -620,7 +620,7 @@ fn stats_rows_agree_across_evidence_kinds_and_verify_catches_a_change() {
         )
         .unwrap()
     };
-    let lost = "old,sprt,nodes=10,x,y,\"0,10\",normalized,10,5,0,5,,,,,,,,,no decision yet,lost,figures from a doc";
+    let lost = "old,sprt,nodes=10,x,y,\"0,10\",normalized,10,5,0,5,,,,,,,,,undecided,lost,figures from a doc";
     write(&[&first, &draws.replacen("t,", "u,", 1), lost]);
     let verify = |argv: &[&str]| stats_report(argv).map_err(|e| format!("{e:#}"));
     let ok = verify(&["--verify", registry.to_str().unwrap()]).unwrap();
@@ -639,7 +639,7 @@ fn stats_rows_agree_across_evidence_kinds_and_verify_catches_a_change() {
         "{err}"
     );
     assert!(
-        err.contains("1 of 3 rows do not match their evidence: u"),
+        err.contains("1 of 3 rows fail the check") && err.ends_with(": u"),
         "{err}"
     );
     assert!(err.contains("ok t "), "{err}");

@@ -65,7 +65,7 @@ pub fn report(args: &StatsArgs) -> Result<String> {
         let checked = verdicts::verify(registry)?;
         if !checked.failed.is_empty() {
             bail!(
-                "{}{}: {} of {} rows do not match their evidence: {}",
+                "{}{}: {} of {} rows fail the check: {}",
                 checked.report,
                 registry.display(),
                 checked.failed.len(),

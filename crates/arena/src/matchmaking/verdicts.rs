@@ -13,7 +13,7 @@ use crate::matchmaking::elo;
 use crate::matchmaking::games_csv;
 use crate::matchmaking::outcomes::PentaRow;
 use crate::matchmaking::results::ResultTable;
-use crate::matchmaking::sprt::{EloModel, Sprt};
+use crate::matchmaking::sprt::{EloModel, Sprt, SprtState};
 use crate::matchmaking::tournament::make_sprt;
 
 /// The registry's column line.
@@ -54,6 +54,7 @@ pub struct Verdict {
     pub nelo_lo: String,
     pub nelo_hi: String,
     pub llr: String,
+    /// `H1`, `H0` or `undecided` for an SPRT, `fixed` for a fixed-length match.
     pub verdict: String,
     /// A path under `docs/evidence`, or `lost`.
     pub evidence: String,
@@ -114,9 +115,14 @@ impl Verdict {
         let (llr, verdict) = match self.sprt()? {
             Some(t) => {
                 let llr = t.llr(&sample);
-                (format!("{llr:.2}"), t.state(llr).verdict().to_string())
+                let word = match t.state(llr) {
+                    SprtState::AcceptH1 => "H1",
+                    SprtState::AcceptH0 => "H0",
+                    SprtState::Continue => "undecided",
+                };
+                (format!("{llr:.2}"), word.to_string())
             }
-            None => (String::new(), "-".to_string()),
+            None => (String::new(), "fixed".to_string()),
         };
         Ok(Verdict {
             games: wdl.games().to_string(),
@@ -309,7 +315,7 @@ mod tests {
             (row.games.as_str(), row.penta.as_str()),
             ("100", "3/10/20/12/5")
         );
-        assert_eq!(row.verdict, "no decision yet");
+        assert_eq!(row.verdict, "undecided");
         assert!(row.differences(&row).is_empty());
         let mut changed = row.clone();
         changed.elo = format!("{}1", changed.elo);
@@ -322,7 +328,7 @@ mod tests {
         }
         .with_counts(&counts)
         .unwrap();
-        assert_eq!((fixed.llr.as_str(), fixed.verdict.as_str()), ("", "-"));
+        assert_eq!((fixed.llr.as_str(), fixed.verdict.as_str()), ("", "fixed"));
         assert_eq!(one_decimal(-0.04), "0.0");
     }
 }

@@ -15,12 +15,13 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, KnownOutcome};
 
 use crate::game::pgn::{self, GameSummary};
 use crate::game::GameRecord;
+use crate::matchmaking::csv_rows;
 
 /// The column line of `games.csv`.
 pub const COLUMNS: &str = "game,pair,white,black,opening,result,termination,plies";
@@ -138,25 +139,7 @@ pub fn pair_rows(games: &[GameSummary]) -> Vec<GameRow> {
 
 /// Parses a `games.csv` text (`name` for errors): the column line must be [`COLUMNS`].
 pub fn parse(text: &str, name: &str) -> Result<Vec<GameRow>> {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .with_context(|| format!("{name}: bad CSV"))?
-        .iter()
-        .collect::<Vec<_>>()
-        .join(",");
-    if headers != COLUMNS {
-        bail!("{name}: expected the column line '{COLUMNS}', found '{headers}'");
-    }
-    let mut rows = Vec::new();
-    for record in reader.deserialize() {
-        let row: GameRow = record.map_err(|e| match e.position() {
-            Some(p) => anyhow!("{name}:{}: {e}", p.line()),
-            None => anyhow!("{name}: {e}"),
-        })?;
-        rows.push(row);
-    }
-    Ok(rows)
+    csv_rows::parse(text, name, COLUMNS)
 }
 
 /// The bytes of a file, decompressed if its name ends in `.xz`.
@@ -204,17 +187,11 @@ pub fn read_games(path: &Path) -> Result<Evidence> {
 
 /// The rows as CSV text, the column line first.
 pub fn to_text(rows: &[GameRow]) -> Result<String> {
-    let mut out = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    if rows.is_empty() {
-        out.write_record(COLUMNS.split(','))?;
-    }
+    let mut text = format!("{COLUMNS}\n");
     for row in rows {
-        out.serialize(row)?;
+        text.push_str(&csv_rows::line(row)?);
     }
-    let bytes = out.into_inner().map_err(|e| anyhow!("{e}"))?;
-    Ok(String::from_utf8(bytes)?)
+    Ok(text)
 }
 
 /// The record beside a running match's PGN, appended one game at a time.
@@ -244,14 +221,9 @@ impl Writer {
 
     /// Appends one game's line in one write.
     pub fn append(&mut self, row: &GameRow) -> Result<()> {
-        let mut out = csv::WriterBuilder::new()
-            .has_headers(false)
-            .terminator(csv::Terminator::Any(b'\n'))
-            .from_writer(Vec::new());
-        out.serialize(row)?;
-        let line = out.into_inner().map_err(|e| anyhow!("{e}"))?;
+        let line = csv_rows::line(row)?;
         self.file
-            .write_all(&line)
+            .write_all(line.as_bytes())
             .and_then(|_| self.file.flush())
             .with_context(|| format!("cannot write {}", self.path.display()))
     }

@@ -1,6 +1,7 @@
 //! Matches: the seeded schedule, the result table, the outcome counts, Elo and SPRT statistics,
 //! ratings for several engines, and the runner that plays it all.
 
+pub mod csv_rows;
 pub mod elo;
 pub mod games_csv;
 pub mod outcomes;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::matchmaking::csv_rows;
 use crate::matchmaking::elo;
 use crate::matchmaking::games_csv;
 use crate::matchmaking::outcomes::PentaRow;
@@ -178,13 +179,7 @@ impl Verdict {
 
     /// The row as one CSV line (no newline).
     pub fn to_line(&self) -> Result<String> {
-        let mut out = csv::WriterBuilder::new()
-            .has_headers(false)
-            .terminator(csv::Terminator::Any(b'\n'))
-            .from_writer(Vec::new());
-        out.serialize(self)?;
-        let bytes = out.into_inner().map_err(|e| anyhow!("{e}"))?;
-        Ok(String::from_utf8(bytes)?.trim_end().to_string())
+        Ok(csv_rows::line(self)?.trim_end().to_string())
     }
 }
 
@@ -192,25 +187,7 @@ impl Verdict {
 pub fn read(path: &Path) -> Result<Vec<Verdict>> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .with_context(|| format!("{name}: bad CSV"))?
-        .iter()
-        .collect::<Vec<_>>()
-        .join(",");
-    if headers != COLUMNS {
-        bail!("{name}: expected the column line '{COLUMNS}', found '{headers}'");
-    }
-    let mut rows = Vec::new();
-    for record in reader.deserialize() {
-        let row: Verdict = record.map_err(|e| match e.position() {
-            Some(p) => anyhow!("{name}:{}: {e}", p.line()),
-            None => anyhow!("{name}: {e}"),
-        })?;
-        rows.push(row);
-    }
-    Ok(rows)
+    csv_rows::parse(&text, &name, COLUMNS)
 }
 
 /// Where a row's evidence path points: as given from the working directory, else from the

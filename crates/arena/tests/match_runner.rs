@@ -3,9 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use augur_arena::matchmaking::games_csv::{self, GameRow};
 use augur_arena::matchmaking::pgn_stats::{self, StatsArgs};
 use augur_arena::matchmaking::sprt::SprtState;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, MatchSummary};
+use augur_arena::matchmaking::verdicts;
 use clap::Parser;
 
 #[derive(Parser)]
@@ -455,4 +457,198 @@ fn resumes_from_its_pgn_and_refuses_a_foreign_one() {
         .collect();
     let err = format!("{:#}", run_match(&swapped).unwrap_err());
     assert!(err.contains("this schedule has"), "{err}");
+}
+
+/// The six-game match of crashy (which crashes on its third move) against a shuffler, one
+/// game at a time, written to `pgn`.
+fn crashy_match(pgn: &Path) -> anyhow::Result<MatchSummary> {
+    let (a, b) = (script("crash", "crashy"), script("shuffle", "shuffler"));
+    duel(
+        &a,
+        &b,
+        "nodes=10",
+        pgn,
+        &["--games", "6", "--concurrency", "1"],
+    )
+}
+
+fn game_rows(path: &Path) -> Vec<GameRow> {
+    let mut rows = games_csv::read_games(path).unwrap().rows;
+    rows.sort_by_key(|r| r.game);
+    rows
+}
+
+/// The runner writes `X.games.csv` beside `X.pgn` as games finish, one row per game of the
+/// PGN; a resume after a kill (a torn PGN record, a record file out of step) rebuilds it from
+/// the PGN's whole games and appends the rest, ending as an uninterrupted run does.
+#[test]
+fn the_per_game_record_follows_the_pgn_through_a_resume() {
+    let dir = scratch("games-csv");
+    let pgn = dir.join("m.pgn");
+    let csv = dir.join("m.games.csv");
+    crashy_match(&pgn).unwrap();
+    let full = game_rows(&csv);
+    assert_eq!(full.len(), 6);
+    assert_eq!(
+        full.iter().map(|r| r.game).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6]
+    );
+    // Games 2k-1 and 2k share an opening with colours swapped: one pair.
+    assert_eq!(
+        full.iter().map(|r| r.pair).collect::<Vec<_>>(),
+        [1, 1, 2, 2, 3, 3]
+    );
+    for r in &full {
+        let crashy_white = r.white == "crashy";
+        let expected = if crashy_white { "0-1" } else { "1-0" };
+        assert_eq!(r.result.as_str(), expected, "{r:?}");
+        let side = if crashy_white { "White" } else { "Black" };
+        assert_eq!(r.termination, format!("{side}: crash"), "{r:?}");
+    }
+    // The PGN read as evidence gives the same games (its pairs are found by opening).
+    let from_pgn = game_rows(&pgn);
+    let strip = |rows: &[GameRow]| -> Vec<GameRow> {
+        rows.iter()
+            .map(|r| GameRow {
+                pair: 0,
+                ..r.clone()
+            })
+            .collect()
+    };
+    assert_eq!(strip(&from_pgn), strip(&full));
+
+    // A kill in the middle of the third game's record, after the record file had already
+    // taken a line the PGN lost and before it took the second game's.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let third = text.match_indices("[Event ").nth(2).unwrap().0;
+    std::fs::write(&pgn, &text[..third + 40]).unwrap();
+    let record = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = record.lines().collect();
+    std::fs::write(&csv, format!("{}\n{}\n{}\n", lines[0], lines[1], lines[5])).unwrap();
+    let s = crashy_match(&pgn).unwrap();
+    assert!(s.report.contains("Played 4 games"), "{}", s.report);
+    assert_eq!(game_rows(&csv), full);
+    // The file is whole CSV: its column line once, then one line per game.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 7, "{text}");
+    assert!(text.starts_with(&format!("{}\n", games_csv::COLUMNS)));
+}
+
+fn xz(path: &Path) -> PathBuf {
+    use std::io::Write;
+    let out = PathBuf::from(format!("{}.xz", path.display()));
+    let mut enc = liblzma::write::XzEncoder::new(std::fs::File::create(&out).unwrap(), 6);
+    enc.write_all(&std::fs::read(path).unwrap()).unwrap();
+    enc.finish().unwrap();
+    out
+}
+
+/// `stats --row` gives the same registry row from the PGN, the per-game record and either
+/// compressed; `stats --verify` passes a registry of such rows and names a row whose number
+/// was changed, and one whose evidence is missing.
+#[test]
+fn stats_rows_agree_across_evidence_kinds_and_verify_catches_a_change() {
+    let dir = scratch("evidence-kinds");
+    let pgn = dir.join("m.pgn");
+    // A match with both results and draws: crashy loses, two shufflers draw.
+    let (a, b, c) = (
+        script("crash", "crashy"),
+        script("shuffle", "shuffler"),
+        script("shuffle", "other"),
+    );
+    let epd = startpos_epd();
+    run_match(&[
+        "--engine",
+        &b,
+        "--engine",
+        &a,
+        "--engine",
+        &c,
+        "--format",
+        "round-robin",
+        "--openings",
+        &epd,
+        "--tc",
+        "nodes=10",
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    let csv = dir.join("m.games.csv");
+    let inputs = [pgn.clone(), xz(&pgn), csv.clone(), xz(&csv)];
+    let row = |input: &Path, base: &str| {
+        let out = stats_report(&[
+            input.to_str().unwrap(),
+            "--row",
+            "t",
+            "--engine",
+            "shuffler",
+            "--base",
+            base,
+            "--sprt",
+            "0,10",
+            "--control",
+            "nodes=10",
+            "--evidence",
+            "m.games.csv",
+        ])
+        .unwrap();
+        let mut lines = out.lines();
+        assert_eq!(lines.next(), Some(verdicts::COLUMNS));
+        lines.next().unwrap().to_string()
+    };
+    let first = row(&inputs[0], "crashy");
+    assert!(
+        first.starts_with("t,sprt,nodes=10,shuffler,crashy,\"0,10\",normalized,4,4,0,0,0/0/0/0/2,"),
+        "{first}"
+    );
+    for input in &inputs[1..] {
+        assert_eq!(row(input, "crashy"), first, "{}", input.display());
+    }
+    let draws = row(&inputs[3], "other");
+    assert!(draws.contains(",4,0,4,0,0/0/2/0/0,"), "{draws}");
+
+    let registry = dir.join("verdicts.csv");
+    let write = |rows: &[&str]| {
+        std::fs::write(
+            &registry,
+            format!("{}\n{}\n", verdicts::COLUMNS, rows.join("\n")),
+        )
+        .unwrap()
+    };
+    let lost = "old,sprt,nodes=10,x,y,\"0,10\",normalized,10,5,0,5,,,,,,,,,undecided,lost,figures from a doc";
+    write(&[&first, &draws.replacen("t,", "u,", 1), lost]);
+    let verify = |argv: &[&str]| stats_report(argv).map_err(|e| format!("{e:#}"));
+    let ok = verify(&["--verify", registry.to_str().unwrap()]).unwrap();
+    assert!(
+        ok.contains("2 rows recomputed from their evidence, 1 with evidence lost"),
+        "{ok}"
+    );
+    // One number changed: the draws of `u` (the row's 4 draws become 3).
+    let changed = draws
+        .replacen("t,", "u,", 1)
+        .replace(",4,0,4,0,", ",4,0,3,0,");
+    write(&[&first, &changed, lost]);
+    let err = verify(&["--verify", registry.to_str().unwrap()]).unwrap_err();
+    assert!(
+        err.contains("FAIL u: draws: registry '3', evidence '4'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 of 3 rows fail the check") && err.ends_with(": u"),
+        "{err}"
+    );
+    assert!(err.contains("ok t "), "{err}");
+    // Evidence that is not there fails its row by name.
+    let gone = first.replace("m.games.csv", "missing.games.csv");
+    write(&[&gone]);
+    let err = verify(&["--verify", registry.to_str().unwrap()]).unwrap_err();
+    assert!(
+        err.contains("FAIL t: cannot open missing.games.csv"),
+        "{err}"
+    );
 }

@@ -29,7 +29,7 @@ use anyhow::{bail, Context, Result};
 use augur_arena::game::pgn;
 use augur_arena::game::time_control::TimeControl;
 use augur_arena::matchmaking::elo::{self, Estimate};
-use augur_arena::matchmaking::outcomes::{Counts, Penta, Wdl};
+use augur_arena::matchmaking::outcomes::{Penta, PentaRow, Wdl};
 use augur_arena::matchmaking::tournament::{self, MatchArgs};
 use clap::Args;
 use serde::{Deserialize, Serialize};
@@ -284,21 +284,20 @@ identical_pairs,game_depth,game_depth_base,probe_positions,probe_depth,probe_dep
 tried_per_k,cut_per_k,reduced_per_k,elo,elo_low,elo_high,nelo,nelo_half";
 
 impl Point {
-    pub fn wdl(&self) -> Wdl {
-        Wdl {
+    /// The point's pentanomial row.
+    pub fn counts(&self) -> PentaRow {
+        let wdl = Wdl {
             wins: self.wins,
             draws: self.draws,
             losses: self.losses,
-        }
-    }
-
-    pub fn penta(&self) -> Penta {
-        Penta([self.ll, self.ld, self.wl_dd, self.wd, self.ww])
+        };
+        let penta = Penta([self.ll, self.ld, self.wl_dd, self.wd, self.ww]);
+        PentaRow { wdl, penta }
     }
 
     /// The estimate `augur-lab match` prints (pentanomial when the games pair up).
     pub fn estimate(&self) -> Option<Estimate> {
-        elo::estimate(&Counts::choose(&self.wdl(), &self.penta()))
+        elo::estimate(&self.counts().sample())
     }
 
     fn with_estimate(mut self) -> Point {
@@ -324,9 +323,8 @@ impl Point {
 
     /// A point read back: its counts must add up; the derived Elo is recomputed from them.
     fn checked(self) -> Result<Point> {
-        if self.wins + self.draws + self.losses != self.games {
-            bail!("games {} is not wins + draws + losses", self.games);
-        }
+        let counts = self.counts();
+        PentaRow::from_columns(self.games, counts.wdl, counts.penta.0)?;
         Ok(self.with_estimate())
     }
 }
@@ -648,7 +646,7 @@ impl Job for Points<'_> {
         }
         let summary = tournament::run(&match_args(args, engines, nodes, games, pgn_path.clone()))
             .with_context(|| format!("{} at {nodes} nodes", t.name))?;
-        let (wdl, penta) = summary.table.head_to_head(0, 1);
+        let PentaRow { wdl, penta } = summary.table.row(0, 1);
         let (pairs, identical_pairs, game_depth, game_depth_base) = game_facts(&pgn_path, tested)?;
         let activity = probe(args, t, engine, nodes, self.fens, self.provenance, &dir)?;
         let counters = activity.counters;

@@ -4,7 +4,6 @@
 
 use anyhow::Result;
 use augur_arena::matchmaking::elo::{self, Estimate};
-use augur_arena::matchmaking::outcomes::Counts;
 use augur_arena::matchmaking::results::score_difference;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, MatchSummary};
 use serde::{Deserialize, Serialize};
@@ -93,8 +92,8 @@ pub fn figures(summary: &MatchSummary) -> Figures {
     let table = &summary.table;
     let names = &table.names;
     if names.len() == 2 {
-        let (wdl, penta) = table.head_to_head(0, 1);
-        let estimate = elo::estimate(&Counts::choose(&wdl, &penta));
+        let counts = table.row(0, 1);
+        let (wdl, estimate) = (counts.wdl, elo::estimate(&counts.sample()));
         return Figures {
             pairing: Some(Pairing {
                 engine: names[0].clone(),

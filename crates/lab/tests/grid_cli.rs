@@ -65,9 +65,9 @@ fn a_tiny_grid_writes_its_table_and_heat_map_and_resumes_without_playing() {
     assert_eq!(first.cells.len(), 1);
     assert_eq!(first.cells[0].len(), 2);
     for (cell, x) in first.cells[0].iter().zip([60, 140]) {
-        assert_eq!((cell.x, cell.y, cell.wdl.games()), (x, 120, 2));
+        assert_eq!((cell.x, cell.y, cell.counts.wdl.games()), (x, 120, 2));
         assert_eq!(
-            cell.penta.pairs(),
+            cell.counts.penta.pairs(),
             1,
             "two games of one opening make a pair"
         );

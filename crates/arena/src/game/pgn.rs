@@ -234,6 +234,8 @@ pub struct GameSummary {
     pub fen: Option<String>,
     /// `TerminationDetail` as written by us, e.g. `White: crash`.
     pub detail: Option<String>,
+    /// The standard `Termination` tag (`normal`, `time forfeit`, ...).
+    pub termination: Option<String>,
     /// The `TimeControl` tag.
     pub time_control: Option<String>,
     pub plies: usize,
@@ -248,15 +250,29 @@ pub struct GameSummary {
 impl GameSummary {
     /// The faulting side and fault keyword, from our `TerminationDetail` tag.
     pub fn fault(&self) -> Option<(Color, String)> {
-        let detail = self.detail.as_deref()?;
-        let (side, what) = detail.split_once(": ")?;
-        let side = match side {
-            "White" => Color::White,
-            "Black" => Color::Black,
-            _ => return None,
-        };
-        Some((side, what.to_string()))
+        fault_of(self.detail.as_deref()?)
     }
+
+    /// How the game ended in the arena's words: our `TerminationDetail`, else the standard
+    /// `Termination` tag, else nothing.
+    pub fn ending(&self) -> String {
+        self.detail
+            .clone()
+            .or_else(|| self.termination.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// The side and keyword of a fault's detail (`White: time` -> White, `time`), as
+/// [`termination`] writes it.
+pub fn fault_of(detail: &str) -> Option<(Color, String)> {
+    let (side, what) = detail.split_once(": ")?;
+    let side = match side {
+        "White" => Color::White,
+        "Black" => Color::Black,
+        _ => return None,
+    };
+    Some((side, what.to_string()))
 }
 
 struct SummaryVisitor;
@@ -287,6 +303,7 @@ impl Visitor for SummaryVisitor {
             b"Result" => g.result = v.parse().ok(),
             b"FEN" => g.fen = Some(v),
             b"TerminationDetail" => g.detail = Some(v),
+            b"Termination" => g.termination = Some(v),
             b"TimeControl" => g.time_control = Some(v),
             _ => {}
         }

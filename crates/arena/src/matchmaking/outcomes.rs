@@ -52,6 +52,43 @@ impl Penta {
     }
 }
 
+/// The pentanomial row: a match's counts from one engine's side, W/D/L and the pentanomial of
+/// its pairs, which every result file of the lab (scaling points, grid cells) and the verdict
+/// registry keep as columns `games, wins, draws, losses, LL, LD, WL+DD, WD, WW`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PentaRow {
+    pub wdl: Wdl,
+    pub penta: Penta,
+}
+
+impl PentaRow {
+    /// The row read back from its columns; the games must be wins + draws + losses.
+    pub fn from_columns(games: u64, wdl: Wdl, penta: [u64; 5]) -> anyhow::Result<PentaRow> {
+        if wdl.games() != games {
+            anyhow::bail!("games {games} is not wins + draws + losses");
+        }
+        Ok(PentaRow {
+            wdl,
+            penta: Penta(penta),
+        })
+    }
+
+    /// The sample estimates and the SPRT are computed on (see [`Counts::choose`]).
+    pub fn sample(&self) -> Counts {
+        Counts::choose(&self.wdl, &self.penta)
+    }
+
+    /// The games of both rows as one sample.
+    pub fn add(&mut self, other: &PentaRow) {
+        self.wdl.wins += other.wdl.wins;
+        self.wdl.draws += other.wdl.draws;
+        self.wdl.losses += other.wdl.losses;
+        for (a, b) in self.penta.0.iter_mut().zip(other.penta.0) {
+            *a += b;
+        }
+    }
+}
+
 /// 800 / ln 10: normalized Elo per unit of t-value.
 pub const NELO_PER_T: f64 = 347.435_585_522_601_46;
 

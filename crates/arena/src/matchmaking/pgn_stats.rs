@@ -1,19 +1,22 @@
-//! `augur-lab stats`: the match statistics, SPRT, crosstable and ratings of
-//! any PGN file.
+//! `augur-lab stats`: the match statistics, SPRT, crosstable and ratings of any PGN file or
+//! per-game record (compressed or not), the registry row of its games, and the check of a
+//! whole verdict registry against its evidence.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::game::pgn;
+use crate::matchmaking::games_csv;
 use crate::matchmaking::results::ResultTable;
 use crate::matchmaking::tournament::{final_report, strength_row, RowLabels, SprtArgs};
+use crate::matchmaking::verdicts::{self, Verdict};
 
 #[derive(Args, Debug, Clone)]
 pub struct StatsArgs {
-    /// PGN file.
-    pub pgn: PathBuf,
+    /// The match's games: a PGN, a per-game record (games.csv), or either compressed (.xz).
+    #[arg(required_unless_present = "verify")]
+    pub games: Option<PathBuf>,
     /// With two engines: the engine whose side the statistics take (default: White of the first game).
     #[arg(long)]
     pub engine: Option<String>,
@@ -28,31 +31,88 @@ pub struct StatsArgs {
     /// Draw ratio assumed by the significance test (the ProbCut papers assumed 30%).
     #[arg(long, default_value_t = 0.30)]
     pub assumed_draws: f64,
+    /// Print the games' row of the verdict registry (docs/evidence/verdicts.csv) with this id:
+    /// --engine against the other engine (or --base), bounds and model from --sprt/--elo-model.
+    #[arg(long, value_name = "ID")]
+    pub row: Option<String>,
+    /// For --row: the opponent (default: the one other engine).
+    #[arg(long, value_name = "ENGINE")]
+    pub base: Option<String>,
+    /// For --row: the kind of verdict (default: sprt with --sprt, else match).
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// For --row: the time control (default: the PGN's TimeControl tag).
+    #[arg(long)]
+    pub control: Option<String>,
+    /// For --row: the evidence path (default: the games file as given).
+    #[arg(long, value_name = "PATH")]
+    pub evidence: Option<String>,
+    /// For --row: the note.
+    #[arg(long, default_value = "")]
+    pub note: String,
+    /// Write the games' per-game record (games.csv) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub write_games: Option<PathBuf>,
+    /// Recompute every row of a verdict registry that names evidence; fails naming each row
+    /// whose figures differ from what its evidence computes.
+    #[arg(long, value_name = "REGISTRY", conflicts_with = "games")]
+    pub verify: Option<PathBuf>,
 }
 
-/// Computes the report text.
+/// Computes the report text (for --verify, an error names the rows that failed).
 pub fn report(args: &StatsArgs) -> Result<String> {
-    let games = pgn::read_summaries(&args.pgn)?;
-    let mut table = ResultTable::from_summaries(&games);
+    if let Some(registry) = &args.verify {
+        let checked = verdicts::verify(registry)?;
+        if !checked.failed.is_empty() {
+            bail!(
+                "{}{}: {} of {} rows fail the check: {}",
+                checked.report,
+                registry.display(),
+                checked.failed.len(),
+                checked.recomputed + checked.lost,
+                checked.failed.join(", ")
+            );
+        }
+        return Ok(format!(
+            "{}{}: {} rows recomputed from their evidence, {} with evidence lost\n",
+            checked.report,
+            registry.display(),
+            checked.recomputed,
+            checked.lost
+        ));
+    }
+    let path = args
+        .games
+        .as_deref()
+        .context("no games file given (or --verify REGISTRY)")?;
+    let evidence = games_csv::read_games(path)?;
+    if let Some(out) = &args.write_games {
+        std::fs::write(out, games_csv::to_text(&evidence.rows)?)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    let mut table = ResultTable::from_rows(&evidence.rows);
     if table.games.is_empty() {
-        bail!("{}: no finished games", args.pgn.display());
+        bail!("{}: no finished games", path.display());
     }
     if let Some(first) = &args.engine {
-        let i = table.index_of(first).with_context(|| {
-            format!("--engine '{first}' does not play in {}", args.pgn.display())
-        })?;
+        let i = table
+            .index_of(first)
+            .with_context(|| format!("--engine '{first}' does not play in {}", path.display()))?;
         // Reorder so that the chosen engine is engine 0.
         let mut order: Vec<usize> = (0..table.names.len()).collect();
         order.swap(0, i);
         table = reindex(&table, &order);
     }
+    if let Some(id) = &args.row {
+        return registry_row(args, id, &table, evidence.time_control.as_deref(), path);
+    }
     let sprt = args
         .sprt
-        .build(table.names.len(), "a PGN with exactly two engines")?;
+        .build(table.names.len(), "games of exactly two engines")?;
     let anchor = match &args.anchor {
         Some(a) => table
             .index_of(a)
-            .with_context(|| format!("--anchor '{a}' does not play in {}", args.pgn.display()))?,
+            .with_context(|| format!("--anchor '{a}' does not play in {}", path.display()))?,
         None => table.names.len() - 1,
     };
     let mut out = final_report(
@@ -63,22 +123,69 @@ pub fn report(args: &StatsArgs) -> Result<String> {
         args.assumed_draws,
     );
     if let Some(t) = &sprt {
-        let tc = games
-            .iter()
-            .find_map(|g| g.time_control.clone())
-            .unwrap_or_else(|| "?".to_string());
+        let tc = evidence.time_control.as_deref().unwrap_or("?");
         let row = strength_row(
             &table,
             t,
             &RowLabels {
                 change: args.sprt.change.as_deref(),
                 commit: args.sprt.commit.as_deref(),
-                time_control: &tc,
+                time_control: tc,
             },
         );
         out.push_str(&format!("Row for docs/strength.md:\n{row}\n"));
     }
     Ok(out)
+}
+
+/// The registry row (column line, then the row) of engine 0 against `--base` or the other.
+fn registry_row(
+    args: &StatsArgs,
+    id: &str,
+    table: &ResultTable,
+    time_control: Option<&str>,
+    path: &std::path::Path,
+) -> Result<String> {
+    let base = match &args.base {
+        Some(b) => b.clone(),
+        None if table.names.len() == 2 => table.names[1].clone(),
+        None => bail!(
+            "--row with {} engines needs --base (one of {})",
+            table.names.len(),
+            table.names[1..].join(", ")
+        ),
+    };
+    let labels = Verdict {
+        id: id.to_string(),
+        kind: args.kind.clone().unwrap_or_else(|| {
+            if args.sprt.sprt.is_some() {
+                "sprt"
+            } else {
+                "match"
+            }
+            .to_string()
+        }),
+        control: args
+            .control
+            .clone()
+            .or_else(|| time_control.map(str::to_string))
+            .unwrap_or_default(),
+        tested: table.names[0].clone(),
+        base,
+        bounds: args.sprt.sprt.clone().unwrap_or_default().replace(' ', ""),
+        elo_model: args.sprt.elo_model.name().to_string(),
+        evidence: args
+            .evidence
+            .clone()
+            .unwrap_or_else(|| path.display().to_string()),
+        note: args.note.clone(),
+        ..Verdict::default()
+    };
+    if (args.sprt.alpha, args.sprt.beta) != (0.05, 0.05) {
+        bail!("--row: the registry's SPRTs have alpha = beta = 0.05");
+    }
+    let row = labels.compute(table)?;
+    Ok(format!("{}\n{}\n", verdicts::COLUMNS, row.to_line()?))
 }
 
 pub fn run(args: &StatsArgs) -> Result<()> {

@@ -9,7 +9,8 @@ use shakmaty::{Color, KnownOutcome};
 
 use crate::game::pgn::GameSummary;
 use crate::matchmaking::elo::{self, fmt_elo};
-use crate::matchmaking::outcomes::{Counts, Penta, Wdl};
+use crate::matchmaking::games_csv::{self, GameRow};
+use crate::matchmaking::outcomes::{Counts, Penta, PentaRow, Wdl};
 use crate::matchmaking::ratings;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,41 +94,27 @@ impl ResultTable {
         self.faults.iter().flat_map(|f| f.values()).sum()
     }
 
-    /// Builds a table from PGN summaries. Games without a result (`*`) are
-    /// ignored. Pairs are formed greedily: a game is paired with the earliest
-    /// unpaired game with the same start position and the colours reversed.
+    /// Builds a table from PGN summaries: the rows [`games_csv::pair_rows`] makes of them
+    /// (games without a result are left out; pairs by opening with colours swapped).
     pub fn from_summaries(games: &[GameSummary]) -> Self {
+        Self::from_rows(&games_csv::pair_rows(games))
+    }
+
+    /// Builds a table from a match's per-game rows (`games.csv`), engines in the order
+    /// they first appear.
+    pub fn from_rows(rows: &[GameRow]) -> Self {
         let mut table = ResultTable::default();
-        let mut unpaired: HashMap<(String, usize, usize), Vec<usize>> = HashMap::new();
-        let mut next_pair = 0;
-        for g in games {
-            let Some(result) = g.result else { continue };
-            let white = table.index_or_add(&g.white);
-            let black = table.index_or_add(&g.black);
-            if let Some((side, kind)) = g.fault() {
+        for row in rows {
+            let white = table.index_or_add(&row.white);
+            let black = table.index_or_add(&row.black);
+            if let Some((side, kind)) = row.fault() {
                 table.add_fault(if side == Color::White { white } else { black }, &kind);
-            }
-            let fen = g.fen.clone().unwrap_or_default();
-            let mut pair = None;
-            if let Some(waiting) = unpaired.get_mut(&(fen.clone(), black, white)) {
-                if !waiting.is_empty() {
-                    let other = waiting.remove(0);
-                    table.games[other].pair = Some(next_pair);
-                    pair = Some(next_pair);
-                    next_pair += 1;
-                }
-            }
-            if pair.is_none() {
-                unpaired
-                    .entry((fen, white, black))
-                    .or_default()
-                    .push(table.games.len());
             }
             table.games.push(Outcome {
                 white,
                 black,
-                white_score: white_score(result),
-                pair,
+                white_score: white_score(row.result),
+                pair: Some(row.pair),
             });
         }
         table
@@ -157,6 +144,12 @@ impl ResultTable {
             }
         }
         (wdl, penta)
+    }
+
+    /// The pentanomial row of `a` against `b`, from `a`'s side.
+    pub fn row(&self, a: usize, b: usize) -> PentaRow {
+        let (wdl, penta) = self.head_to_head(a, b);
+        PentaRow { wdl, penta }
     }
 
     /// The sample an SPRT or an Elo estimate of `a` against `b` uses:

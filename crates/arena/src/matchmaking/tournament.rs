@@ -19,6 +19,7 @@ use crate::game::pgn;
 use crate::game::time_control::TimeControl;
 use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
 use crate::matchmaking::elo::{self, fmt_elo};
+use crate::matchmaking::games_csv::{self, GameRow};
 use crate::matchmaking::outcomes::Counts;
 use crate::matchmaking::pool::Pool;
 use crate::matchmaking::results::{white_score, Outcome, ResultTable};
@@ -446,7 +447,10 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         idle: Duration::ZERO,
         idle_moves: 0,
     };
-    let done = resume(args, &slots, &openings, &mut state.table)?;
+    let (done, resumed) = resume(args, &slots, &openings, &mut state.table)?;
+    // The per-game record starts again from the PGN's complete games, whatever a kill left.
+    let record_path = games_csv::beside(&args.pgn);
+    let mut record = games_csv::Writer::create(&record_path, &resumed)?;
     let pending: Vec<usize> = (0..slots.len()).filter(|i| !done.contains(i)).collect();
     if !done.is_empty() && !args.quiet {
         eprintln!(
@@ -506,6 +510,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
                 .with_context(|| format!("cannot write {}", args.pgn.display()))?;
                 played[rec.round - 1] = true;
                 let slot = slots[rec.round - 1];
+                record.append(&GameRow::of_record(&rec, slot.pair + 1))?;
                 record_game(&mut state, &slot, &rec);
                 finished += 1;
                 if let Some(t) = &sprt {
@@ -552,10 +557,11 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         ));
     }
     report.push_str(&format!(
-        "Played {} games in {:.1} s; PGN: {}\n",
+        "Played {} games in {:.1} s; PGN: {}; per-game record: {}\n",
         finished - done.len(),
         started.elapsed().as_secs_f64(),
-        args.pgn.display()
+        args.pgn.display(),
+        record_path.display()
     ));
     if let Some(t) = &sprt {
         let row = strength_row(
@@ -607,16 +613,17 @@ fn record_game(state: &mut MatchState, slot: &Slot, rec: &GameRecord) {
 }
 
 /// Reads games already in the PGN, checks they belong to this schedule and
-/// records them; returns the slot indices already played.
+/// records them; returns the slot indices already played and their per-game rows.
 fn resume(
     args: &MatchArgs,
     slots: &[Slot],
     openings: &[Opening],
     table: &mut ResultTable,
-) -> Result<HashSet<usize>> {
+) -> Result<(HashSet<usize>, Vec<GameRow>)> {
     let mut done = HashSet::new();
+    let mut rows = Vec::new();
     if !args.pgn.exists() {
-        return Ok(done);
+        return Ok((done, rows));
     }
     // A kill may have torn the last record: resume from the complete ones,
     // and cut the torn tail off only once they prove to be this schedule's.
@@ -661,6 +668,16 @@ fn resume(
         if !done.insert(round - 1) {
             continue; // A duplicate (e.g. written twice); count it once.
         }
+        rows.push(GameRow {
+            game: round,
+            pair: slot.pair + 1,
+            white: g.white.clone(),
+            black: g.black.clone(),
+            opening: fen.clone(),
+            result,
+            termination: g.ending(),
+            plies: g.plies,
+        });
         table.games.push(Outcome {
             white: slot.white,
             black: slot.black,
@@ -685,7 +702,7 @@ fn resume(
             args.pgn.display()
         );
     }
-    Ok(done)
+    Ok((done, rows))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::{bail, Context, Result};
 use augur_arena::game::time_control::TimeControl;
 use augur_arena::matchmaking::elo::{self, Estimate};
-use augur_arena::matchmaking::outcomes::{Counts, Penta, Wdl};
+use augur_arena::matchmaking::outcomes::{PentaRow, Wdl};
 use augur_arena::matchmaking::tournament::{self, MatchArgs};
 use clap::Args;
 use serde::{Deserialize, Serialize};
@@ -130,8 +130,7 @@ fn fmt_elo(e: f64) -> String {
 pub struct Cell {
     pub x: i64,
     pub y: i64,
-    pub wdl: Wdl,
-    pub penta: Penta,
+    pub counts: PentaRow,
 }
 
 /// The CSV columns; the derived ones (score onwards) are for readers, a restart recomputes them.
@@ -174,7 +173,7 @@ fn four_decimals(x: f64) -> f64 {
 impl Cell {
     /// The estimate `augur-lab match` prints: pentanomial when the games pair up.
     pub fn estimate(&self) -> Option<Estimate> {
-        elo::estimate(&Counts::choose(&self.wdl, &self.penta))
+        elo::estimate(&self.counts.sample())
     }
 
     /// Half the width of the logistic Elo interval (infinite for a perfect or zero score).
@@ -184,16 +183,16 @@ impl Cell {
 
     /// The cell's record, the derived columns rounded as they are printed.
     pub fn record(&self) -> Record {
-        let p = self.penta.0;
+        let p = self.counts.penta.0;
         let e = self.estimate();
         let derived = |f: fn(&Estimate) -> f64| e.as_ref().map(f);
         Record {
             x: self.x,
             y: self.y,
-            games: self.wdl.games(),
-            wins: self.wdl.wins,
-            draws: self.wdl.draws,
-            losses: self.wdl.losses,
+            games: self.counts.wdl.games(),
+            wins: self.counts.wdl.wins,
+            draws: self.counts.wdl.draws,
+            losses: self.counts.wdl.losses,
             ll: p[0],
             ld: p[1],
             wl_dd: p[2],
@@ -216,14 +215,10 @@ impl Cell {
             draws: r.draws,
             losses: r.losses,
         };
-        if wdl.games() != r.games {
-            bail!("games {} is not wins + draws + losses", r.games);
-        }
         Ok(Cell {
             x: r.x,
             y: r.y,
-            wdl,
-            penta: Penta([r.ll, r.ld, r.wl_dd, r.wd, r.ww]),
+            counts: PentaRow::from_columns(r.games, wdl, [r.ll, r.ld, r.wl_dd, r.wd, r.ww])?,
         })
     }
 
@@ -361,15 +356,14 @@ impl Job for Cells<'_> {
         }
         let summary = tournament::run(&match_args(args, engines, pgn))
             .with_context(|| format!("grid cell {}={xv}, {}={yv}", x.name, y.name))?;
-        let (wdl, penta) = summary.table.head_to_head(0, 1);
-        let before = earlier.map_or(0, |c| c.wdl.games());
-        let added = wdl.games().saturating_sub(before) as usize;
+        let counts = summary.table.row(0, 1);
+        let before = earlier.map_or(0, |c| c.counts.wdl.games());
+        let added = counts.wdl.games().saturating_sub(before) as usize;
         self.played.fetch_add(added, Ordering::Relaxed);
         Ok(Cell {
             x: xv,
             y: yv,
-            wdl,
-            penta,
+            counts,
         })
     }
 
@@ -391,7 +385,7 @@ impl Job for Cells<'_> {
     }
 
     fn is_done(&self, cell: &Cell) -> bool {
-        cell.wdl.games() as usize == self.per_cell
+        cell.counts.wdl.games() as usize == self.per_cell
     }
 
     fn may_repeat(&self) -> bool {
@@ -530,7 +524,8 @@ pub struct CellFigures {
 }
 
 fn elo_figures(c: &Cell) -> Option<EloFigures> {
-    c.estimate().map(|e| EloFigures::of(c.wdl.games(), &e))
+    c.estimate()
+        .map(|e| EloFigures::of(c.counts.wdl.games(), &e))
 }
 
 /// The figures of the finished `cells[y][x]`.
@@ -556,16 +551,10 @@ pub fn pooled<'a>(cells: impl Iterator<Item = &'a Cell>) -> Cell {
     let mut sum = Cell {
         x: 0,
         y: 0,
-        wdl: Wdl::default(),
-        penta: Penta::default(),
+        counts: PentaRow::default(),
     };
     for c in cells {
-        sum.wdl.wins += c.wdl.wins;
-        sum.wdl.draws += c.wdl.draws;
-        sum.wdl.losses += c.wdl.losses;
-        for (a, b) in sum.penta.0.iter_mut().zip(c.penta.0) {
-            *a += b;
-        }
+        sum.counts.add(&c.counts);
     }
     sum
 }
@@ -576,7 +565,7 @@ pub fn report(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Strin
     let games = cells
         .first()
         .and_then(|r| r.first())
-        .map_or(0, |c| c.wdl.games());
+        .map_or(0, |c| c.counts.wdl.games());
     let openings = args
         .openings
         .as_ref()
@@ -625,7 +614,7 @@ pub fn report(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Strin
     )
     .expect("string");
     for c in cells.iter().flatten() {
-        let p = c.penta.0;
+        let p = c.counts.penta.0;
         let (score, elo, nelo, los) = match c.estimate() {
             Some(e) => (
                 format!("{:.1}%", 100.0 * e.score),
@@ -640,10 +629,10 @@ pub fn report(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Strin
             "| {} | {} | {} | {}/{}/{} | {score} | [{}, {}, {}, {}, {}] | {elo} | {nelo} | {los} |",
             c.x,
             c.y,
-            c.wdl.games(),
-            c.wdl.wins,
-            c.wdl.draws,
-            c.wdl.losses,
+            c.counts.wdl.games(),
+            c.counts.wdl.wins,
+            c.counts.wdl.draws,
+            c.counts.wdl.losses,
             p[0],
             p[1],
             p[2],
@@ -687,7 +676,7 @@ pub fn heat_map(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Cha
                     "{}\nLOS {:.0}%, {} games",
                     c.elo_text(),
                     100.0 * los,
-                    c.wdl.games()
+                    c.counts.wdl.games()
                 ),
             );
         }
@@ -712,6 +701,7 @@ pub fn heat_map(args: &GridArgs, x: &Axis, y: &Axis, cells: &[Vec<Cell>]) -> Cha
 mod tests {
     use super::*;
     use crate::kit::result_log;
+    use augur_arena::matchmaking::outcomes::Penta;
 
     #[test]
     fn axes_and_options_parse_or_say_why_not() {
@@ -761,8 +751,10 @@ mod tests {
         let cell = Cell {
             x: -5,
             y: 120,
-            wdl,
-            penta: Penta([0, 1, 0, 1, 1]),
+            counts: PentaRow {
+                wdl,
+                penta: Penta([0, 1, 0, 1, 1]),
+            },
         };
         let line = result_log::to_line(&cell.record()).unwrap();
         assert_eq!(line.split(',').count(), COLUMNS.split(',').count());
@@ -778,7 +770,10 @@ mod tests {
         );
         assert!(parse("1,2,3").is_err());
         let two = pooled([&cell, &cell].into_iter());
-        assert_eq!((two.wdl.games(), two.penta.0), (12, [0, 2, 0, 2, 2]));
+        assert_eq!(
+            (two.counts.wdl.games(), two.counts.penta.0),
+            (12, [0, 2, 0, 2, 2])
+        );
         assert_eq!(two.estimate().unwrap().score, e.score);
         assert_eq!(
             (fmt_elo(-0.04), fmt_elo(-0.06), fmt_elo(f64::INFINITY)),

@@ -134,8 +134,9 @@ fn cubic(points: &[(f64, f64, f64)]) -> Result<[f64; 4]> {
         for row in 0..4 {
             if row != col {
                 let k = m[row][col] / m[col][col];
-                for j in col..5 {
-                    m[row][j] -= k * m[col][j];
+                let pivot_row = m[col];
+                for (x, p) in m[row].iter_mut().zip(pivot_row).skip(col) {
+                    *x -= k * p;
                 }
             }
         }
@@ -291,8 +292,8 @@ fn calibrate(
         let b = ((s.clamp(-EDGE, EDGE) + EDGE + STEP / 2) / STEP) as usize;
         let row = &mut rows[b.min(buckets - 1)];
         row.0 += 1;
-        for k in 0..3 {
-            row.1[k] += p[k];
+        for (sum, x) in row.1.iter_mut().zip(p) {
+            *sum += x;
         }
         row.2[i] += 1;
     }

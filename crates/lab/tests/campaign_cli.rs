@@ -130,6 +130,19 @@ fn a_network_campaign_runs_end_to_end_and_survives_a_kill() {
     // The gate's verdict came from its typed summary; the promotion says what it decided.
     let promote = std::fs::read_to_string(run.join("gen1/promote/summary.toml")).unwrap();
     assert!(promote.contains("verdict = "), "{promote}");
+    // The gate's evidence as the registry keeps it: games, PGN and the row they compute.
+    let evidence = run.join("gen1/promote/evidence/gate-tiny-gen1");
+    let row = std::fs::read_to_string(evidence.join("verdict.csv")).unwrap();
+    assert!(
+        row.starts_with("gate-tiny-gen1,sprt,nodes=300,candidate,best,"),
+        "{row}"
+    );
+    let games = std::fs::read_to_string(evidence.join("games.csv")).unwrap();
+    assert_eq!(
+        games.lines().count(),
+        13,
+        "12 games and the column line: {games}"
+    );
     // A finished campaign run again has nothing to do.
     let again = run_ok(&["campaign", "run", file_arg]);
     assert!(!again.contains(" start "), "{again}");

@@ -362,6 +362,41 @@ impl Campaign {
         Ok(set)
     }
 
+    /// A gate's evidence as the registry keeps it (docs/evidence/README.md): the games as a
+    /// compact record, the PGN, and the registry row they compute, in `genG/promote/evidence/`,
+    /// ready to be committed under `docs/evidence/<id>/` with the row added to verdicts.csv.
+    fn write_evidence(&self, gen: u32) -> Result<()> {
+        use augur_arena::matchmaking::games_csv;
+        use augur_arena::matchmaking::results::ResultTable;
+        use augur_arena::matchmaking::verdicts::Verdict as Row;
+        let n = self.network()?;
+        let l = &self.layout;
+        let pgn = l.pgn(&gen_id(gen, "gate"));
+        let id = format!("gate-{}-gen{gen}", self.file.name);
+        let dir = l
+            .stage_dir(&gen_id(gen, "promote"))
+            .join("evidence")
+            .join(&id);
+        std::fs::create_dir_all(&dir)?;
+        let games = games_csv::read_games(&pgn)?;
+        std::fs::write(dir.join("games.csv"), games_csv::to_text(&games.rows)?)?;
+        std::fs::copy(&pgn, dir.join("games.pgn"))?;
+        let template = Row {
+            id: id.clone(),
+            kind: "sprt".into(),
+            control: n.gate.control.clone(),
+            tested: "candidate".into(),
+            base: "best".into(),
+            bounds: format!("{},{}", n.gate.bounds[0], n.gate.bounds[1]),
+            elo_model: n.gate.elo_model.clone(),
+            evidence: format!("docs/evidence/{id}/games.csv.xz"),
+            note: format!("campaign {} generation {gen}", self.file.name),
+            ..Default::default()
+        };
+        let row = template.compute(&ResultTable::from_rows(&games.rows))?;
+        crate::kit::atomic::write(&dir.join("verdict.csv"), row.to_line()?.as_bytes())
+    }
+
     /// Runs one of the runner's own stages and writes its summary.
     pub fn run_internal(&self, stage: &Stage) -> Result<()> {
         let l = &self.layout;
@@ -421,6 +456,7 @@ impl Campaign {
                     candidate: choice.network,
                     promoted,
                 };
+                self.write_evidence(gen)?;
                 summary::write(&l.summary(&stage.id), "campaign-promote", &promotion)
             }
             _ => bail!("stage '{}' runs as a process", stage.id),

@@ -120,7 +120,7 @@ impl Manifest {
         if self.lines.is_empty() {
             writer.write_record(HEADER.split(','))?;
         }
-        Ok(writer.into_inner().context("writing the manifest")?)
+        writer.into_inner().context("writing the manifest")
     }
 
     /// Writes the manifest as CSV, whole (a temporary file renamed into place).

@@ -9,7 +9,7 @@
 //! likely as not; `b` how quickly the odds move with the score.
 
 use super::score::{is_mate, MATE};
-use cozy_chess::{Board, Piece};
+use cozy_chess::{Board, Color, Piece};
 
 mod fitted {
     include!("wdl_params.rs");
@@ -28,8 +28,8 @@ pub const FITTED: WdlModel = WdlModel {
     b: fitted::B,
 };
 
-/// The material the model counts: pawn 1, knight and bishop 3, rook 5, queen 9, both sides.
-pub fn material(board: &Board) -> u32 {
+/// The conventional material count of one side: pawn 1, knight and bishop 3, rook 5, queen 9.
+pub fn side_material(board: &Board, side: Color) -> u32 {
     [
         (Piece::Pawn, 1),
         (Piece::Knight, 3),
@@ -38,8 +38,13 @@ pub fn material(board: &Board) -> u32 {
         (Piece::Queen, 9),
     ]
     .iter()
-    .map(|&(p, v)| board.pieces(p).len() * v)
+    .map(|&(p, v)| board.colored_pieces(side, p).len() * v)
     .sum()
+}
+
+/// The material the model counts: both sides'.
+pub fn material(board: &Board) -> u32 {
+    side_material(board, Color::White) + side_material(board, Color::Black)
 }
 
 impl WdlModel {

@@ -86,7 +86,7 @@ pub struct NetworkLoop {
     /// `embedded` (the engine's compiled-in network) or a network file.
     #[serde(default = "embedded")]
     pub start: String,
-    pub held_out: HeldOut,
+    pub held_out: Datagen,
     pub datagen: Datagen,
     pub train: Vec<TrainRun>,
     pub gate: Gate,
@@ -103,23 +103,13 @@ fn yes() -> bool {
     true
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct HeldOut {
-    pub seed: u64,
-    pub positions: u64,
-    #[serde(default = "default_nodes")]
-    pub nodes: u64,
-    #[serde(default = "one")]
-    pub threads: usize,
-}
-
+/// A datagen run of the loop: the held-out file (its seed as given) or each generation's file
+/// (generation g plays seed + g; the held-out seed must not be among them).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Datagen {
-    /// Generation g plays seed + g (the held-out seed must not be among them).
     pub seed: u64,
-    /// Positions each generation adds.
+    /// Positions of the held-out file, or that each generation adds.
     pub positions: u64,
     #[serde(default = "default_nodes")]
     pub nodes: u64,

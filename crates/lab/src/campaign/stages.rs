@@ -181,22 +181,13 @@ impl Campaign {
         match &stage.step {
             Step::HeldOut | Step::Datagen { .. } => {
                 let n = self.network()?;
-                let (seed, positions, nodes, threads, net) = match stage.step {
-                    Step::HeldOut => {
-                        let h = &n.held_out;
-                        (h.seed, h.positions, h.nodes, h.threads, l.start_net())
-                    }
-                    Step::Datagen { gen } => {
-                        let d = &n.datagen;
-                        let net = self.best_before(gen)?;
-                        (
-                            d.seed + u64::from(gen),
-                            d.positions,
-                            d.nodes,
-                            d.threads,
-                            net,
-                        )
-                    }
+                let (run, seed, net) = match stage.step {
+                    Step::HeldOut => (&n.held_out, n.held_out.seed, l.start_net()),
+                    Step::Datagen { gen } => (
+                        &n.datagen,
+                        n.datagen.seed + u64::from(gen),
+                        self.best_before(gen)?,
+                    ),
                     _ => unreachable!("matched above"),
                 };
                 push(&[
@@ -204,25 +195,23 @@ impl Campaign {
                     "--out",
                     &path(&l.data(&stage.id)),
                     "--positions",
-                    &positions.to_string(),
+                    &run.positions.to_string(),
                     "--seed",
                     &seed.to_string(),
                     "--nodes",
-                    &nodes.to_string(),
+                    &run.nodes.to_string(),
                     "--threads",
-                    &threads.min(stage.cores).max(1).to_string(),
+                    &run.threads.min(stage.cores).max(1).to_string(),
                     "--eval-file",
                     &path(&net),
                     "--quiet",
                 ]);
-                if let Step::Datagen { .. } = stage.step {
-                    for (k, v) in &n.datagen.flags {
-                        let value = match v {
-                            toml::Value::String(s) => s.clone(),
-                            other => other.to_string(),
-                        };
-                        push(&[&format!("--{k}"), &value]);
-                    }
+                for (k, v) in &run.flags {
+                    let value = match v {
+                        toml::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    push(&[&format!("--{k}"), &value]);
                 }
             }
             Step::Convert { gen } => {

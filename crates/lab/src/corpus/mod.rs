@@ -124,17 +124,27 @@ pub fn line_of(file: &Path) -> Result<Line> {
             j.records
         );
     }
-    Ok(Line {
+    Ok(datagen_line(
+        file,
+        sha256_file(file)?,
+        j,
+        writer_commit(file),
+    ))
+}
+
+/// The line of a datagen file holding the journal's whole games.
+fn datagen_line(file: &Path, sha256: String, j: journal::Journalled, engine: String) -> Line {
+    Line {
         file: file.display().to_string(),
-        sha256: sha256_file(file)?,
+        sha256,
         positions: j.records,
         games: j.games,
         source: Source::Datagen,
         origin: j.settings,
         first_game: 1,
         last_game: j.games,
-        engine: writer_commit(file),
-    })
+        engine,
+    }
 }
 
 /// Copies `live` up to its last journalled game into `out` and returns the copy's line.
@@ -156,17 +166,8 @@ pub fn cut(live: &Path, out: &Path) -> Result<Line> {
     }
     bytes.truncate(keep);
     crate::kit::atomic::write(out, &bytes)?;
-    Ok(Line {
-        file: out.display().to_string(),
-        sha256: crate::kit::provenance::sha256_hex(&bytes),
-        positions: j.records,
-        games: j.games,
-        source: Source::Datagen,
-        origin: j.settings,
-        first_game: 1,
-        last_game: j.games,
-        engine: writer_commit(live),
-    })
+    let sha256 = crate::kit::provenance::sha256_hex(&bytes);
+    Ok(datagen_line(out, sha256, j, writer_commit(live)))
 }
 
 /// Checks that a line's file exists with its SHA-256 and its size in records.

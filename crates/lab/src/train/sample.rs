@@ -104,18 +104,7 @@ pub fn material_samples(n: usize, seed: u64) -> Vec<TrainingPosition> {
             continue;
         }
         let stm = board.side_to_move();
-        let material = |c: Color| -> i32 {
-            [
-                (Piece::Pawn, 1),
-                (Piece::Knight, 3),
-                (Piece::Bishop, 3),
-                (Piece::Rook, 5),
-                (Piece::Queen, 9),
-            ]
-            .iter()
-            .map(|&(p, v)| v * board.colored_pieces(c, p).len() as i32)
-            .sum()
-        };
+        let material = |c: Color| augur::search::wdl::side_material(&board, c) as i32;
         let cp = 100 * (material(stm) - material(!stm));
         let result = match cp.signum() {
             1 => Wdl::Win,

@@ -40,7 +40,7 @@ use crate::kit::chart::{CategoryChart, Chart, Series, Style};
 use crate::kit::jobs::{self, Job};
 use crate::kit::provenance::{sha256_file, sha256_hex, Provenance};
 use crate::kit::result_log::{self, Header, Row};
-use crate::kit::run_args::RunArgs;
+use crate::kit::run_args::{OutputArgs, RunArgs};
 use crate::kit::summary::SummaryArgs;
 use crate::probcut::collect::{self, CollectArgs};
 use crate::probcut::fit::{self, FitArgs};
@@ -560,10 +560,12 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
         // The evaluation the engine under test plays with (its default), as its bench above.
         eval: augur::search::config::SearchConfig::default().eval,
         run: RunArgs {
-            out: Some(csv.clone()),
             threads: Some(args.concurrency.max(1)),
-            quiet: args.quiet,
-            ..RunArgs::default()
+            output: OutputArgs {
+                out: Some(csv.clone()),
+                quiet: args.quiet,
+                ..OutputArgs::default()
+            },
         },
     })?;
     fit::run(&FitArgs {

@@ -2,7 +2,7 @@
 //! formula, clear errors for bad input, agreement of SPP with alpha-beta, and the files.
 
 use augur_lab::data::bundled::SPP_THESIS_16;
-use augur_lab::kit::run_args::RunArgs;
+use augur_lab::kit::run_args::{OutputArgs, RunArgs};
 use augur_lab::spp::compare::{self, analysis, parse_algorithms, suite, CompareArgs};
 use std::path::PathBuf;
 
@@ -24,9 +24,11 @@ fn args(suite: Option<PathBuf>, out: Option<PathBuf>) -> CompareArgs {
         engine_options: Vec::new(),
         run: RunArgs {
             threads: Some(2),
-            out,
-            quiet: true,
-            ..RunArgs::default()
+            output: OutputArgs {
+                out,
+                quiet: true,
+                ..OutputArgs::default()
+            },
         },
     }
 }

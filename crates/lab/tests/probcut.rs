@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use augur::eval::EvalKind;
 use augur::search::probcut::{Pair, Stage};
-use augur_lab::kit::run_args::RunArgs;
+use augur_lab::kit::run_args::{OutputArgs, RunArgs};
 use augur_lab::probcut::collect::{self, CollectArgs, Record};
 use augur_lab::probcut::fit::{pair_points, regress, samples};
 use augur_lab::probcut::params;
@@ -231,10 +231,12 @@ fn collect_args(dir: &std::path::Path, threads: usize) -> CollectArgs {
         hash: 1,
         eval: EvalKind::Hce,
         run: RunArgs {
-            out: Some(dir.join("out.csv")),
             threads: Some(threads),
-            quiet: true,
-            ..RunArgs::default()
+            output: OutputArgs {
+                out: Some(dir.join("out.csv")),
+                quiet: true,
+                ..OutputArgs::default()
+            },
         },
     }
 }
@@ -309,7 +311,7 @@ fn collect_searches_with_the_chosen_evaluation_and_keeps_files_apart() {
         eval: EvalKind::Classic,
         ..collect_args(&dir, 1)
     };
-    classic.run.out = Some(dir.join("classic.csv"));
+    classic.run.output.out = Some(dir.join("classic.csv"));
     collect::run(&classic).unwrap();
     let text = std::fs::read_to_string(classic.run.out().unwrap()).unwrap();
     assert!(text.contains("eval = \"classic\""), "{text}");
@@ -370,10 +372,10 @@ fn bad_epd_and_csv_lines_are_named() {
     // the run header, or a malformed record before the last block.
     let mut args = collect_args(&dir, 1);
     std::fs::write(dir.join("three.epd"), THREE).unwrap();
-    args.run.out = Some(csv.clone());
+    args.run.output.out = Some(csv.clone());
     let e = format!("{:#}", collect::run(&args).unwrap_err());
     assert!(e.contains("not an augur-lab collect result file"), "{e}");
-    args.run.out = Some(dir.join("good.csv"));
+    args.run.output.out = Some(dir.join("good.csv"));
     collect::run(&args).unwrap();
     let text = std::fs::read_to_string(args.run.out().unwrap()).unwrap();
     let first = text.lines().find(|l| l.starts_with("1,1,")).unwrap();

@@ -294,8 +294,9 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         crate::kit::provenance::Provenance::capture(args, Some(args.seed)).write_beside(out)?;
     }
     generate(args)?;
-    if args.run.summary.summary.is_some() {
+    if args.run.output.summary.summary.is_some() {
         args.run
+            .output
             .summary
             .write("datagen", &crate::corpus::line_of(out)?)?;
     }
@@ -442,7 +443,12 @@ impl Meter {
             (_, p) => (p.unwrap_or(0), t.records, "positions"),
         };
         Meter {
-            progress: Progress::with_unit(total as usize, done as usize, !args.run.quiet, unit),
+            progress: Progress::with_unit(
+                total as usize,
+                done as usize,
+                !args.run.output.quiet,
+                unit,
+            ),
             by_games,
             tty: std::io::stderr().is_terminal(),
             start: Instant::now(),

@@ -1,6 +1,7 @@
-//! The arguments the long-running lab commands share: `--threads`, `--out`, `--quiet` and
-//! `--summary`, one group ([`RunArgs`], `#[command(flatten)]`), so that they read and behave
-//! alike in every command. What `--out` holds is the command's own (a file, a folder); a
+//! The arguments the long-running lab commands share: `--out`, `--quiet` and `--summary`
+//! ([`OutputArgs`]), and with `--threads` for the commands that work on several cores
+//! ([`RunArgs`]); each flattened (`#[command(flatten)]`), so that they read and behave alike in
+//! every command. What `--out` holds is the command's own (a file, a folder); a
 //! command whose output is required says so with `#[command(mut_arg("out", ...))]`, and sets
 //! its own help for it the same way.
 
@@ -10,11 +11,9 @@ use anyhow::{Context, Result};
 
 use crate::kit::summary::SummaryArgs;
 
+/// `--out`, `--quiet`, `--summary`: what every long-running command writes and says.
 #[derive(clap::Args, Debug, Clone, Default)]
-pub struct RunArgs {
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+pub struct OutputArgs {
     /// Where the run's files go.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -23,6 +22,23 @@ pub struct RunArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub summary: SummaryArgs,
+}
+
+impl OutputArgs {
+    /// `--out`, for a command that cannot run without it.
+    pub fn out(&self) -> Result<&Path> {
+        self.out.as_deref().context("--out is required")
+    }
+}
+
+/// [`OutputArgs`] and `--threads`, for the commands that spread their work over cores.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RunArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 impl RunArgs {
@@ -35,7 +51,7 @@ impl RunArgs {
 
     /// `--out`, for a command that cannot run without it.
     pub fn out(&self) -> Result<&Path> {
-        self.out.as_deref().context("--out is required")
+        self.output.out()
     }
 }
 
@@ -60,7 +76,7 @@ mod tests {
             .unwrap()
             .run;
         assert_eq!(r.out().unwrap(), Path::new("f.bin"));
-        assert!(r.quiet && r.summary.summary.is_some());
+        assert!(r.output.quiet && r.output.summary.summary.is_some());
         assert!(r.threads() >= 1);
         assert!(RunArgs::default().out().is_err());
     }

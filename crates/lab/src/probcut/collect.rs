@@ -331,7 +331,7 @@ pub fn run(args: &CollectArgs) -> Result<()> {
         &job,
         Options {
             workers: threads,
-            progress: !args.run.quiet,
+            progress: !args.run.output.quiet,
             unit: "positions",
             file: Some((out, header.clone())),
         },
@@ -339,7 +339,7 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     let total = positions.len();
     let new = total - finished.resumed;
     let records: Vec<Record> = finished.outputs.into_iter().flatten().collect();
-    if !args.run.quiet {
+    if !args.run.output.quiet {
         eprintln!(
             "collect: {} positions in {} ({} new, {:.1}s)",
             total,
@@ -350,7 +350,7 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     }
     let figures = Figures::of(args.depth, &records);
     print!("{}", report(args, out, &header, &figures, &records, new));
-    args.run.summary.write("collect", &figures)
+    args.run.output.summary.write("collect", &figures)
 }
 
 /// The run's report on standard output (`--quiet` silences only the progress): what was

@@ -28,12 +28,15 @@ use crate::kit::confidence::{mean_interval, wilson};
 use crate::kit::jobs::{self, PositionBlocks};
 use crate::kit::provenance::{in_process_engine, Provenance};
 use crate::kit::result_log::{Header, Row};
-use crate::kit::summary::SummaryArgs;
+use crate::kit::run_args::OutputArgs;
 use crate::variants::search_config;
 
 pub const DEFAULT_RULES: &str = "fixed,dynamic,dynamic-clamped";
 
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("out", |a| a.value_name("FILE").help(
+    "Per-position results as CSV, written as they finish; the same command resumes it"
+)))]
 pub struct SfpcDepthsArgs {
     /// Positions (EPD); default: the bundled 300-position TCEC sample.
     #[arg(long)]
@@ -51,13 +54,8 @@ pub struct SfpcDepthsArgs {
     /// Hash table of each search (MiB).
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// Per-position results as CSV, written as they finish; the same command resumes it.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    #[arg(long)]
-    pub quiet: bool,
     #[command(flatten)]
-    pub summary: SummaryArgs,
+    pub output: OutputArgs,
 }
 
 /// One rule's search of one position; a record of the result file (`index` its 1-based
@@ -366,8 +364,8 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
                 .collect()
         },
     };
-    let file = args.out.as_deref().map(|p| (p, header));
-    let blocks = job.run(file, !args.quiet)?;
+    let file = args.output.out.as_deref().map(|p| (p, header));
+    let blocks = job.run(file, !args.output.quiet)?;
     print!("{}", provenance.markdown());
     println!(
         "{} positions at depth {}, `Sfpc` on, one search per rule from a fresh state; shares with Wilson 95% intervals (they treat the verifications of one search as independent, so read them as lower bounds on the uncertainty), paired node change as a mean ± 95% t interval",
@@ -375,7 +373,8 @@ pub fn run(args: &SfpcDepthsArgs) -> Result<()> {
         args.depth
     );
     print!("{}", report(&blocks, &rules));
-    args.summary
+    args.output
+        .summary
         .write("sfpc-depths", &figures(&blocks, &rules, args.depth))
 }
 

@@ -29,7 +29,7 @@ use crate::kit::confidence::{mean_interval, paired_interval, wilson, Interval};
 use crate::kit::jobs::{self, PositionBlocks};
 use crate::kit::provenance::{in_process_engine, Provenance};
 use crate::kit::result_log::{Header, Row};
-use crate::kit::summary::SummaryArgs;
+use crate::kit::run_args::OutputArgs;
 
 /// The variants of the forward-pruning family, each alone on the search without them (`Sfpc`
 /// is on by default, so the others switch it off).
@@ -46,6 +46,9 @@ pub const DEFAULT_VARIANTS: [&str; 5] = [
 pub const SCORE_CAP: i32 = 1000;
 
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("out", |a| a.value_name("FILE").help(
+    "Per-position results as CSV, written as they finish; the same command resumes it"
+)))]
 pub struct AccuracyArgs {
     /// Positions (EPD); default: the bundled 300-position TCEC sample.
     #[arg(long)]
@@ -66,13 +69,8 @@ pub struct AccuracyArgs {
     /// Hash table of each search (MiB).
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// Per-position results as CSV, written as they finish; the same command resumes it.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    #[arg(long)]
-    pub quiet: bool,
     #[command(flatten)]
-    pub summary: SummaryArgs,
+    pub output: OutputArgs,
 }
 
 /// One search's result in a position: the oracle's or a variant's; a record of the result
@@ -367,8 +365,8 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
             judge(&boards[i], &configs[0].1, &configs, depth, extra, hash)
         },
     };
-    let file = args.out.as_deref().map(|p| (p, header));
-    let blocks = job.run(file, !args.quiet)?;
+    let file = args.output.out.as_deref().map(|p| (p, header));
+    let blocks = job.run(file, !args.output.quiet)?;
     print!("{}", provenance.markdown());
     println!(
         "{} positions; variants at depth {}, the oracle (the first variant) at depth {}; loss = oracle's best score − oracle-depth score of the variant's move, scores capped at ±{SCORE_CAP} cp; 95% intervals (Wilson for shares, t for means)",
@@ -387,7 +385,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
         println!("{capped_losses} losses involve a mate score (counted as ±{SCORE_CAP} cp)");
     }
     let figures = figures(&blocks, &names, args.depth, args.extra);
-    args.summary.write("accuracy", &figures)
+    args.output.summary.write("accuracy", &figures)
 }
 
 #[cfg(test)]

@@ -472,16 +472,16 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let plan = Plan::from_args(args)?;
     let provenance = Provenance::capture(args, None);
     let start = Instant::now();
-    let rows = match &args.run.out {
+    let rows = match &args.run.output.out {
         Some(dir) => run_resumable(args, &plan, &provenance, dir)?,
-        None => run_jobs(&plan, !args.run.quiet)?,
+        None => run_jobs(&plan, !args.run.output.quiet)?,
     };
     let wall = start.elapsed();
     let mut rep = report::Report::new(&plan, &rows, wall);
     rep.provenance = Some(provenance);
     print!("{}", rep.markdown(!args.brief));
-    args.run.summary.write("compare", &rep.figures())?;
-    if let Some(dir) = &args.run.out {
+    args.run.output.summary.write("compare", &rep.figures())?;
+    if let Some(dir) = &args.run.output.out {
         rep.write_files(dir)?;
         eprintln!("wrote {}", dir.display());
     }
@@ -551,7 +551,12 @@ fn run_resumable(
     dir: &Path,
 ) -> Result<Vec<Row>> {
     let header = header(args, plan, provenance)?;
-    run_into(plan, &header, &dir.join("results.csv"), args.run.quiet)
+    run_into(
+        plan,
+        &header,
+        &dir.join("results.csv"),
+        args.run.output.quiet,
+    )
 }
 
 /// Runs `plan` into the result file `path` (columns [`COLUMNS`]) with `header`, resuming what

@@ -153,7 +153,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
             sampled.len()
         ),
     );
-    if let Some(dir) = &args.run.out {
+    if let Some(dir) = &args.run.output.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         for f in &material_fits {
             let name = format!("material_{}_{}", f.axis.key(), f.eval);
@@ -191,7 +191,7 @@ pub fn run(args: &MpdArgs) -> Result<()> {
     }
 
     print!("{md}");
-    if let Some(dir) = &args.run.out {
+    if let Some(dir) = &args.run.output.out {
         files::write_files(dir, &played, &sampled, args.mpd, &md)?;
         provenance.write_into(dir)?;
         eprintln!("wrote {}", dir.display());
@@ -202,5 +202,5 @@ pub fn run(args: &MpdArgs) -> Result<()> {
         sampled_positions: sampled.len(),
         mpd_found: selfplay::mpd_found(&played),
     };
-    args.run.summary.write("mpd", &figures)
+    args.run.output.summary.write("mpd", &figures)
 }

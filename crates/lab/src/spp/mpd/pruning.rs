@@ -62,7 +62,7 @@ pub fn section(
         threads,
         suite_name: format!("first {n} of {epd_name}"),
     };
-    let rows = match &args.run.out {
+    let rows = match &args.run.output.out {
         Some(dir) => {
             let header = Header {
                 kind: "mpd pruning".into(),
@@ -78,9 +78,14 @@ pub fn section(
                 provenance: provenance.clone(),
                 columns: compare::COLUMNS.into(),
             };
-            compare::run_into(&plan, &header, &dir.join("pruning.csv"), args.run.quiet)?
+            compare::run_into(
+                &plan,
+                &header,
+                &dir.join("pruning.csv"),
+                args.run.output.quiet,
+            )?
         }
-        None => compare::run_jobs(&plan, !args.run.quiet)?,
+        None => compare::run_jobs(&plan, !args.run.output.quiet)?,
     };
     let idx = analysis::leaf_index(&rows);
     let bad = analysis::mismatches(&rows, &algorithms);

@@ -242,7 +242,12 @@ pub fn section(
         None => OPENINGS.to_string(),
     };
     let openings = read_positions(&openings_text, "openings")?;
-    let path = args.run.out.as_ref().map(|dir| dir.join("selfplay.csv"));
+    let path = args
+        .run
+        .output
+        .out
+        .as_ref()
+        .map(|dir| dir.join("selfplay.csv"));
     let file = path.as_deref().map(|p: &Path| {
         let header = Header {
             kind: "mpd self-play".into(),
@@ -275,7 +280,7 @@ pub fn section(
     };
     let options = Options {
         workers: threads,
-        progress: !args.run.quiet,
+        progress: !args.run.output.quiet,
         unit: "games",
         file,
     };

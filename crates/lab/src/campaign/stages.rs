@@ -383,7 +383,52 @@ impl Campaign {
             ..Default::default()
         };
         let row = template.compute(&ResultTable::from_rows(&games.rows))?;
-        crate::kit::atomic::write(&dir.join("verdict.csv"), row.to_line()?.as_bytes())
+        crate::kit::atomic::write(&dir.join("verdict.csv"), row.to_line()?.as_bytes())?;
+        self.write_network_record(gen, &id, &row.verdict)
+    }
+
+    /// The candidate's record as docs/evidence/networks.toml keeps one: parent, data (the
+    /// training set's manifest, copied beside it), recipe, held-out loss, gate and file.
+    fn write_network_record(&self, gen: u32, gate: &str, verdict: &str) -> Result<()> {
+        let n = self.network()?;
+        let l = &self.layout;
+        let choice: Choice = summary::read(&l.summary(&gen_id(gen, "choose")))?.figures()?;
+        let run = n
+            .train
+            .iter()
+            .find(|t| t.name == choice.run)
+            .with_context(|| format!("the chosen run '{}' is not declared", choice.run))?;
+        let train_dir = l.stage_dir(&gen_id(gen, &format!("train-{}", run.name)));
+        let dir = l.stage_dir(&gen_id(gen, "promote")).join("evidence");
+        let name = format!("{}-gen{gen}", self.file.name);
+        std::fs::copy(
+            train_dir.join("data.csv"),
+            dir.join(format!("data-{name}.csv")),
+        )?;
+        let set = crate::corpus::manifest::Manifest::read(&train_dir.join("data.csv"))?;
+        let mut record = toml::Table::new();
+        let mut put = |k: &str, v: toml::Value| {
+            record.insert(k.to_string(), v);
+        };
+        let text = |s: String| toml::Value::String(s);
+        put("name", text(name.clone()));
+        put("parent", text(self.best_before(gen)?.display().to_string()));
+        put("positions", toml::Value::Integer(set.positions() as i64));
+        put(
+            "data",
+            text(format!("docs/evidence/data-{name}.csv (manifest)")),
+        );
+        put("recipe", toml::Value::Table(run.recipe.clone()));
+        put("held_out_loss", toml::Value::Float(choice.held_out_loss));
+        put(
+            "gates",
+            toml::Value::Array(vec![text(format!("{gate} ({verdict})"))]),
+        );
+        put("sha256", text(choice.sha256.clone()));
+        put("file", text(choice.network.display().to_string()));
+        let mut doc = toml::Table::new();
+        doc.insert(name.replace('-', "_"), toml::Value::Table(record));
+        crate::kit::atomic::write(&dir.join("network.toml"), toml::to_string(&doc)?.as_bytes())
     }
 
     /// Runs one of the runner's own stages and writes its summary.

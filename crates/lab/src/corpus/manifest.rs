@@ -189,39 +189,39 @@ mod tests {
         }
     }
 
+    /// The check on a set of (file, sha256, origin, first game, last game) lines.
+    fn check(lines: &[(&str, &str, &str, u64, u64)]) -> Result<()> {
+        let lines = lines
+            .iter()
+            .map(|&(f, sha, origin, first, last)| line(f, sha, origin, first, last))
+            .collect();
+        Manifest { lines }.check_no_game_twice()
+    }
+
     #[test]
     fn disjoint_ranges_of_one_origin_pass() {
-        let m = Manifest {
-            lines: vec![
-                line("a", "1", "seed=1", 1, 10),
-                line("b", "2", "seed=1", 11, 20),
-                line("c", "3", "seed=2", 1, 20),
-            ],
-        };
-        m.check_no_game_twice().unwrap();
+        check(&[
+            ("a", "1", "seed=1", 1, 10),
+            ("b", "2", "seed=1", 11, 20),
+            ("c", "3", "seed=2", 1, 20),
+        ])
+        .unwrap();
     }
 
     #[test]
     fn a_snapshot_and_its_whole_file_are_refused() {
-        let m = Manifest {
-            lines: vec![
-                line("snap", "1", "seed=1", 1, 10),
-                line("whole", "2", "seed=1", 1, 20),
-            ],
-        };
-        let e = m.check_no_game_twice().unwrap_err().to_string();
+        let e = check(&[
+            ("snap", "1", "seed=1", 1, 10),
+            ("whole", "2", "seed=1", 1, 20),
+        ])
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("snap") && e.contains("whole"), "{e}");
     }
 
     #[test]
     fn one_file_twice_is_refused() {
-        let m = Manifest {
-            lines: vec![
-                line("a", "1", "seed=1", 1, 10),
-                line("a2", "1", "seed=9", 1, 10),
-            ],
-        };
-        assert!(m.check_no_game_twice().is_err());
+        assert!(check(&[("a", "1", "seed=1", 1, 10), ("a2", "1", "seed=9", 1, 10)]).is_err());
     }
 
     #[test]

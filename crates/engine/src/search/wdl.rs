@@ -8,7 +8,7 @@
 //! for a score `s` in centipawns from the side to move. `a` is the score at which a win is as
 //! likely as not; `b` how quickly the odds move with the score.
 
-use super::score::{is_mate, MATE};
+use super::score::is_mate;
 use cozy_chess::{Board, Color, Piece};
 
 mod fitted {
@@ -65,11 +65,12 @@ impl WdlModel {
             };
         }
         let (a, b) = self.params(material);
-        let s = f64::from(score.clamp(-MATE, MATE));
+        let s = f64::from(score);
         let win = 1000.0 / (1.0 + ((a - s) / b).exp());
         let loss = 1000.0 / (1.0 + ((a + s) / b).exp());
-        let (w, l) = (win.round() as u32, loss.round() as u32);
-        let (w, l) = (w.min(1000), l.min(1000 - w.min(1000)));
+        // Rounded, and the loss kept within what the win leaves, so the three sum to 1000.
+        let w = (win.round() as u32).min(1000);
+        let l = (loss.round() as u32).min(1000 - w);
         (w, 1000 - w - l, l)
     }
 }
@@ -77,6 +78,7 @@ impl WdlModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::MATE;
 
     #[test]
     fn per_mille_that_sum_to_a_thousand_and_move_with_the_score() {

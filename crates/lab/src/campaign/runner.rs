@@ -19,17 +19,21 @@ use anyhow::{bail, Context, Result};
 use super::plan::Stage;
 use super::stages::{Campaign, Frozen, Layout};
 
+/// The command line of a live process (empty when there is none), and the pid a file names.
+fn cmdline(pid: u32) -> String {
+    let bytes = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn pid_in(path: &Path) -> Option<u32> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
 /// A process that the pid file names, if it is alive and runs the stage's command.
 pub fn live_pid(layout: &Layout, id: &str) -> Option<u32> {
-    let pid: u32 = std::fs::read_to_string(layout.pid(id))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let pid = pid_in(&layout.pid(id))?;
     let summary = layout.summary(id).display().to_string();
-    let mine = String::from_utf8_lossy(&cmdline).contains(&summary);
-    mine.then_some(pid)
+    cmdline(pid).contains(&summary).then_some(pid)
 }
 
 /// The runner's own pid file: one runner per campaign folder.

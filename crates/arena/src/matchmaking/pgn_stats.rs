@@ -2,7 +2,7 @@
 //! per-game record (compressed or not), the registry row of its games, and the check of a
 //! whole verdict registry against its evidence.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -53,6 +53,18 @@ pub struct StatsArgs {
     /// Write the games' per-game record (games.csv) to FILE.
     #[arg(long, value_name = "FILE")]
     pub write_games: Option<PathBuf>,
+    /// With --row: keep the games as evidence in DIR (games.csv.xz, and games.pgn.xz when the
+    /// games are a PGN); the row's evidence path becomes DIR/games.csv.xz unless --evidence
+    /// names one. An existing DIR/games.csv.xz is refused (evidence is written once).
+    #[arg(long, value_name = "DIR", requires = "row")]
+    pub keep: Option<PathBuf>,
+    /// With --keep: leave the move comments (scores, depths, times) out of games.pgn.xz.
+    #[arg(long, requires = "keep")]
+    pub strip_comments: bool,
+    /// With --row: append the row to this registry (docs/evidence/verdicts.csv); an id the
+    /// registry holds already is refused.
+    #[arg(long, value_name = "REGISTRY", requires = "row")]
+    pub registry: Option<PathBuf>,
     /// Recompute every row of a verdict registry that names evidence; fails naming each row
     /// whose figures differ from what its evidence computes.
     #[arg(long, value_name = "REGISTRY", conflicts_with = "games")]
@@ -104,7 +116,33 @@ pub fn report(args: &StatsArgs) -> Result<String> {
         table = reindex(&table, &order);
     }
     if let Some(id) = &args.row {
-        return registry_row(args, id, &table, evidence.time_control.as_deref(), path);
+        if let Some(registry) = &args.registry {
+            // Refused before any evidence is written, so that a rerun starts clean.
+            if verdicts::read(registry)?.iter().any(|r| &r.id == id) {
+                bail!("{}: id '{id}' is there already", registry.display());
+            }
+        }
+        let kept = match &args.keep {
+            Some(dir) => Some(keep(dir, path, &evidence.rows, args.strip_comments)?),
+            None => None,
+        };
+        let row = registry_row(
+            args,
+            id,
+            &table,
+            evidence.time_control.as_deref(),
+            path,
+            kept.as_deref(),
+        )?;
+        let mut out = format!("{}\n{}\n", verdicts::COLUMNS, row.to_line()?);
+        if let Some(dir) = &args.keep {
+            out.push_str(&format!("kept the games in {}\n", dir.display()));
+        }
+        if let Some(registry) = &args.registry {
+            verdicts::append(registry, &row)?;
+            out.push_str(&format!("appended '{id}' to {}\n", registry.display()));
+        }
+        return Ok(out);
     }
     let sprt = args
         .sprt
@@ -138,14 +176,80 @@ pub fn report(args: &StatsArgs) -> Result<String> {
     Ok(out)
 }
 
-/// The registry row (column line, then the row) of engine 0 against `--base` or the other.
+/// Writes the evidence of `--keep`: the per-game record, and the PGN when the games are one;
+/// returns the record's path as the registry names it.
+fn keep(dir: &Path, games: &Path, rows: &[games_csv::GameRow], strip: bool) -> Result<String> {
+    let record = dir.join("games.csv.xz");
+    if record.exists() {
+        bail!(
+            "{} exists: evidence is written once (remove it to write it again)",
+            record.display()
+        );
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let name = games.display().to_string();
+    let plain = name.strip_suffix(".xz").unwrap_or(&name);
+    if !plain.ends_with(".csv") {
+        let text = String::from_utf8_lossy(&games_csv::read_maybe_xz(games)?).into_owned();
+        let whole = &text[..crate::game::pgn::complete_prefix_len(&text)];
+        let pgn = if strip {
+            without_comments(whole)
+        } else {
+            whole.to_string()
+        };
+        write_xz(&dir.join("games.pgn.xz"), pgn.as_bytes())?;
+    }
+    write_xz(&record, games_csv::to_text(rows)?.as_bytes())?;
+    Ok(record.display().to_string())
+}
+
+/// Compressed at xz's level 9 (evidence is written once and read rarely).
+fn write_xz(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut xz = liblzma::write::XzEncoder::new(file, 9);
+    xz.write_all(bytes)
+        .and_then(|_| xz.finish().map(drop))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The PGN without its movetext comments: the games, their tags and results stay, a third of
+/// the size goes. Tag lines are copied whole (a brace there is part of a value).
+fn without_comments(pgn: &str) -> String {
+    let mut out = String::with_capacity(pgn.len() / 2);
+    let mut in_comment = false;
+    for line in pgn.split_inclusive('\n') {
+        if !in_comment && line.starts_with('[') {
+            out.push_str(line);
+            continue;
+        }
+        for c in line.chars() {
+            match c {
+                '{' if !in_comment => {
+                    in_comment = true;
+                    if out.ends_with(' ') {
+                        out.pop();
+                    }
+                }
+                '}' if in_comment => in_comment = false,
+                _ if in_comment => {}
+                _ => out.push(c),
+            }
+        }
+    }
+    out
+}
+
+/// The registry row of engine 0 against `--base` or the other.
 fn registry_row(
     args: &StatsArgs,
     id: &str,
     table: &ResultTable,
     time_control: Option<&str>,
-    path: &std::path::Path,
-) -> Result<String> {
+    path: &Path,
+    kept: Option<&str>,
+) -> Result<Verdict> {
     let base = match &args.base {
         Some(b) => b.clone(),
         None if table.names.len() == 2 => table.names[1].clone(),
@@ -177,6 +281,7 @@ fn registry_row(
         evidence: args
             .evidence
             .clone()
+            .or_else(|| kept.map(str::to_string))
             .unwrap_or_else(|| path.display().to_string()),
         note: args.note.clone(),
         ..Verdict::default()
@@ -184,8 +289,7 @@ fn registry_row(
     if (args.sprt.alpha, args.sprt.beta) != (0.05, 0.05) {
         bail!("--row: the registry's SPRTs have alpha = beta = 0.05");
     }
-    let row = labels.compute(table)?;
-    Ok(format!("{}\n{}\n", verdicts::COLUMNS, row.to_line()?))
+    labels.compute(table)
 }
 
 pub fn run(args: &StatsArgs) -> Result<()> {
@@ -211,4 +315,15 @@ fn reindex(t: &ResultTable, order: &[usize]) -> ResultTable {
         })
         .collect();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_comments;
+
+    #[test]
+    fn comments_go_and_tags_and_moves_stay() {
+        let pgn = "[Event \"a {b}\"]\n\n1. e4 {+0.30/9\n0.010s} e5 {-0.2/9 0.01s} 1-0\n";
+        assert_eq!(without_comments(pgn), "[Event \"a {b}\"]\n\n1. e4 e5 1-0\n");
+    }
 }

@@ -190,6 +190,25 @@ pub fn read(path: &Path) -> Result<Vec<Verdict>> {
     csv_rows::parse(&text, &name, COLUMNS)
 }
 
+/// Adds `row` at the end of the registry at `path`; an id it holds already is refused and
+/// the file is left as it was.
+pub fn append(path: &Path, row: &Verdict) -> Result<()> {
+    let rows = read(path)?;
+    if rows.iter().any(|r| r.id == row.id) {
+        bail!("{}: id '{}' is there already", path.display(), row.id);
+    }
+    let mut text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&row.to_line()?);
+    text.push('\n');
+    let tmp = path.with_extension("csv.tmp");
+    std::fs::write(&tmp, &text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
+}
+
 /// Where a row's evidence path points: as given from the working directory, else from the
 /// first directory above the registry where it exists (the registry names paths from the
 /// repository's root).

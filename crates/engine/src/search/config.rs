@@ -257,6 +257,10 @@ search_config! {
                 "and at most this percent of it (and never beyond the hard limit)"
             horizon: i32 = 24 => "TimeManHorizon" [10, 60] step 2;
                 "sudden death: the clock (less the latency reserve) is shared over this many moves; the plan without TimeMan shares clock and increments over 28"
+            horizon_late: i32 = 24 => "TimeManHorizonLate" [6, 60] step 2;
+                "sudden death: the horizon from move TimeManLateMove on, reached linearly from TimeManHorizon at move 10; shorter spends late in the game what the early moves banked (as Stockfish's share of the clock grows with the ply)"
+            late_move: i32 = 50 => "TimeManLateMove" [11, 200] step 5;
+                "the move number from which TimeManHorizonLate holds"
             inc_share: i32 = 150 => "TimeManIncShare" [0, 300] step 10;
                 "sudden death: percent of the increment added to each move's soft limit; deepening stops at 60% of it, so about 150 spends the increment whole instead of banking it"
         }

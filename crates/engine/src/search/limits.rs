@@ -155,11 +155,13 @@ impl Limits {
         (self.movetime.is_none()).then_some((time.max(0) as u64, inc.max(0) as u64))
     }
 
-    /// The time plan for the side to move, or `None` when the search is not timed.
-    /// `overhead_ms` (MoveOverhead) is the least latency assumed per move.
+    /// The time plan for the side to move at move `move_number` (the position's fullmove
+    /// number), or `None` when the search is not timed. `overhead_ms` (MoveOverhead) is the
+    /// least latency assumed per move.
     pub fn plan(
         &self,
         white_to_move: bool,
+        move_number: u32,
         overhead_ms: u64,
         latency: &Latency,
         tm: &TimeMan,
@@ -189,7 +191,7 @@ impl Limits {
         let sudden_death = tm.enabled && self.movestogo.is_none();
         let moves_left = match self.movestogo {
             Some(m) => m.clamp(1, 50) as u64,
-            None if sudden_death => tm.horizon.clamp(1, 60) as u64,
+            None if sudden_death => horizon_at(tm, move_number),
             None => 28,
         };
         // Every move still to play costs the latency again, so MoveOverhead, or the measured
@@ -235,6 +237,17 @@ impl Limits {
     }
 }
 
+/// [timeman] The sudden-death horizon at `move_number`: TimeManHorizon up to move 10, then
+/// linearly to TimeManHorizonLate at TimeManLateMove and after. A game that lasts banks what
+/// a fixed horizon saves for moves that never come; a shorter late horizon spends it.
+fn horizon_at(tm: &TimeMan, move_number: u32) -> u64 {
+    let early = tm.horizon.clamp(1, 60) as i64;
+    let late = tm.horizon_late.clamp(1, 60) as i64;
+    let (from, to) = (10i64, (tm.late_move as i64).max(11));
+    let m = (move_number as i64).clamp(from, to);
+    (early + (late - early) * (m - from) / (to - from)).max(1) as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,14 +266,14 @@ mod tests {
     fn the_reserve_grows_with_the_moves_left_and_the_measured_latency() {
         let none = Latency::default();
         // At a long control the reserve hardly matters; at bullet it does.
-        let long = clock(60_000, 600).plan(true, 30, &none, &off()).unwrap();
+        let long = clock(60_000, 600).plan(true, 1, 30, &none, &off()).unwrap();
         assert!((2000..2800).contains(&long.soft.as_millis()), "{long:?}");
-        let bullet = clock(1000, 10).plan(true, 30, &none, &off()).unwrap();
+        let bullet = clock(1000, 10).plan(true, 1, 30, &none, &off()).unwrap();
         let with_two_moves_to_go = Limits {
             movestogo: Some(2),
             ..clock(1000, 10)
         }
-        .plan(true, 30, &none, &off())
+        .plan(true, 1, 30, &none, &off())
         .unwrap();
         assert!(bullet.soft < with_two_moves_to_go.soft);
 
@@ -270,15 +283,15 @@ mod tests {
         for _ in 0..12 {
             let l = clock(ms, 100);
             lat.observe(l.own_clock(true));
-            let p = l.plan(true, 30, &lat, &off()).unwrap();
+            let p = l.plan(true, 1, 30, &lat, &off()).unwrap();
             let timed = p.soft.as_millis() as i64;
             lat.searched(l.own_clock(true), timed as u64);
             ms = ms - timed - 60 + 100;
         }
         assert!((40.0..60.0).contains(&lat.mean), "{lat:?}");
         assert_eq!(lat.peak, 60);
-        let p = clock(ms, 100).plan(true, 30, &lat, &off()).unwrap();
-        let unaware = clock(ms, 100).plan(true, 30, &none, &off()).unwrap();
+        let p = clock(ms, 100).plan(true, 1, 30, &lat, &off()).unwrap();
+        let unaware = clock(ms, 100).plan(true, 1, 30, &none, &off()).unwrap();
         assert!(
             p.soft < unaware.soft && p.hard < unaware.hard,
             "{p:?} {unaware:?}"
@@ -316,7 +329,7 @@ mod tests {
         let mut ms = ms;
         for _ in 0..moves {
             let p = clock(ms, inc)
-                .plan(true, 30, &Latency::default(), tm)
+                .plan(true, 1, 30, &Latency::default(), tm)
                 .unwrap();
             let used = (p.soft.as_millis() as f64 * share).min(p.hard.as_millis() as f64);
             ms = ms - used as i64 - lag + inc;
@@ -349,7 +362,7 @@ mod tests {
         let low = bullet[100..].iter().min().unwrap();
         assert!(*low >= 300, "{low} ms at 1+0.01: {bullet:?}");
         // With no reserve at all (MoveOverhead 0, nothing measured) the increment still counts.
-        let soft = |inc| clock(1_000, inc).plan(true, 0, &Latency::default(), &on);
+        let soft = |inc| clock(1_000, inc).plan(true, 1, 0, &Latency::default(), &on);
         assert!(soft(100).unwrap().soft > soft(0).unwrap().soft);
 
         // At the parameters' extremes, moves that take the whole hard limit never flag, at
@@ -372,9 +385,53 @@ mod tests {
             ..clock(30_000, 0)
         };
         assert_eq!(
-            mtg.plan(true, 30, &Latency::default(), &on),
-            mtg.plan(true, 30, &Latency::default(), &off())
+            mtg.plan(true, 1, 30, &Latency::default(), &on),
+            mtg.plan(true, 1, 30, &Latency::default(), &off())
         );
+    }
+
+    /// [timeman] The late horizon: equal horizons plan alike at every move; a shorter late one
+    /// gives a late move of the same clock a longer soft limit, reaching exactly the plan of
+    /// that horizon from TimeManLateMove on, and never past the 40% cap, at the extremes too.
+    #[test]
+    fn the_late_horizon_spends_the_clock_late_in_the_game() {
+        let on = timeman_on();
+        let plan = |tm: &TimeMan, mv: u32| {
+            clock(6_000, 100)
+                .plan(true, mv, 30, &Latency::default(), tm)
+                .unwrap()
+                .soft
+        };
+        for mv in [1, 10, 30, 50, 200] {
+            assert_eq!(plan(&on, mv), plan(&on, 1), "move {mv}");
+        }
+        let late = timeman_with(&[("TimeManHorizonLate", "12"), ("TimeManLateMove", "50")]);
+        let short = timeman_with(&[("TimeManHorizon", "12"), ("TimeManHorizonLate", "12")]);
+        assert_eq!(plan(&late, 10), plan(&on, 10));
+        assert!(plan(&late, 30) > plan(&late, 10));
+        assert!(plan(&late, 30) < plan(&late, 50));
+        assert_eq!(plan(&late, 50), plan(&short, 50));
+        assert_eq!(plan(&late, 120), plan(&short, 1));
+        for (h, l, m) in [
+            ("10", "6", "11"),
+            ("60", "60", "200"),
+            ("60", "6", "11"),
+            ("10", "60", "200"),
+        ] {
+            let tm = timeman_with(&[
+                ("TimeManHorizon", h),
+                ("TimeManHorizonLate", l),
+                ("TimeManLateMove", m),
+            ]);
+            for mv in [1, 11, 100, 100_000] {
+                let p = clock(6_000, 100)
+                    .plan(true, mv, 30, &Latency::default(), &tm)
+                    .unwrap();
+                assert!(
+                    p.soft >= Duration::from_millis(1) && p.hard <= Duration::from_millis(2_400)
+                );
+            }
+        }
     }
 
     fn timeman_on() -> TimeMan {
@@ -523,20 +580,20 @@ mod tests {
             winc: Some(10),
             ..Default::default()
         };
-        let p = l.plan(true, 30, &Latency::default(), &off()).unwrap();
+        let p = l.plan(true, 1, 30, &Latency::default(), &off()).unwrap();
         assert!(p.hard.as_millis() <= 388, "{p:?}");
         assert!(p.soft <= p.hard);
         let l = Limits {
             btime: Some(5),
             ..Default::default()
         };
-        let p = l.plan(false, 30, &Latency::default(), &off()).unwrap();
+        let p = l.plan(false, 1, 30, &Latency::default(), &off()).unwrap();
         assert_eq!(p.hard.as_millis(), 1);
         assert!(Limits {
             depth: Some(3),
             ..Default::default()
         }
-        .plan(true, 30, &Latency::default(), &off())
+        .plan(true, 1, 30, &Latency::default(), &off())
         .is_none());
         // Only the opponent's clock (or only increments) given: still timed, not infinite.
         for l in [
@@ -553,7 +610,7 @@ mod tests {
                 ..Default::default()
             },
         ] {
-            let p = l.plan(true, 30, &Latency::default(), &off()).unwrap();
+            let p = l.plan(true, 1, 30, &Latency::default(), &off()).unwrap();
             assert!(p.hard.as_millis() <= 75, "{l:?}: {p:?}");
         }
         let l = Limits {
@@ -561,7 +618,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            l.plan(true, 30, &Latency::default(), &off())
+            l.plan(true, 1, 30, &Latency::default(), &off())
                 .unwrap()
                 .hard
                 .as_millis(),

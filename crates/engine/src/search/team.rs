@@ -162,7 +162,13 @@ impl SearchTeam {
         let clock = limits.own_clock(white).filter(|_| !limits.ponder);
         self.latency.observe(clock);
         let overhead = self.config.move_overhead.max(0) as u64;
-        let plan = limits.plan(white, overhead, &self.latency, &self.config.timeman);
+        let plan = limits.plan(
+            white,
+            pos.board().fullmove_number() as u32,
+            overhead,
+            &self.latency,
+            &self.config.timeman,
+        );
         // Timed from here to the answer (helpers joined): the rest of what the GUI charges
         // is the latency.
         let started = Instant::now();

@@ -486,14 +486,25 @@ fn cells_csv(cells: &[Cell]) -> String {
     s
 }
 
-/// The per-depth margins of a rule beside its fitted engine form and today's, by depth.
-fn chart(rule: MarginRule, cells: &[Cell], form: Option<&Form>, t: f64) -> Option<Chart> {
-    let of_rule: Vec<&Cell> = cells.iter().filter(|c| c.rule == rule).collect();
+/// The per-depth margins of a rule (the cells the form is fitted to, `min_n` points or more)
+/// beside its fitted engine form and today's, by depth.
+fn chart(
+    rule: MarginRule,
+    cells: &[Cell],
+    form: Option<&Form>,
+    t: f64,
+    min_n: usize,
+) -> Option<Chart> {
+    let of_rule: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| c.rule == rule && c.fit.is_some_and(|f| f.n >= min_n))
+        .collect();
+    let min_depth = of_rule.iter().map(|c| c.depth).min()?;
     let max_depth = of_rule.iter().map(|c| c.depth).max()?;
-    let depths: Vec<i32> = (1..=max_depth).collect();
+    let depths: Vec<i32> = (min_depth..=max_depth).collect();
     let mut chart = CategoryChart::new(
         format!(
-            "{}: margin by depth at T = {t} (p = {:.3}), fitted per depth and in the engine's form",
+            "{}: margin by depth at T = {t} (p = {:.3}), fitted per depth (cells of {min_n}+) and in the engine's form",
             rule.tag(),
             normal_cdf(t)
         ),
@@ -705,7 +716,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     if !args.no_plot {
         for rule in MarginRule::ALL {
             let form = forms.iter().find(|f| f.rule == rule);
-            if let Some(c) = chart(rule, &cells, form, t) {
+            if let Some(c) = chart(rule, &cells, form, t, args.min_n) {
                 let (svg, _) = c.save(&out_dir, &format!("margins_{}", rule.tag()))?;
                 println!("chart: {}", svg.display());
             }

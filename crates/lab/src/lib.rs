@@ -5,7 +5,7 @@
 //!
 //! The machinery apart from the experiments: [`kit`] (result files, provenance, intervals,
 //! charts) and [`data`] (what the lab reads). The experiments, one folder per family: [`spp`],
-//! [`probcut`], [`variants`] (engine variants compared position by position), [`datagen`],
+//! [`probcut`], [`margins`] (Buro's method for modern pruning margins), [`variants`] (engine variants compared position by position), [`datagen`],
 //! [`tune`], [`train`]; [`reproduce`] runs them end to end. [`tournament`] and [`spsa`] are the
 //! arena's match and SPSA with the lab's summary and chart.
 
@@ -14,6 +14,7 @@ pub mod corpus;
 pub mod data;
 pub mod datagen;
 pub mod kit;
+pub mod margins;
 pub mod probcut;
 pub mod reproduce;
 pub mod scaling;

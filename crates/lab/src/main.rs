@@ -33,6 +33,8 @@ enum Command {
     Collect(augur_lab::probcut::collect::CollectArgs),
     /// ProbCut regression per depth pair and stage (Table 1, Figure 4) and the parameter file.
     Fit(augur_lab::probcut::fit::FitArgs),
+    /// Fitted margins for reverse futility, futility and Stockfish-style ProbCut: `collect` the rules' nodes, `fit` the margins (issue 66).
+    Margins(augur_lab::margins::MarginsArgs),
     /// Fixed time per position for several engine variants: average depth reached, cut rates.
     Depth(augur_lab::variants::depth::DepthArgs),
     /// Test-suite positions (WAC) solved per engine variant at fixed time.
@@ -74,6 +76,7 @@ fn main() -> Result<()> {
         Command::Mpd(args) => augur_lab::spp::mpd::run(&args),
         Command::Collect(args) => augur_lab::probcut::collect::run(&args),
         Command::Fit(args) => augur_lab::probcut::fit::run(&args),
+        Command::Margins(args) => augur_lab::margins::run(&args),
         Command::Depth(args) => augur_lab::variants::depth::run(&args),
         Command::Solve(args) => augur_lab::variants::solve::run(&args),
         Command::Grid(args) => augur_lab::probcut::grid::run(&args).map(|_| ()),

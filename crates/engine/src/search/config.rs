@@ -357,6 +357,8 @@ search_config! {
                 "deepest node pruned"
             margin: i32 = 75 => "RfpMargin" [0, 1000] step 5;
                 "margin per ply of depth (one ply less when improving, cp)"
+            base: i32 = 0 => "RfpBase" [-500, 1000] step 10;
+                "margin at depth 0 (cp): with RfpMargin a line, the form a margin fitted per depth takes (augur-lab margins)"
         }
         [razor] Razor => "Razor" = false;
             "Razoring: at the lowest depths a static eval far below alpha is checked by quiescence alone; if that fails low too, the node does" {
@@ -479,6 +481,8 @@ search_config! {
                 "how far above beta the capture must score (cp)"
             improving: i32 = 60 => "SfpcImproving" [0, 1000];
                 "margin taken off when the static eval is improving (cp)"
+            depth_margin: i32 = 0 => "SfpcDepthMargin" [-100, 100];
+                "margin added per ply of the node's depth (cp): a margin fitted per depth may grow or shrink with it (augur-lab margins)"
             min_depth: i32 = 3 => "SfpcMinDepth" [1, 64];
                 "shallowest node tried"
             tt_depth: i32 = 3 => "SfpcTtDepth" [0, 64];

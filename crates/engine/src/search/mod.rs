@@ -15,6 +15,7 @@ pub mod config;
 mod deepening;
 pub mod history;
 pub mod limits;
+pub mod margins;
 pub mod moves;
 mod negamax;
 pub mod ordering;

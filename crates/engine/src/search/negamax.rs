@@ -4,11 +4,12 @@
 
 use super::config::{History as HistoryConfig, SppfMode};
 use super::history::{pawn_key, PieceTo, QuietScore};
+use super::margins::MarginRule;
 use super::moves::{is_noisy, see_ge, CheckInfo};
 use super::ordering::{MovePicker, PickerOptions};
 use super::score::{mated_in, INF, MATE_BOUND, MAX_PLY, TB_WIN};
 use super::stats::Technique;
-use super::thread::Searcher;
+use super::thread::{Searcher, ThreadData};
 use super::tt::Bound;
 use crate::eval::{classic, EvalKind};
 use cozy_chess::{Move, Piece};
@@ -155,7 +156,14 @@ impl Searcher<'_> {
             let rfp = &self.cfg.rfp;
             if rfp.enabled && depth <= rfp.max_depth && eval.abs() < MATE_BOUND {
                 self.td.stats.tried(Technique::Rfp);
-                if eval - rfp.margin * (depth - improving as i32) >= beta {
+                // [margins] The lab's record of what the rule compared (off: one test).
+                if self.td.margin_log.is_some() {
+                    self.td
+                        .log_margin(MarginRule::Rfp, depth, beta, eval, improving, None, 0);
+                }
+                // [rfp] The margin is RfpBase + RfpMargin per ply: the fitted margins of the
+                // lab need the constant term (0 by default, the SPSA-tuned slope alone).
+                if eval - rfp.base - rfp.margin * (depth - improving as i32) >= beta {
                     self.td.stats.cut(Technique::Rfp);
                     return eval;
                 }
@@ -884,6 +892,20 @@ impl Searcher<'_> {
         let fut = &self.cfg.futility;
         if prune.is_none() && fut.enabled && depth <= fut.max_depth && searched > 0 {
             self.td.stats.tried(Technique::Futility);
+            // [margins] The lab's record of the rule's estimate for this move; a checking
+            // move is never pruned by it, so it is no sample of the rule.
+            if self.td.margin_log.is_some() {
+                log_futility(
+                    &mut self.td,
+                    board,
+                    mv,
+                    depth,
+                    alpha,
+                    static_eval,
+                    improving,
+                    checks,
+                );
+            }
             if static_eval + fut.base + fut.margin * depth <= alpha {
                 prune = Some(Technique::Futility);
             }
@@ -1094,6 +1116,35 @@ impl Searcher<'_> {
         let side = b.colors(b.side_to_move());
         let pawns_and_king = b.pieces(Piece::Pawn) | b.pieces(Piece::King);
         !(side & !pawns_and_king).is_empty()
+    }
+}
+
+/// [margins] Records a futility sample (only while the lab logs), out of line so that the
+/// hot `prune_quiet` stays as small as without the log: a checking move is never pruned by
+/// the rule, so it is no sample of it.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn log_futility(
+    td: &mut ThreadData,
+    board: &cozy_chess::Board,
+    mv: Move,
+    depth: i32,
+    alpha: i32,
+    static_eval: i32,
+    improving: bool,
+    checks: &mut Option<CheckInfo>,
+) {
+    if !gives_check(board, mv, checks) {
+        td.log_margin(
+            MarginRule::Futility,
+            depth,
+            alpha,
+            static_eval,
+            improving,
+            Some(mv),
+            0,
+        );
     }
 }
 

@@ -9,6 +9,7 @@
 
 use super::config::{LmrTable, Mode, SearchConfig};
 use super::limits::{Latency, Limits, TimePlan};
+use super::margins::{MarginLog, MarginSample};
 use super::report::{Reporter, Silent, Summary};
 use super::result::{Control, SearchResult};
 use super::stats::SearchStats;
@@ -133,6 +134,23 @@ impl SearchTeam {
         self.latency = Latency::default();
         self.shared.tt.clear();
         self.threads.iter_mut().for_each(ThreadData::new_game);
+    }
+
+    /// [margins] From the next search on, the main thread records where reverse futility,
+    /// futility and Stockfish-style ProbCut are tried (`window`: see `MarginLog`), until
+    /// switched off with `None`. The lab's `margins collect` only; records accumulate over
+    /// searches until taken.
+    pub fn log_margins(&mut self, window: Option<i32>) {
+        self.threads[0].margin_log = window.map(MarginLog::new);
+    }
+
+    /// [margins] The samples recorded since the last call (none when not logging).
+    pub fn take_margin_samples(&mut self) -> Vec<MarginSample> {
+        self.threads[0]
+            .margin_log
+            .as_mut()
+            .map(|log| std::mem::take(&mut log.samples))
+            .unwrap_or_default()
     }
 
     /// A silent search (bench, the lab, data generation).

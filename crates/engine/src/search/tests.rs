@@ -768,3 +768,73 @@ fn two_engines_with_two_networks_in_one_process() {
         assert_eq!(together, alone);
     }
 }
+
+/// [margins] Logging the margin rules' nodes changes nothing in the search (same tree, score
+/// and move), records every rule with the fields the lab relies on, keeps [rfp] and
+/// [futility] samples inside the window, and stops when switched off.
+#[test]
+fn margin_log_records_each_rule_without_changing_the_search() {
+    use super::margins::MarginRule;
+    let pos = Position::from_fen(FENS[2], false).unwrap();
+    let plain = team(SearchConfig::default()).search(&pos, &depth(9));
+    let mut t = team(SearchConfig::default());
+    assert!(t.take_margin_samples().is_empty(), "off by default");
+    t.log_margins(Some(300));
+    let logged = t.search(&pos, &depth(9));
+    assert_eq!(logged.stats, plain.stats);
+    assert_eq!((logged.score, logged.best), (plain.score, plain.best));
+    let samples = t.take_margin_samples();
+    for rule in MarginRule::ALL {
+        let of: Vec<_> = samples.iter().filter(|s| s.rule == rule).collect();
+        assert!(!of.is_empty(), "{rule:?}: no sample");
+        for s in of {
+            let node = Position::from_board(s.board.clone(), false);
+            assert!(s.depth >= 1, "{s:?}");
+            match rule {
+                MarginRule::Rfp => {
+                    assert!(s.mv.is_none() && s.depth <= SearchConfig::default().rfp.max_depth)
+                }
+                MarginRule::Futility => {
+                    let mv = s.mv.expect("a quiet move");
+                    assert!(
+                        node.legal_moves().contains(&mv)
+                            && !node.board().colors(!node.board().side_to_move()).has(mv.to)
+                    );
+                }
+                MarginRule::Sfpc => {
+                    let mv = s.mv.expect("a capture");
+                    assert!(node.legal_moves().contains(&mv));
+                    assert!(s.reduced_depth >= 0 && s.reduced_depth < s.depth);
+                }
+            }
+            if rule != MarginRule::Sfpc {
+                assert!((s.estimate - s.bound).abs() <= 300, "{s:?}");
+            }
+        }
+    }
+    assert!(t.take_margin_samples().is_empty(), "taken");
+    t.log_margins(None);
+    t.search(&pos, &depth(6));
+    assert!(t.take_margin_samples().is_empty(), "switched off");
+}
+
+/// [rfp] [sfpc] The rows the fitted margins need are live: with a larger constant margin
+/// reverse futility cuts a smaller share of the nodes it tries, with a smaller one a larger
+/// share; a margin growing with depth makes Stockfish-style ProbCut cut a smaller share, one
+/// shrinking with it a larger share. (Shares: the counts follow the tree, which changes too.)
+#[test]
+fn the_fitted_margin_rows_move_their_rules() {
+    let pos = Position::from_fen(FENS[2], false).unwrap();
+    let cuts = |name: &str, value: &str, t: Technique| {
+        let mut team = team(SearchConfig::default());
+        assert_eq!(team.set_option(name, Some(value)), Ok(true));
+        let stats = team.search(&pos, &depth(9)).stats;
+        stats.cut[t as usize] as f64 / stats.tried[t as usize].max(1) as f64
+    };
+    let rfp = |v: &str| cuts("RfpBase", v, Technique::Rfp);
+    let (low, default, high) = (rfp("-500"), rfp("0"), rfp("1000"));
+    assert!(low > default && default > high, "{low} {default} {high}");
+    let sfpc = |v: &str| cuts("SfpcDepthMargin", v, Technique::Sfpc);
+    let (low, default, high) = (sfpc("-30"), sfpc("0"), sfpc("100"));
+    assert!(low > default && default > high, "{low} {default} {high}");
+}

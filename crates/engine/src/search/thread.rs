@@ -7,6 +7,7 @@ use super::history::{
     CaptureHistory, ContinuationHistory, CorrectionHistory, CounterMoves, History, PieceTo,
 };
 use super::limits::TimePlan;
+use super::margins::{MarginLog, MarginRule, MarginSample};
 use super::result::Control;
 use super::stack::Stack;
 use super::stats::SearchStats;
@@ -69,6 +70,9 @@ pub struct ThreadData {
     pub(crate) root_only: Vec<Move>,
     /// [timeman] Nodes searched under each root move in this search.
     pub(crate) root_nodes: Vec<(Move, u64)>,
+    /// [margins] Where the margin rules were tried, for the lab; `None` (the default) records
+    /// nothing.
+    pub(crate) margin_log: Option<MarginLog>,
 }
 
 impl ThreadData {
@@ -112,6 +116,35 @@ impl ThreadData {
     #[inline]
     pub(crate) fn unmake(&mut self) {
         self.pos.unmake();
+    }
+
+    /// [margins] Records a node where a margin rule was tried (only while the lab logs).
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn log_margin(
+        &mut self,
+        rule: MarginRule,
+        depth: i32,
+        bound: i32,
+        estimate: i32,
+        improving: bool,
+        mv: Option<Move>,
+        reduced_depth: i32,
+    ) {
+        let board = self.pos.board().clone();
+        if let Some(log) = self.margin_log.as_mut() {
+            log.record(MarginSample {
+                rule,
+                board,
+                depth,
+                bound,
+                estimate,
+                improving,
+                mv,
+                reduced_depth,
+            });
+        }
     }
 
     /// [timeman] Counts `nodes` more under the root move `mv`.

@@ -83,6 +83,12 @@ pub fn t95(df: f64) -> Option<f64> {
         .map(|t| t.inverse_cdf(0.975))
 }
 
+/// Φ(x), the standard normal distribution function: the confidence of a threshold of x
+/// standard deviations (ProbCut's T, the margins' `--threshold`).
+pub fn normal_cdf(x: f64) -> f64 {
+    Normal::new(0.0, 1.0).map_or(f64::NAN, |z| z.cdf(x))
+}
+
 /// The 95% Wilson score interval of a proportion `k` of `n` (good near 0 and 1, where the
 /// normal interval is not), as (lo, hi) shares.
 pub fn wilson(k: usize, n: usize) -> Option<(f64, f64)> {

@@ -93,6 +93,50 @@ pub fn fit_line(points: &[(f64, f64)]) -> Option<LinearFit> {
     })
 }
 
+/// Weighted least squares of `y` on several regressors: the coefficients `c` that minimise
+/// Σ w·(y − c·x)² over the rows `(x, y, w)` (put a 1 in `x` for an intercept). `None` when
+/// the rows cannot decide them (fewer distinct rows than coefficients, a zero column). The
+/// margins' engine forms (`margins::fit`) are lines and planes in depth fitted to per-depth
+/// margins, each weighted by its sample size.
+pub fn weighted_least_squares(rows: &[(Vec<f64>, f64, f64)]) -> Option<Vec<f64>> {
+    let k = rows.first()?.0.len();
+    if k == 0 || rows.iter().any(|(x, _, _)| x.len() != k) {
+        return None;
+    }
+    // The normal equations (XᵀWX) c = XᵀWy, solved by Gaussian elimination with partial
+    // pivoting on the augmented k × (k + 1) matrix.
+    let mut m = vec![vec![0.0; k + 1]; k];
+    for (x, y, w) in rows {
+        for i in 0..k {
+            for j in 0..k {
+                m[i][j] += w * x[i] * x[j];
+            }
+            m[i][k] += w * x[i] * y;
+        }
+    }
+    let scale = m
+        .iter()
+        .flat_map(|r| r[..k].iter())
+        .fold(0.0f64, |a, v| a.max(v.abs()));
+    for col in 0..k {
+        let pivot = (col..k).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))?;
+        if m[pivot][col].abs() <= 1e-9 * scale.max(f64::MIN_POSITIVE) {
+            return None;
+        }
+        m.swap(col, pivot);
+        let pivot_row = m[col].clone();
+        for (row, r) in m.iter_mut().enumerate() {
+            if row != col {
+                let f = r[col] / pivot_row[col];
+                for (v, p) in r.iter_mut().zip(&pivot_row).skip(col) {
+                    *v -= f * p;
+                }
+            }
+        }
+    }
+    Some((0..k).map(|i| m[i][k] / m[i][i]).collect())
+}
+
 /// The positive scale K that minimises `error(K)`, for the logistic models that map
 /// centipawns to an expected result, sigmoid(cp / K): a geometric scan from 10 to about 2,300
 /// (steps of 12%), then golden-section search between the best point's neighbours. The
@@ -148,6 +192,33 @@ mod tests {
             let k = minimise_scale(error);
             assert!((k - true_k).abs() < 0.01 * true_k, "{true_k}: {k}");
         }
+    }
+
+    /// A plane through weighted points is found back exactly; the weights decide between
+    /// rows that disagree; rows that cannot decide the coefficients give `None`.
+    #[test]
+    fn weighted_least_squares_solves_the_normal_equations() {
+        let rows: Vec<(Vec<f64>, f64, f64)> = (1..=6)
+            .flat_map(|d| {
+                [0.0, 1.0].map(|imp| {
+                    let d = d as f64;
+                    (vec![1.0, d, imp], 20.0 + 70.0 * d - 55.0 * imp, d)
+                })
+            })
+            .collect();
+        let c = weighted_least_squares(&rows).unwrap();
+        for (got, want) in c.iter().zip([20.0, 70.0, -55.0]) {
+            assert!((got - want).abs() < 1e-9, "{c:?}");
+        }
+        // Two values of one mean: the weighted average.
+        let c = weighted_least_squares(&[(vec![1.0], 10.0, 1.0), (vec![1.0], 40.0, 2.0)]);
+        assert!((c.unwrap()[0] - 30.0).abs() < 1e-12);
+        // One depth cannot give a slope; no rows, no fit.
+        assert_eq!(
+            weighted_least_squares(&[(vec![1.0, 3.0], 1.0, 1.0), (vec![1.0, 3.0], 2.0, 1.0)]),
+            None
+        );
+        assert_eq!(weighted_least_squares(&[]), None);
     }
 
     #[test]

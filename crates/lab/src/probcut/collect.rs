@@ -129,7 +129,7 @@ impl Record {
 }
 
 /// `mate` is written 0 or 1.
-mod zero_one {
+pub(crate) mod zero_one {
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &bool, s: S) -> Result<S::Ok, S::Error> {
@@ -146,7 +146,7 @@ mod zero_one {
 }
 
 /// The stage by its name (`middlegame`), read back from the name or the short form (`mid`).
-mod stage_name {
+pub(crate) mod stage_name {
     use augur::search::probcut::Stage;
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 

@@ -5,6 +5,7 @@
 use super::model::{Pair, Stage};
 use crate::search::config::SearchConfig;
 use crate::search::history::PieceTo;
+use crate::search::margins::MarginRule;
 use crate::search::moves::{is_noisy, see_ge};
 use crate::search::ordering::{MovePicker, PickerOptions};
 use crate::search::score::MATE_BOUND;
@@ -189,7 +190,10 @@ impl Searcher<'_> {
         if depth < cfg.min_depth || beta.abs() >= MATE_BOUND {
             return None;
         }
-        let pc_beta = beta + cfg.margin - improving as i32 * cfg.improving;
+        // [sfpc] SfpcDepthMargin per ply of depth on top of the constant margin: the lab's
+        // fitted margins may grow with depth (0 by default: Stockfish's constant margin).
+        let pc_beta =
+            beta + cfg.margin + cfg.depth_margin * depth - improving as i32 * cfg.improving;
         if tt_score.is_some_and(|(d, s)| d >= depth - cfg.tt_depth && s < pc_beta) {
             return None;
         }
@@ -248,6 +252,18 @@ impl Searcher<'_> {
                 v = -self.negamax::<false>(pc_depth, ply + 1, -pc_beta, -pc_beta + 1, !cut_node);
             }
             self.td.unmake();
+            // [margins] The lab's record of the capture the rule verified (off: one test).
+            if self.td.margin_log.is_some() && !self.stopped {
+                self.td.log_margin(
+                    MarginRule::Sfpc,
+                    depth,
+                    beta,
+                    v,
+                    improving,
+                    Some(mv),
+                    pc_depth,
+                );
+            }
             if self.stopped {
                 return Some(0);
             }

@@ -159,9 +159,13 @@ fn entry(text: &str, params: Option<&Path>) -> Result<Entry> {
     })
 }
 
-/// The oracle cache, shared by the workers: what the file held plus what this run adds.
+/// An oracle search's key: the position's FEN, the depth, the move it was restricted to (`*`).
+type OracleKey = (String, i32, String);
+
+/// The oracle cache, shared by the workers: what the file held plus what this run adds, each
+/// search's (best move, score).
 struct Oracle {
-    known: Mutex<HashMap<(String, i32, String), (String, i32)>>,
+    known: Mutex<HashMap<OracleKey, (String, i32)>>,
     log: Mutex<ResultLog>,
     hash: usize,
 }
@@ -200,14 +204,15 @@ impl Oracle {
             searchmoves: only.map(|m| vec![m.to_string()]).unwrap_or_default(),
             ..Default::default()
         };
-        let (best, score, nodes, _) = search(&SearchConfig::default(), self.hash, pos, &limits)?;
+        let r = search(&SearchConfig::default(), self.hash, pos, &limits)?;
+        let (best, score) = (r.best.clone(), r.score);
         let row = OracleRow {
             fen: key.0.clone(),
             depth,
             only: key.2.clone(),
-            bestmove: best.clone(),
+            bestmove: r.best,
             score,
-            nodes,
+            nodes: r.nodes,
         };
         self.log
             .lock()
@@ -221,17 +226,27 @@ impl Oracle {
     }
 }
 
-/// A search from a fresh state: (best move in UCI, score, nodes, depth completed).
-fn search(
-    cfg: &SearchConfig,
-    hash: usize,
-    pos: &Position,
-    limits: &Limits,
-) -> Result<(String, i32, u64, i32)> {
+/// What one search found.
+#[derive(Clone)]
+struct Searched {
+    /// The best move in UCI.
+    best: String,
+    score: i32,
+    nodes: u64,
+    /// The deepest iteration completed.
+    depth: i32,
+}
+
+/// A search from a fresh state.
+fn search(cfg: &SearchConfig, hash: usize, pos: &Position, limits: &Limits) -> Result<Searched> {
     let mut team = SearchTeam::new(cfg.clone(), hash).map_err(|e| anyhow!("{e}"))?;
     let r = team.search(pos, limits);
-    let best = r.best.map_or_else(|| "-".to_string(), |m| pos.uci(m));
-    Ok((best, r.score, r.stats.nodes, r.depth))
+    Ok(Searched {
+        best: r.best.map_or_else(|| "-".to_string(), |m| pos.uci(m)),
+        score: r.score,
+        nodes: r.stats.nodes,
+        depth: r.depth,
+    })
 }
 
 /// The run as a job: an item is a position, its block every control × technique × side.
@@ -253,8 +268,8 @@ impl Positions<'_> {
         let pos = &self.boards[item];
         let mut rows = Vec::new();
         // Within a position, equal sides at equal budgets search once.
-        let mut searched: Vec<(SearchConfig, u64, (String, i32, u64, i32))> = Vec::new();
-        let mut run = |cfg: &SearchConfig, budget: u64| -> Result<(String, i32, u64, i32)> {
+        let mut searched: Vec<(SearchConfig, u64, Searched)> = Vec::new();
+        let mut run = |cfg: &SearchConfig, budget: u64| -> Result<Searched> {
             if let Some((_, _, r)) = searched.iter().find(|(c, b, _)| *b == budget && c == cfg) {
                 return Ok(r.clone());
             }
@@ -267,13 +282,18 @@ impl Positions<'_> {
             Ok(r)
         };
         for &control in self.controls {
-            let reached = run(&SearchConfig::default(), control)?.3;
+            let reached = run(&SearchConfig::default(), control)?.depth;
             let oracle_depth = self.oracle_depth.unwrap_or(reached + self.extra);
             let (oracle_move, oracle_score) = self.oracle.get(pos, fen, oracle_depth, None)?;
             for e in self.entries {
                 for (side_name, side) in [("tested", &e.tested), ("base", &e.base)] {
                     let budget = (control / side.divisor).max(1);
-                    let (bestmove, score, nodes, depth) = run(&side.config, budget)?;
+                    let Searched {
+                        best: bestmove,
+                        score,
+                        nodes,
+                        depth,
+                    } = run(&side.config, budget)?;
                     let move_score = if bestmove == oracle_move {
                         oracle_score
                     } else {

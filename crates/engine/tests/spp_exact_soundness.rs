@@ -460,6 +460,7 @@ fn losing_mover_can_stalemate(b: &Board) -> bool {
         b,
         augur::eval::EvalKind::Classic,
         &augur::eval::nnue::default_network(),
+        augur::eval::tapered::KING_SAFETY_AS_TUNED,
     );
     let mut moves = Vec::new();
     b.generate_moves(|pm| {

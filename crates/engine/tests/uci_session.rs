@@ -475,3 +475,42 @@ fn show_wdl_prints_per_mille_that_sum_to_a_thousand() {
     let lines = s.until("bestmove");
     assert!(lines.iter().all(|l| wdl_of(l).is_none()));
 }
+
+/// [kingsafety] `KingSafety` scales the hand-written evaluation's king-safety terms: in a king
+/// attack 125 evaluates further from 0 than 100, and 100 is the tuned evaluation (the default);
+/// a value outside 0..200 or not a number is refused and the one in force stays.
+#[test]
+fn king_safety_scales_the_hce_and_bad_values_are_refused() {
+    let mut s = Session::start();
+    s.send("setoption name Eval value hce");
+    s.send("position fen r4rk1/ppp2p2/2n4Q/3pN3/3P4/5R2/PPP2PPP/6K1 w - - 0 1");
+    let eval = |s: &mut Session| -> i32 {
+        s.send("eval");
+        let lines = s.until("info string eval");
+        let last = lines.last().unwrap();
+        last.strip_prefix("info string eval hce ")
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{lines:?}"))
+    };
+    let tuned = eval(&mut s);
+    s.send("setoption name KingSafety value 125");
+    let more = eval(&mut s);
+    s.send("setoption name KingSafety value 0");
+    let none = eval(&mut s);
+    s.send("setoption name KingSafety value 100");
+    assert_eq!(eval(&mut s), tuned);
+    assert!(none < tuned && tuned < more, "{none} {tuned} {more}");
+    for bad in ["-1", "201", "lots"] {
+        s.send(&format!("setoption name KingSafety value {bad}"));
+        s.send("isready");
+        let lines = s.until("readyok");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: KingSafety")),
+            "no error for {bad}: {lines:?}"
+        );
+        assert_eq!(eval(&mut s), tuned, "{bad} changed the value in force");
+    }
+}

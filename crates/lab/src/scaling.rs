@@ -45,7 +45,9 @@ use crate::kit::summary::SummaryArgs;
 use crate::probcut::collect::{self, CollectArgs};
 use crate::probcut::fit::{self, FitArgs};
 use crate::variants::uci::{run_grid_to, Budget, Measurement, VariantRunArgs};
-use crate::variants::{check_fitted_pairs, default_engine, options_text, search_config, Variant};
+use crate::variants::{
+    check_fitted_pairs, default_engine, options_text, parse_options, search_config, Variant,
+};
 
 /// The openings of the study when `--openings` is not given and the shared data is present:
 /// unbalanced positions, as fishtest tests with, so fewer games are draws and each game pair
@@ -74,6 +76,12 @@ pub struct ScalingArgs {
     /// The engine binary (both sides); default: `augur` next to this program.
     #[arg(long)]
     pub engine: Option<PathBuf>,
+    /// Engine options of the engine under test, `Name=Value` (repeatable): set on both sides
+    /// of every match and in the activity probe before the technique's own, and in the
+    /// searches the ProbCut-family model is fitted on (e.g. `--set Eval=hce --set
+    /// KingSafety=125`: the study on the hand-written evaluation with its king safety scaled).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
     /// Openings (EPD or PGN); default: the shared UHO_4060_v4 sample when present, else the
@@ -520,10 +528,15 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
     let params = dir.join("probcut_params.toml");
     let stamp = dir.join("engine.bench");
     let bench = bench_of(engine)?;
-    let fresh = std::fs::read_to_string(&stamp)
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        == Some(bench);
+    // The stamp: the bench signature, and the engine options when there are any (a model
+    // fitted with other settings is fitted again).
+    let set = args.set.join(" ");
+    let stamp_text = if set.is_empty() {
+        format!("{bench}\n")
+    } else {
+        format!("{bench}\n{set}\n")
+    };
+    let fresh = std::fs::read_to_string(&stamp).ok().as_deref() == Some(stamp_text.as_str());
     if fresh && params.exists() {
         return Ok(params);
     }
@@ -552,13 +565,25 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
             dir.display()
         );
     }
+    // The evaluation the engine under test plays with: its default (as its bench above)
+    // unless --set names one.
+    let (tested, _) = search_config(&engine_options(&args.set)?)?;
+    let set: Vec<String> = args
+        .set
+        .iter()
+        .filter(|o| {
+            !o.split_once('=')
+                .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("Eval"))
+        })
+        .cloned()
+        .collect();
     collect::run(&CollectArgs {
         epd,
         depth: args.collect_depth,
         positions: Some(args.collect_positions),
         hash: 16,
-        // The evaluation the engine under test plays with (its default), as its bench above.
-        eval: augur::search::config::SearchConfig::default().eval,
+        eval: tested.eval,
+        set,
         run: RunArgs {
             threads: Some(args.concurrency.max(1)),
             output: OutputArgs {
@@ -584,8 +609,7 @@ fn fitted_model(args: &ScalingArgs, engine: &Path) -> Result<PathBuf> {
         no_plot: false,
         summary: SummaryArgs::default(),
     })?;
-    std::fs::write(&stamp, format!("{bench}\n"))
-        .with_context(|| format!("writing {}", stamp.display()))?;
+    std::fs::write(&stamp, stamp_text).with_context(|| format!("writing {}", stamp.display()))?;
     Ok(params)
 }
 
@@ -633,8 +657,8 @@ impl Job for Points<'_> {
         let engines = if t.calibration {
             // The half side's own node limit (the arena's per-engine `nodes=`).
             vec![
-                side(tested, &[]),
-                format!("{},nodes={}", side(base, &[]), nodes / 2),
+                side(tested, &t.options),
+                format!("{},nodes={}", side(base, &t.base_options), nodes / 2),
             ]
         } else {
             vec![side(tested, &t.options), side(base, &t.base_options)]
@@ -747,6 +771,8 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
     let args = &args;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
+    // A bad --set is refused before the model's fit, hours before the games.
+    let under_test = engine_options(&args.set)?;
     let params = match &args.params {
         Some(p) => Some(p.clone()),
         None if args.techniques.iter().any(|t| Technique::needs_model(t)) => {
@@ -756,7 +782,10 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
     };
     let mut techniques = Vec::new();
     for t in &args.techniques {
-        let t = Technique::parse(t, params.as_deref())?;
+        let mut t = Technique::parse(t, params.as_deref())?;
+        // The engine under test's settings first; the technique's own override them.
+        t.options = [under_test.clone(), t.options].concat();
+        t.base_options = [under_test.clone(), t.base_options].concat();
         if techniques.iter().any(|o: &Technique| o.name == t.name) {
             bail!("technique '{}' is listed twice", t.name);
         }
@@ -796,7 +825,11 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
                 "activity_positions".into(),
                 args.activity_positions.to_string(),
             ),
-        ],
+        ]
+        .into_iter()
+        // Studies begun before `--set` existed carry no setting for it.
+        .chain((!args.set.is_empty()).then(|| ("options".into(), options_text(&under_test))))
+        .collect(),
         provenance: provenance.clone(),
         columns: COLUMNS.into(),
     };
@@ -831,6 +864,9 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
     provenance.write_into(&args.out)?;
     let mut markdown = provenance.markdown();
     markdown.push_str(&report(args, &techniques, &points));
+    if let Some(p) = &params {
+        markdown.push_str(&model_report(p)?);
+    }
     let md = args.out.join("scaling.md");
     std::fs::write(&md, &markdown).with_context(|| format!("writing {}", md.display()))?;
     for t in &techniques {
@@ -847,6 +883,27 @@ pub fn run(args: &ScalingArgs) -> Result<ScalingSummary> {
 
 fn fmt_opt(x: Option<f64>, decimals: usize) -> String {
     x.map_or("-".into(), |v| format!("{v:.decimals$}"))
+}
+
+/// The `--set` options as pairs, each checked by the engine's option table: a search option,
+/// or one of the engine's others (`Hash` is `--hash`).
+fn engine_options(set: &[String]) -> Result<Vec<(String, String)>> {
+    let mut pairs = Vec::new();
+    for text in set {
+        let p = parse_options(text, &format!("--set '{text}'"))?;
+        if p.len() != 1 {
+            bail!("--set '{text}': one Name=Value each");
+        }
+        pairs.extend(p);
+    }
+    let (_, others) = search_config(&pairs).context("--set")?;
+    let engine = augur::options::all();
+    if let Some(o) = others.iter().find(|o| {
+        o.eq_ignore_ascii_case("Hash") || !engine.iter().any(|s| s.name.eq_ignore_ascii_case(o))
+    }) {
+        bail!("--set: the engine has no option '{o}' for this (Hash is --hash)");
+    }
+    Ok(pairs)
 }
 
 /// The study as markdown: per technique a table of its points; each Elo also as a share of
@@ -873,6 +930,14 @@ pub fn report(args: &ScalingArgs, techniques: &[Technique], points: &[Point]) ->
          calibration's at the same control.\n",
         args.seed, args.activity_positions
     );
+    if !args.set.is_empty() {
+        let _ = writeln!(
+            s,
+            "Engine under test: `{}` on both sides of every match, in the probe and in the \
+             model's searches.\n",
+            args.set.join(" ")
+        );
+    }
     let calibration = |nodes: u64| {
         points
             .iter()
@@ -946,6 +1011,34 @@ pub fn report(args: &ScalingArgs, techniques: &[Technique], points: &[Point]) ->
         s.push('\n');
     }
     s
+}
+
+/// The ProbCut-family model the study played with: each fitted pair's regression and σ,
+/// the error of the shallow search's prediction that every cut margin is a multiple of.
+fn model_report(path: &Path) -> Result<String> {
+    let params = augur::search::probcut::model::ProbCutParams::load(&path.display().to_string())
+        .with_context(|| format!("reading the model {}", path.display()))?;
+    let mut s = format!(
+        "### The model ({})\n\nv = a·v′ + b + e, e ~ N(0, σ), per game stage and depth pair.\n\n\
+         | stage | pair | a | b | σ (cp) | r | n |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n",
+        path.display()
+    );
+    for p in &params.pairs {
+        let _ = writeln!(
+            s,
+            "| {} | {}:{} | {:.4} | {:.2} | {:.2} | {:.3} | {} |",
+            p.stage.name(),
+            p.shallow,
+            p.deep,
+            p.a,
+            p.b,
+            p.sigma,
+            p.r,
+            p.n
+        );
+    }
+    s.push('\n');
+    Ok(s)
 }
 
 /// Elo with its interval against nodes a move (the controls evenly spaced: each is a fixed

@@ -20,7 +20,12 @@ fn sample(n: usize) -> Vec<(augur::position::Position, Option<u32>)> {
 fn quiet_gain_bound_holds_for_every_quiet_move() {
     let mut checked = 0;
     for (pos, _) in sample(400) {
-        let parent = eval::evaluate(&pos, EvalKind::Classic, &eval::nnue::default_network());
+        let parent = eval::evaluate(
+            &pos,
+            EvalKind::Classic,
+            &eval::nnue::default_network(),
+            eval::tapered::KING_SAFETY_AS_TUNED,
+        );
         let bound = classic::quiet_gain_bound(pos.board());
         for (mv, v) in mpd::quiet_children(&pos, EvalKind::Classic) {
             if mpd::is_castle(&pos, mv) {
@@ -76,7 +81,12 @@ fn quiet_children_and_spreads_are_consistent() {
             child.make(mv);
             assert_eq!(
                 v,
-                -eval::evaluate(&child, EvalKind::Hce, &eval::nnue::default_network()),
+                -eval::evaluate(
+                    &child,
+                    EvalKind::Hce,
+                    &eval::nnue::default_network(),
+                    eval::tapered::KING_SAFETY_AS_TUNED,
+                ),
                 "{fen} {}",
                 pos.uci(mv)
             );

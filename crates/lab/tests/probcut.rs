@@ -230,6 +230,7 @@ fn collect_args(dir: &std::path::Path, threads: usize) -> CollectArgs {
         positions: None,
         hash: 1,
         eval: EvalKind::Hce,
+        set: Vec::new(),
         run: RunArgs {
             threads: Some(threads),
             output: OutputArgs {
@@ -335,6 +336,53 @@ fn collect_searches_with_the_chosen_evaluation_and_keeps_files_apart() {
     };
     let err = format!("{:#}", collect::run(&mixed).unwrap_err());
     assert!(err.contains("eval"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// [kingsafety] `--set` reaches the searches (the hand-written evaluation with its king
+/// safety scaled scores these positions otherwise), is a setting of the file (a resume with
+/// another value is refused), and a bad option is refused before any file is written.
+#[test]
+fn collect_searches_with_the_engine_options_given() {
+    let dir = scratch("set");
+    std::fs::write(dir.join("three.epd"), THREE).unwrap();
+    let plain = collect_args(&dir, 1);
+    collect::run(&plain).unwrap();
+    let mut scaled = collect_args(&dir, 1);
+    scaled.set = vec!["KingSafety=200".into()];
+    scaled.run.output.out = Some(dir.join("scaled.csv"));
+    collect::run(&scaled).unwrap();
+    let text = std::fs::read_to_string(scaled.run.out().unwrap()).unwrap();
+    assert!(text.contains("KingSafety=200"), "{text}");
+    let scores = |p: &std::path::Path| -> Vec<i32> {
+        collect::read_csv(p)
+            .unwrap()
+            .iter()
+            .map(|r| r.score)
+            .collect()
+    };
+    assert_ne!(
+        scores(plain.run.out().unwrap()),
+        scores(scaled.run.out().unwrap())
+    );
+    let mut other = scaled.clone();
+    other.set = vec!["KingSafety=50".into()];
+    let err = format!("{:#}", collect::run(&other).unwrap_err());
+    assert!(err.contains("options"), "{err}");
+    for (bad, why) in [
+        ("KingSafety=300", "KingSafety"),
+        ("NoSuchOption=1", "NoSuchOption"),
+        ("Eval=classic", "--eval"),
+        ("Hash=4", "not a search option"),
+        ("KingSafety", "Opt=Val"),
+    ] {
+        let mut args = collect_args(&dir, 1);
+        args.set = vec![bad.into()];
+        args.run.output.out = Some(dir.join("never.csv"));
+        let err = format!("{:#}", collect::run(&args).unwrap_err());
+        assert!(err.contains(why), "{bad}: {err}");
+        assert!(!dir.join("never.csv").exists(), "{bad}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

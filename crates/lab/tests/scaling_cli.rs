@@ -127,6 +127,10 @@ fn bad_settings_are_refused_before_any_game() {
         ("--nodes", "1", "each at least 2"),
         ("-t", "bogus", "unknown technique 'bogus'"),
         ("-t", "typo:NmpReductoin=2", "NmpReductoin"),
+        ("--set", "KingSafety=300", "KingSafety"),
+        ("--set", "KingSafty=100", "KingSafty"),
+        ("--set", "Hash=4", "Hash is --hash"),
+        ("--set", "KingSafety", "Opt=Val"),
     ] {
         let mut args = argv(&out);
         args.extend([flag.to_string(), value.to_string()]);

@@ -26,15 +26,17 @@ crate::options::types::choice! {
 
 /// Evaluation of `pos` for the side to move. With `nnue`, the position's own accumulators if
 /// a network rides on it (`Position::attach_nnue`), else a full computation with `network`
-/// (the engine's own: each engine holds its network in its settings).
+/// (the engine's own: each engine holds its network in its settings). `king_safety` is the
+/// `KingSafety` percent of the hand-written evaluation's king-safety terms; the other
+/// evaluations ignore it.
 #[inline]
-pub fn evaluate(pos: &Position, kind: EvalKind, network: &Network) -> i32 {
+pub fn evaluate(pos: &Position, kind: EvalKind, network: &Network, king_safety: i32) -> i32 {
     if kind == EvalKind::Nnue {
         if let Some(v) = pos.nnue_eval() {
             return v;
         }
     }
-    evaluate_board(pos.board(), kind, network)
+    evaluate_board(pos.board(), kind, network, king_safety)
 }
 
 /// `evaluate`, with the hand-written evaluation's pawn-and-king terms taken from a search
@@ -44,13 +46,14 @@ pub fn evaluate_cached(
     pos: &Position,
     kind: EvalKind,
     network: &Network,
+    king_safety: i32,
     cache: &mut tapered::PawnCache,
 ) -> i32 {
     if kind != EvalKind::Hce {
-        return evaluate(pos, kind, network);
+        return evaluate(pos, kind, network, king_safety);
     }
     let board = pos.board();
-    let white = tapered::evaluate_white_cached(board, cache);
+    let white = tapered::evaluate_white_cached(board, cache, king_safety);
     if board.side_to_move() == Color::White {
         white
     } else {
@@ -59,10 +62,10 @@ pub fn evaluate_cached(
 }
 
 #[inline]
-pub fn evaluate_board(board: &Board, kind: EvalKind, network: &Network) -> i32 {
+pub fn evaluate_board(board: &Board, kind: EvalKind, network: &Network, king_safety: i32) -> i32 {
     let white = match kind {
         EvalKind::Classic => classic::evaluate_white(board),
-        EvalKind::Hce => tapered::evaluate_white(board),
+        EvalKind::Hce => tapered::evaluate_white_scaled(board, king_safety),
         EvalKind::Nnue => return nnue::evaluate_board(network, board),
     };
     if board.side_to_move() == Color::White {
@@ -166,11 +169,13 @@ mod tests {
             let p = Position::from_fen(fen, false).unwrap();
             let m = mirror(fen);
             for kind in [EvalKind::Classic, EvalKind::Hce, EvalKind::Nnue] {
-                assert_eq!(
-                    evaluate(&p, kind, &net),
-                    evaluate(&m, kind, &net),
-                    "{kind} {fen}"
-                );
+                for ks in [0, 75, 100, 125, 200] {
+                    assert_eq!(
+                        evaluate(&p, kind, &net, ks),
+                        evaluate(&m, kind, &net, ks),
+                        "{kind} {fen} KingSafety {ks}"
+                    );
+                }
             }
         }
     }

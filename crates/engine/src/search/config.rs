@@ -210,6 +210,8 @@ search_config! {
             "milliseconds kept back from the clock for a move, for GUI and network lag; more when the lag measured from the clock is larger"
         eval: EvalKind = EvalKind::Nnue => "Eval";
             "`nnue`: the network (the embedded one, or `EvalFile`'s); `hce` (also `default`): Augur's hand-written tapered evaluation; `classic`: the SPP thesis's feature table"
+        king_safety: i32 = 100 => "KingSafety" [0, 200];
+            "[kingsafety] percent of the hand-written evaluation's king-safety terms (shelter and attack, `eval::tapered::layout::is_king_safety`); 100 is the weights as tuned, 125 Jiang & Buro's Crafty setting for MPC; the other evaluations ignore it"
         algorithm: Mode = Mode::Engine => "Algorithm";
             "`engine`, or a textbook algorithm searched to a fixed depth (`go depth N`, default 5)"
         spp_mpd: i32 = 70 => "SppMpd" [0, 10000];

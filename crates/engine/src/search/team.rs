@@ -287,6 +287,7 @@ impl SearchTeam {
         let cfg = TextbookConfig {
             eval: self.config.eval,
             network: self.config.network.clone(),
+            king_safety: self.config.king_safety,
             qsearch: self.config.textbook_qsearch,
             mpd: self.config.spp_mpd,
             aspiration_window: self.config.aspiration.window,

@@ -144,6 +144,8 @@ pub struct TextbookConfig {
     pub eval: EvalKind,
     /// The network `eval` = `nnue` evaluates with.
     pub network: std::sync::Arc<crate::eval::nnue::Network>,
+    /// [kingsafety] The `KingSafety` percent `eval` = `hce` scales its king-safety terms by.
+    pub king_safety: i32,
     pub qsearch: bool,
     /// [spp] The maximum positional difference used by `spp`/`sppt`.
     pub mpd: i32,
@@ -163,6 +165,7 @@ impl Default for TextbookConfig {
         TextbookConfig {
             eval: EvalKind::Classic,
             network: crate::eval::nnue::default_network(),
+            king_safety: crate::eval::tapered::KING_SAFETY_AS_TUNED,
             qsearch: false,
             mpd: 70,
             mpd_rule: MpdRule::Fixed,
@@ -437,13 +440,23 @@ impl Tree<'_> {
             return self.quiesce(alpha, beta);
         }
         self.result.leaves += 1;
-        eval::evaluate(&self.pos, self.cfg.eval, &self.cfg.network)
+        eval::evaluate(
+            &self.pos,
+            self.cfg.eval,
+            &self.cfg.network,
+            self.cfg.king_safety,
+        )
     }
 
     /// Captures-only quiescence, stand pat on the static evaluation; every stand pat is a leaf.
     fn quiesce(&mut self, mut alpha: i32, beta: i32) -> i32 {
         self.result.leaves += 1;
-        let stand = eval::evaluate(&self.pos, self.cfg.eval, &self.cfg.network);
+        let stand = eval::evaluate(
+            &self.pos,
+            self.cfg.eval,
+            &self.cfg.network,
+            self.cfg.king_safety,
+        );
         if stand >= beta {
             return stand;
         }

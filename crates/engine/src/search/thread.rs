@@ -265,6 +265,7 @@ impl<'a> Searcher<'a> {
             &self.td.pos,
             self.cfg.eval,
             &self.cfg.network,
+            self.cfg.king_safety,
             &mut self.td.pawn_cache,
         )
     }

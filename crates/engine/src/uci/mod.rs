@@ -394,8 +394,9 @@ impl Engine {
             "eval" => {
                 self.finish_search();
                 let team = lock(&self.team);
-                let kind = team.config().eval;
-                let v = crate::eval::evaluate(&self.pos, kind, &team.config().network);
+                let cfg = team.config();
+                let kind = cfg.eval;
+                let v = crate::eval::evaluate(&self.pos, kind, &cfg.network, cfg.king_safety);
                 println!("info string eval {kind} {v} (side to move)");
                 Ok(())
             }

@@ -39,6 +39,7 @@ use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, Provenance};
 use crate::kit::result_log::{self, Header, Row};
 use crate::kit::run_args::RunArgs;
+use crate::variants::{parse_options, search_config};
 
 pub const HEADER: &str = "id,depth,score,mate,stage,nodes,depths,fen";
 
@@ -64,6 +65,11 @@ pub struct CollectArgs {
     /// better predictor (a smaller σ). The model must come from the evaluation that plays.
     #[arg(long, default_value_t = augur::search::config::SearchConfig::default().eval)]
     pub eval: EvalKind,
+    /// Other engine options the searches use, `Name=Value` as `setoption` takes them
+    /// (repeatable): the engine under test's settings, e.g. `--set KingSafety=125` for a model
+    /// of the hand-written evaluation with its king safety scaled. `Eval` is `--eval`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
     /// `--out` (required), `--threads`, `--quiet`, `--summary`.
     #[command(flatten)]
     pub run: RunArgs,
@@ -199,10 +205,36 @@ pub fn header(args: &CollectArgs) -> Result<Header> {
         // Files written before `--eval` existed (all with the HCE) carry no eval setting;
         // keeping the HCE implicit lets them resume with `--eval hce`.
         .chain((args.eval != EvalKind::Hce).then(|| ("eval".into(), args.eval.to_string())))
+        // Likewise files written before `--set` existed: none is no setting.
+        .chain((!args.set.is_empty()).then(|| ("options".into(), args.set.join(" "))))
         .collect(),
         provenance: Provenance::capture(args, None),
         columns: HEADER.into(),
     })
+}
+
+/// The searches' configuration: the default engine with `--eval` and the `--set` options,
+/// each checked by the engine's option table.
+pub fn config(args: &CollectArgs) -> Result<SearchConfig> {
+    let mut options = vec![("Eval".to_string(), args.eval.to_string())];
+    for text in &args.set {
+        let pairs = parse_options(text, &format!("--set '{text}'"))?;
+        if pairs.len() != 1 {
+            bail!("--set '{text}': one Name=Value each");
+        }
+        if pairs[0].0.eq_ignore_ascii_case("Eval") {
+            bail!("--set '{text}': the evaluation is --eval");
+        }
+        options.extend(pairs);
+    }
+    let (config, others) = search_config(&options)?;
+    if !others.is_empty() {
+        bail!(
+            "--set: {} not a search option (the searches run in this process; the table              is --hash)",
+            others.join(", ")
+        );
+    }
+    Ok(config)
 }
 
 /// Searches one position to `depth` with a fresh searcher state; one record per completed
@@ -259,10 +291,7 @@ impl Job for Collect<'_> {
     }
 
     fn worker(&self) -> Result<SearchTeam> {
-        let config = SearchConfig {
-            eval: self.args.eval,
-            ..SearchConfig::default()
-        };
+        let config = config(self.args)?;
         let hash = self.args.hash;
         SearchTeam::new(config, hash).map_err(|e| anyhow!("--hash {hash}: {e}"))
     }
@@ -314,6 +343,8 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     if let Some(n) = args.positions {
         positions.truncate(n);
     }
+    // A bad --set is refused before any file is touched.
+    config(args)?;
     let header = header(args)?;
     let out = args.run.out()?;
     let threads = args.run.threads().min(256);

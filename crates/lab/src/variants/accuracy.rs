@@ -9,6 +9,13 @@
 //!
 //! With `--out FILE` every position's block (the oracle's line, then one per variant) is
 //! appended as it finishes and the same command resumes after a kill (`result_log`).
+//!
+//! Two more forms: `--nodes N,...` judges the scaling study's techniques at equal nodes
+//! ([`nodes`]), and `--correlate scaling.csv...` correlates such a run with the study's Elo
+//! points ([`correlate`]).
+
+pub mod correlate;
+pub mod nodes;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -53,15 +60,39 @@ pub struct AccuracyArgs {
     /// Positions (EPD); default: the bundled 300-position TCEC sample.
     #[arg(long)]
     pub epd: Option<PathBuf>,
-    /// How many positions (the first N).
-    #[arg(long, default_value_t = 100)]
-    pub positions: usize,
+    /// How many positions (the first N); default 100, with --nodes 300.
+    #[arg(long)]
+    pub positions: Option<usize>,
     /// Depth of the variants' searches.
     #[arg(long, default_value_t = 9)]
     pub depth: i32,
-    /// The oracle searches this many plies deeper.
-    #[arg(long, default_value_t = 2)]
-    pub extra: i32,
+    /// The oracle searches this many plies deeper (than --depth; with --nodes, than the depth
+    /// the default engine reaches at the control); default 2, with --nodes 6.
+    #[arg(long)]
+    pub extra: Option<i32>,
+    /// Equal nodes: each technique's two sides search `go nodes N` at each of these controls
+    /// (comma-separated), judged by the default engine searched deeper (see --extra,
+    /// --oracle-depth); needs --out FILE, and keeps the oracle's searches in FILE.oracle.csv.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["depth", "variants"])]
+    pub nodes: Vec<u64>,
+    /// With --nodes: techniques as `augur-lab scaling` takes them (`base`, `calibration`,
+    /// `mpc`, `probcut`, `seed004`, `se`, `NAME:Opt=Val,...`; repeatable); default: base, mpc,
+    /// probcut, seed004, clamp, se, nosfpc.
+    #[arg(long = "technique", short = 't', requires = "nodes")]
+    pub techniques: Vec<String>,
+    /// With --nodes: the ProbCut-family model of `mpc` and `probcut` (the one the study played
+    /// with).
+    #[arg(long, requires = "nodes")]
+    pub params: Option<PathBuf>,
+    /// With --nodes: the oracle's depth, the same at every control.
+    #[arg(long, requires = "nodes")]
+    pub oracle_depth: Option<i32>,
+    /// With --nodes: positions searched at once (one thread each).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Correlate the `--nodes` run in --out with the Elo points of these scaling.csv files.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["nodes", "variants"])]
+    pub correlate: Vec<PathBuf>,
     /// Variants `name:Opt=Val,...` (repeatable); default: baseline, probcut, mpc, sfpc, sppf.
     /// The first is the oracle (at depth + extra) and the reference of the paired intervals.
     #[arg(long = "variant", short = 'v')]
@@ -284,7 +315,21 @@ pub fn report(blocks: &[Vec<Judged>], names: &[String]) -> String {
 }
 
 pub fn run(args: &AccuracyArgs) -> Result<()> {
-    if args.depth < 1 || args.extra < 1 {
+    if !args.correlate.is_empty() {
+        let out = args
+            .output
+            .out
+            .as_deref()
+            .context("--correlate needs --out FILE, the `--nodes` run to correlate")?;
+        let f = correlate::run(out, &args.correlate)?;
+        print!("{}", correlate::report(&f));
+        return args.output.summary.write("accuracy-correlate", &f);
+    }
+    if !args.nodes.is_empty() {
+        return nodes::run(args).map(|_| ());
+    }
+    let extra = args.extra.unwrap_or(2);
+    if args.depth < 1 || extra < 1 {
         bail!("--depth and --extra must be at least 1");
     }
     let texts: Vec<String> = if args.variants.is_empty() {
@@ -311,7 +356,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
     }
     let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
     let mut positions = load_epd(args.epd.as_deref())?;
-    positions.truncate(args.positions);
+    positions.truncate(args.positions.unwrap_or(100));
     if positions.is_empty() {
         bail!("no positions");
     }
@@ -344,7 +389,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
             ("epd_sha256".into(), epd_sha256),
             ("positions".into(), positions.len().to_string()),
             ("depth".into(), args.depth.to_string()),
-            ("extra".into(), args.extra.to_string()),
+            ("extra".into(), extra.to_string()),
             ("variants".into(), variant_text.join(" ")),
             ("hash_mb".into(), args.hash.to_string()),
             ("engine".into(), in_process_engine()),
@@ -361,7 +406,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
         positions: &places,
         members: &members,
         measure: |i: usize| {
-            let (depth, extra, hash) = (args.depth, args.extra, args.hash);
+            let (depth, hash) = (args.depth, args.hash);
             judge(&boards[i], &configs[0].1, &configs, depth, extra, hash)
         },
     };
@@ -372,7 +417,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
         "{} positions; variants at depth {}, the oracle (the first variant) at depth {}; loss = oracle's best score − oracle-depth score of the variant's move, scores capped at ±{SCORE_CAP} cp; 95% intervals (Wilson for shares, t for means)",
         blocks.len(),
         args.depth,
-        args.depth + args.extra
+        args.depth + extra
     );
     print!("{}", report(&blocks, &names));
     // Mates beyond the cap are rare but say so when they decided a loss.
@@ -384,7 +429,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
     if capped_losses > 0 {
         println!("{capped_losses} losses involve a mate score (counted as ±{SCORE_CAP} cp)");
     }
-    let figures = figures(&blocks, &names, args.depth, args.extra);
+    let figures = figures(&blocks, &names, args.depth, extra);
     args.output.summary.write("accuracy", &figures)
 }
 

@@ -83,6 +83,19 @@ pub const TEMPO: usize = SPACE + 1;
 /// Number of weights.
 pub const COUNT: usize = TEMPO + 1;
 
+/// [kingsafety] Whether the weight at flat index `index` is a king-safety term, one of those
+/// the `KingSafety` option scales: the shelter (pawn shield, open files, pawn storm) and the
+/// attack (king-zone attack units, safe checks, weak squares by the king), the family
+/// Crafty's king-safety weight scaled when Jiang & Buro played MPC at 125% of it.
+pub const fn is_king_safety(index: usize) -> bool {
+    // The shield and the attack table are adjacent sections.
+    (index >= PAWN_SHIELD && index < THREAT_BY_PAWN)
+        || (index >= KING_OPEN_FILES && index < ROOK_SEVENTH)
+        || (index >= SAFE_CHECK && index < BACKWARD)
+        || (index >= PAWN_STORM && index < BISHOP_PAWNS)
+        || index == KING_WEAK
+}
+
 /// Flat index of the first mobility weight of a knight, bishop, rook or queen.
 pub const MOBILITY: [usize; 4] = [
     MOBILITY_KNIGHT,

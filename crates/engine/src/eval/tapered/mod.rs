@@ -60,6 +60,12 @@ const DRAWISH_VALUE: [i32; 6] = [0, 305, 325, 540, 1010, 0];
 pub trait Sink {
     fn add(&mut self, us: Color, index: usize, count: i32);
 
+    /// A king-safety term (`layout::is_king_safety`): `add`, unless the sink keeps them apart.
+    #[inline(always)]
+    fn king(&mut self, us: Color, index: usize, count: i32) {
+        self.add(us, index, count);
+    }
+
     /// A piece of `us` on `sq` (seen from its own side): its material and piece-square weights.
     #[inline(always)]
     fn piece(&mut self, us: Color, piece: Piece, sq: usize) {
@@ -68,21 +74,33 @@ pub trait Sink {
     }
 }
 
-/// The engine's sink: each side's (mg, eg) sum of weights.
+/// The engine's sink: each side's (mg, eg) sum of weights, the king-safety terms
+/// (`layout::is_king_safety`) apart so that `KingSafety` can scale them.
 #[derive(Default)]
-struct Accumulator([Score; 2]);
+struct Accumulator {
+    rest: [Score; 2],
+    king: [Score; 2],
+}
 
 impl Sink for Accumulator {
     #[inline(always)]
     fn add(&mut self, us: Color, index: usize, count: i32) {
-        self.0[us as usize] += WEIGHTS[index] * count;
+        self.rest[us as usize] += WEIGHTS[index] * count;
+    }
+
+    #[inline(always)]
+    fn king(&mut self, us: Color, index: usize, count: i32) {
+        self.king[us as usize] += WEIGHTS[index] * count;
     }
 
     #[inline(always)]
     fn piece(&mut self, us: Color, piece: Piece, sq: usize) {
-        self.0[us as usize] += PIECE_SQUARE[piece as usize][sq];
+        self.rest[us as usize] += PIECE_SQUARE[piece as usize][sq];
     }
 }
+
+/// The `KingSafety` percent at which the evaluation is its weights as tuned.
+pub const KING_SAFETY_AS_TUNED: i32 = 100;
 
 /// Material plus piece-square weight of each piece on each square, folded at compile time
 /// so the engine adds one number a piece.
@@ -104,24 +122,33 @@ static PIECE_SQUARE: [[Score; 64]; 6] = {
 
 /// Evaluation from white's point of view, in centipawns.
 pub fn evaluate_white(board: &Board) -> i32 {
-    let mut acc = Accumulator::default();
-    let phase = terms(board, &mut acc);
-    finish(board, acc, phase)
+    evaluate_white_scaled(board, KING_SAFETY_AS_TUNED)
 }
 
-/// `evaluate_white`, with the pawn-and-king terms from `cache` when it has this structure.
-pub fn evaluate_white_cached(board: &Board, cache: &mut PawnCache) -> i32 {
+/// `evaluate_white` with the king-safety terms at `king_safety` percent ([kingsafety]).
+pub fn evaluate_white_scaled(board: &Board, king_safety: i32) -> i32 {
     let mut acc = Accumulator::default();
+    let phase = terms(board, &mut acc);
+    finish(board, acc, phase, king_safety)
+}
+
+/// `evaluate_white_scaled`, with the pawn-and-king terms from `cache` when it has this
+/// structure.
+pub fn evaluate_white_cached(board: &Board, cache: &mut PawnCache, king_safety: i32) -> i32 {
     let entry = cache.probe(board);
-    acc.0[0] += entry.score[0];
-    acc.0[1] += entry.score[1];
+    // The cache keeps the king-safety part unscaled, so a changed `KingSafety` finds no
+    // stale entry.
+    let mut acc = Accumulator {
+        rest: entry.score,
+        king: entry.king,
+    };
     let phase = piece_terms(board, &entry.info, &mut acc);
-    finish(board, acc, phase)
+    finish(board, acc, phase, king_safety)
 }
 
 /// The weighted sum blended by the phase, the tempo, and the drawish-ending scale.
 #[inline(always)]
-fn finish(board: &Board, acc: Accumulator, phase: i32) -> i32 {
+fn finish(board: &Board, acc: Accumulator, phase: i32, king_safety: i32) -> i32 {
     // The tempo is blended on its own, after the rest, as `Trace::evaluate` does: one
     // rounding per part keeps the trace's sum equal to this evaluation.
     let tempo = if board.side_to_move() == Color::White {
@@ -129,7 +156,16 @@ fn finish(board: &Board, acc: Accumulator, phase: i32) -> i32 {
     } else {
         WEIGHTS[layout::TEMPO] * -1
     };
-    let score = blend(acc.0[0] - acc.0[1], phase) + blend(tempo, phase);
+    // [kingsafety] White's king safety minus black's, scaled as one: at 100% it is the
+    // tuned sum exactly, and scaling the difference keeps the evaluation colour-symmetric
+    // (integer division truncates towards zero on both sides).
+    let king = acc.king[0] - acc.king[1];
+    let mut sum = acc.rest[0] - acc.rest[1];
+    sum += Score(
+        king.0 * king_safety / KING_SAFETY_AS_TUNED,
+        king.1 * king_safety / KING_SAFETY_AS_TUNED,
+    );
+    let score = blend(sum, phase) + blend(tempo, phase);
     let strong = stronger_side(score);
     if is_drawish(board, strong) {
         scale_drawish(score)
@@ -286,7 +322,7 @@ fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut
     for (i, f) in from.into_iter().enumerate() {
         let n = (f & ours.by_piece[i] & safe).len() as i32;
         if n > 0 {
-            sink.add(us, SAFE_CHECK + i, n);
+            sink.king(us, SAFE_CHECK + i, n);
         }
     }
 
@@ -294,7 +330,7 @@ fn threats<S: Sink>(board: &Board, us: Color, maps: &[AttackMaps; 2], sink: &mut
     let zone = cozy_chess::get_king_moves(king) | king.bitboard();
     let weak = (zone & ours.all & !(theirs.pawns | theirs.minors | theirs.rooks)).len() as i32;
     if weak > 0 {
-        sink.add(us, KING_WEAK, weak);
+        sink.king(us, KING_WEAK, weak);
     }
 
     // A pawn push that will attack a piece: a threat one quiet move away.
@@ -411,7 +447,7 @@ fn side<S: Sink>(
     // coordinated attacks are what break a king.
     if attackers >= 2 {
         let u = attack_units.min(KING_ATTACK_MAX as i32) as usize;
-        sink.add(us, KING_ATTACK + u, 1);
+        sink.king(us, KING_ATTACK + u, 1);
     }
 
     let pawns = board.colored_pieces(us, Piece::Pawn);
@@ -534,7 +570,7 @@ fn pawn_king_side<S: Sink>(
             !(b & near).is_empty() && (b & pawns).is_empty()
         })
         .count();
-    sink.add(us, KING_OPEN_FILES + open, 1);
+    sink.king(us, KING_OPEN_FILES + open, 1);
     // The king's way to the pawns, for the endgame: the nearest pawn of either side.
     let nearest = (pawns | their_pawns)
         .iter()
@@ -569,7 +605,7 @@ fn pawn_king_side<S: Sink>(
                 Color::White => stormers.iter().map(|p| p.rank() as usize).min(),
                 Color::Black => stormers.iter().map(|p| 7 - p.rank() as usize).min(),
             };
-            sink.add(us, PAWN_STORM + nearest.unwrap_or(0), 1);
+            sink.king(us, PAWN_STORM + nearest.unwrap_or(0), 1);
         }
     }
     if king.relative_to(us).rank() as i32 <= 1 {
@@ -579,7 +615,7 @@ fn pawn_king_side<S: Sink>(
             .iter()
             .filter(|p| (p.rank() as i32 - king.rank() as i32).abs() <= 2)
             .count();
-        sink.add(us, PAWN_SHIELD + close.min(SHIELD_MAX), 1);
+        sink.king(us, PAWN_SHIELD + close.min(SHIELD_MAX), 1);
     }
     passers
 }
@@ -596,10 +632,12 @@ pub struct PawnEntry {
     pawns: [u64; 2],
     kings: u16,
     score: [Score; 2],
+    /// The king-safety part of the pawn-and-king terms (shield, open files, storm), unscaled.
+    king: [Score; 2],
     info: PawnInfo,
 }
 
-/// 2^14 entries of 72 bytes: about 1 MiB a thread.
+/// 2^14 entries of 88 bytes: about 1.4 MiB a thread.
 const PAWN_CACHE_BITS: u32 = 14;
 
 impl Default for PawnCache {
@@ -620,7 +658,8 @@ impl PawnCache {
             *slot = PawnEntry {
                 pawns,
                 kings,
-                score: acc.0,
+                score: acc.rest,
+                king: acc.king,
                 info,
             };
         }
@@ -749,15 +788,22 @@ mod tests {
         let mut evals = 0;
         for _game in 0..40 {
             let mut board = Board::default();
-            for _ply in 0..120 {
-                let direct = evaluate_white(&board);
+            for ply in 0..120 {
+                // A KingSafety that changes between a structure's visits: the cache keeps
+                // the king-safety part unscaled, so no visit sees another's scale.
+                let ks = [100, 125, 0, 75, 200][ply % 5];
+                let direct = evaluate_white_scaled(&board, ks);
                 let (pawns, kings, index) = PawnCache::key(&board);
                 let slot = &cache.0[index];
                 hits += usize::from(slot.pawns == pawns && slot.kings == kings);
-                assert_eq!(evaluate_white_cached(&board, &mut cache), direct);
+                assert_eq!(evaluate_white_cached(&board, &mut cache, ks), direct);
                 let slot = &cache.0[index];
                 assert!(slot.pawns == pawns && slot.kings == kings);
-                assert_eq!(evaluate_white_cached(&board, &mut cache), direct);
+                let other = [100, 50][ply % 2];
+                assert_eq!(
+                    evaluate_white_cached(&board, &mut cache, other),
+                    evaluate_white_scaled(&board, other)
+                );
                 evals += 1;
                 let mut moves = Vec::new();
                 board.generate_moves(|ms| {
@@ -775,5 +821,71 @@ mod tests {
         }
         assert!(evals > 1000, "{evals}");
         assert!(hits > 0 && hits < evals, "{hits} of {evals}");
+    }
+
+    /// A sink that checks every term arrives through the right door: `king` for exactly the
+    /// weights `layout::is_king_safety` names, so the scaled set is the documented one.
+    struct Doors(usize);
+
+    impl Sink for Doors {
+        fn add(&mut self, _: Color, index: usize, _: i32) {
+            assert!(!layout::is_king_safety(index), "{index} came through add");
+        }
+
+        fn king(&mut self, _: Color, index: usize, _: i32) {
+            assert!(layout::is_king_safety(index), "{index} came through king");
+            self.0 += 1;
+        }
+    }
+
+    #[test]
+    fn king_safety_terms_are_the_ones_the_layout_names() {
+        let mut doors = Doors(0);
+        for fen in [
+            "r4rk1/ppp2p2/2n4Q/3pN3/3P4/5R2/PPP2PPP/6K1 w - - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ] {
+            terms(&fen.parse::<Board>().unwrap(), &mut doors);
+        }
+        assert!(doors.0 > 10, "{}", doors.0);
+    }
+
+    /// [kingsafety] At 100% the evaluation is the tuned one; at 0% it is the tuned weights
+    /// with every king-safety weight zeroed (the trace's sum), so the terms vanish; in a
+    /// king attack 125% moves the score further from 0 than 100%, and 75% less far.
+    #[test]
+    fn king_safety_scales_the_king_safety_terms() {
+        // White's queen, rook and knight bear on a king whose shield has gone; white's own
+        // king sits behind its pawns.
+        let attack = "r4rk1/ppp2p2/2n4Q/3pN3/3P4/5R2/PPP2PPP/6K1 w - - 0 1";
+        let quiet = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        let mut without_king = WEIGHTS;
+        for (i, w) in without_king.iter_mut().enumerate() {
+            if layout::is_king_safety(i) {
+                *w = Score(0, 0);
+            }
+        }
+        for fen in [
+            attack,
+            quiet,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        ] {
+            let board: Board = fen.parse().unwrap();
+            assert_eq!(evaluate_white_scaled(&board, 100), evaluate_white(&board));
+            assert_eq!(evaluate_white(&board), Trace::of(&board).evaluate(&WEIGHTS));
+            assert_eq!(
+                evaluate_white_scaled(&board, 0),
+                Trace::of(&board).evaluate(&without_king),
+                "{fen}"
+            );
+        }
+        let board: Board = attack.parse().unwrap();
+        let at = |ks| evaluate_white_scaled(&board, ks);
+        assert!(at(100) > 0, "{}", at(100));
+        assert!(at(0) < at(75) && at(75) < at(100) && at(100) < at(125) && at(125) < at(200));
+        // Two bare kings have no king safety to scale.
+        let board: Board = quiet.parse().unwrap();
+        assert_eq!(evaluate_white_scaled(&board, 200), evaluate_white(&board));
     }
 }

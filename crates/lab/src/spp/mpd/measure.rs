@@ -78,7 +78,10 @@ pub fn quiet_children(pos: &Position, kind: EvalKind) -> Vec<(Move, i32)> {
         }
         p.make(mv);
         if !p.in_check() {
-            out.push((mv, -eval::evaluate(&p, kind, &network)));
+            out.push((
+                mv,
+                -eval::evaluate(&p, kind, &network, eval::tapered::KING_SAFETY_AS_TUNED),
+            ));
         }
         p.unmake();
     }
@@ -160,7 +163,12 @@ pub fn measure_position(pos: &Position, fullmove: Option<u32>) -> SiblingSpread 
             spread[k] = Some(max - min);
         }
         if kind == EvalKind::Classic {
-            let parent = eval::evaluate(pos, kind, &eval::nnue::default_network());
+            let parent = eval::evaluate(
+                pos,
+                kind,
+                &eval::nnue::default_network(),
+                eval::tapered::KING_SAFETY_AS_TUNED,
+            );
             gain = kids
                 .iter()
                 .filter(|(mv, _)| !is_castle(pos, *mv))

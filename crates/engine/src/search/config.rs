@@ -216,6 +216,12 @@ search_config! {
             "[spp] maximum positional difference of the `spp` and `sppt` algorithms"
         textbook_qsearch: bool = false => "TextbookQsearch";
             "quiescence at the textbook algorithms' leaves (off: static evaluation, as the thesis)"
+        limit_strength: bool = false => "UCI_LimitStrength";
+            "[strength] play weaker, at the strength `UCI_Elo` asks for: fewer nodes a move and a move drawn among the best few root moves (docs/strength.md); the clock and `go` limits still bound each search"
+        elo: i32 = 3000 => "UCI_Elo" [1320, 3000];
+            "[strength] the Elo `UCI_LimitStrength` plays at (provisional until calibrated against Stockfish 15.1's `UCI_Elo`); the top is about full strength at blitz"
+        strength_seed: i32 = 0 => "StrengthSeed" [0, 2147483647];
+            "[strength] 0: each engine process draws the weak mode's moves its own way; another value: they follow from it, the position and the `go`s since `ucinewgame` alone (reproducible games)"
     }
     techniques {
         [tt] Tt => "Tt" = true;

@@ -74,7 +74,7 @@ impl Searcher<'_> {
         'deepening: for depth in 1..=max_depth {
             // [strength] The level's node cap binds once there are moves to choose among.
             if let Some(s) = self.strength.filter(|_| depth == 2) {
-                self.clock.node_limit = Some(s.node_limit(limits));
+                self.clock.node_limit = Some(s.node_limit(limits.nodes));
             }
             self.td.root_skip.clear();
             self.td.root_depth = depth;

@@ -16,9 +16,13 @@
 //! weak mode only adds a node cap from the second iteration on (the smaller one wins) and
 //! chooses among what was searched.
 
-use super::limits::Limits;
 use super::strength_levels::LEVELS;
 use cozy_chess::Move;
+
+/// The range of `UCI_Elo`: the table's first and last Elo (a calibrated table spans what was
+/// measured).
+pub const ELO_MIN: i64 = LEVELS[0].0 as i64;
+pub const ELO_MAX: i64 = LEVELS[LEVELS.len() - 1].0 as i64;
 
 /// What a strength in Elo plays with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -103,10 +107,8 @@ impl Strength {
     /// when smaller. The first iteration runs to the GUI's limits alone, so that there are
     /// always root moves to choose among (at the lowest levels a position with many moves
     /// needs more than the cap for it).
-    pub fn node_limit(&self, limits: &Limits) -> u64 {
-        limits
-            .nodes
-            .map_or(self.level.nodes, |n| n.min(self.level.nodes))
+    pub fn node_limit(&self, gui: Option<u64>) -> u64 {
+        gui.map_or(self.level.nodes, |n| n.min(self.level.nodes))
     }
 
     /// Which of the scored root `lines` (score, pv; best first, as the search ordered them)
@@ -223,13 +225,9 @@ mod tests {
     fn the_node_cap_keeps_a_smaller_one_of_the_gui() {
         let s = Strength::new(1500, 1, 2, 3);
         let cap = s.level.nodes;
-        assert_eq!(s.node_limit(&Limits::default()), cap);
-        let gui = |n| Limits {
-            nodes: Some(n),
-            ..Default::default()
-        };
-        assert_eq!(s.node_limit(&gui(cap / 2)), cap / 2);
-        assert_eq!(s.node_limit(&gui(cap * 2)), cap);
+        assert_eq!(s.node_limit(None), cap);
+        assert_eq!(s.node_limit(Some(cap / 2)), cap / 2);
+        assert_eq!(s.node_limit(Some(cap * 2)), cap);
         assert_eq!(s.multipv(1), 4);
         assert_eq!(s.multipv(6), 6);
     }

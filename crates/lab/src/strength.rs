@@ -108,6 +108,8 @@ impl Row {
         );
         let level = Level::at(point.uci_elo);
         let r = f64::from(point.reference_elo);
+        // As the verdicts registry writes them: Elo to 0.1, the score to 0.0001.
+        let round = |x: f64, places: i32| (x * 10f64.powi(places)).round() / 10f64.powi(places);
         Ok(Row {
             uci_elo: point.uci_elo,
             nodes: level.nodes,
@@ -115,13 +117,13 @@ impl Row {
             temperature: level.temperature,
             reference_elo: point.reference_elo,
             games: e.games,
-            score: e.score,
-            elo: e.elo,
-            elo_low: e.elo_low,
-            elo_high: e.elo_high,
-            measured: r + e.elo,
-            measured_low: r + e.elo_low,
-            measured_high: r + e.elo_high,
+            score: round(e.score, 4),
+            elo: round(e.elo, 1),
+            elo_low: round(e.elo_low, 1),
+            elo_high: round(e.elo_high, 1),
+            measured: round(r + e.elo, 1),
+            measured_low: round(r + e.elo_low, 1),
+            measured_high: round(r + e.elo_high, 1),
         })
     }
 }
@@ -148,7 +150,11 @@ pub fn write_csv(path: &Path, rows: &[Row]) -> Result<()> {
 /// `UCI_Elo` each was measured at), its Elo the measured one. The measured strengths must rise
 /// with the settings, or a `UCI_Elo` would not name one level.
 pub fn engine_file(rows: &[Row], source: &str) -> Result<String> {
-    ensure!(!rows.is_empty(), "no calibration rows");
+    ensure!(
+        rows.len() >= 2,
+        "{} calibration rows: a table of levels needs two at least",
+        rows.len()
+    );
     let mut rows = rows.to_vec();
     rows.sort_by_key(|r| r.uci_elo);
     for pair in rows.windows(2) {
@@ -225,7 +231,11 @@ pub fn run(args: &StrengthArgs) -> Result<()> {
         );
     }
     if let Some(path) = &args.engine_file {
-        let text = engine_file(&rows, &args.csv.display().to_string())?;
+        let name = args.csv.file_name().map_or_else(
+            || args.csv.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let text = engine_file(&rows, &name)?;
         crate::kit::atomic::write(path, text.as_bytes())?;
         println!("engine table: {}", path.display());
     }
@@ -334,6 +344,8 @@ mod tests {
         let rows = vec![row(1800, 100.0).unwrap(), row(2100, -250.0).unwrap()];
         let e = engine_file(&rows, "x").unwrap_err().to_string();
         assert!(e.contains("must rise"), "{e}");
+        let e = engine_file(&rows[..1], "x").unwrap_err().to_string();
+        assert!(e.contains("two at least"), "{e}");
         let e = format!("{:#}", row(2400, f64::INFINITY).unwrap_err());
         assert!(e.contains("measures no Elo"), "{e}");
     }

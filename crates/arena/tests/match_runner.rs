@@ -119,6 +119,42 @@ fn an_engine_can_have_its_own_node_limit() {
     );
 }
 
+/// `depth=` in an engine's spec gives it its own depth in a depth match (a reference defined by
+/// its depth against an engine with a limit of its own); with another control it is refused.
+#[test]
+fn an_engine_can_have_its_own_depth() {
+    let dir = scratch("own-depth");
+    let pgn = dir.join("m.pgn");
+    let deep = format!("{},depth=17", script("shuffle", "deep"));
+    let other = script("shuffle", "other");
+    duel(&deep, &other, "depth=3", &pgn, &["--games", "2"]).unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    for game in text.split("[Event ").skip(1) {
+        let deep_is_white = game.contains("[White \"deep\"]");
+        let comments: Vec<&str> = game.split('{').skip(1).take(2).collect();
+        let (white, black) = (comments[0], comments[1]);
+        let (d, o) = if deep_is_white {
+            (white, black)
+        } else {
+            (black, white)
+        };
+        assert!(d.starts_with("+0.00/17 "), "{game}");
+        assert!(o.starts_with("+0.00/3 "), "{game}");
+    }
+    let err = duel(
+        &deep,
+        &other,
+        "nodes=10",
+        &dir.join("n.pgn"),
+        &["--games", "2"],
+    )
+    .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("depth= sets its own depth"),
+        "{err:#}"
+    );
+}
+
 #[test]
 fn crashing_engine_loses_and_the_match_goes_on() {
     let dir = scratch("crash");

@@ -513,4 +513,45 @@ fn king_safety_scales_the_hce_and_bad_values_are_refused() {
         );
         assert_eq!(eval(&mut s), tuned, "{bad} changed the value in force");
     }
+/// [strength] A GUI's weak mode: a move at the lowest Elo whatever the seed, the same move again
+/// after `ucinewgame` with a fixed seed, and bad values refused with the previous value kept.
+#[test]
+fn limit_strength_plays_reproducibly_with_a_seed_and_refuses_bad_values() {
+    let mut s = Session::start();
+    for cmd in [
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1320",
+        "setoption name StrengthSeed value 17",
+    ] {
+        s.send(cmd);
+    }
+    let mut moves = Vec::new();
+    for _ in 0..2 {
+        s.send("ucinewgame");
+        s.send("position startpos moves e2e4 e7e5 g1f3");
+        s.send("go wtime 60000 btime 60000");
+        let (mv, lines) = s.bestmove();
+        assert!(lines.iter().any(|l| l.contains(" multipv 4 ")), "{lines:?}");
+        moves.push(mv);
+    }
+    assert_eq!(moves[0], moves[1]);
+    for bad in [
+        "setoption name UCI_Elo value 1319",
+        "setoption name UCI_Elo value 3001",
+        "setoption name UCI_Elo value strong",
+        "setoption name UCI_LimitStrength value sometimes",
+    ] {
+        s.send(bad);
+        s.send("isready");
+        let lines = s.until("readyok");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: ")),
+            "no error for '{bad}': {lines:?}"
+        );
+    }
+    // Still the weak mode at 1320 with seed 17.
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 e7e5 g1f3");
+    s.send("go wtime 60000 btime 60000");
+    assert_eq!(s.bestmove().0, moves[0]);
 }

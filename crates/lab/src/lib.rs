@@ -20,6 +20,7 @@ pub mod reproduce;
 pub mod scaling;
 pub mod spp;
 pub mod spsa;
+pub mod strength;
 pub mod tournament;
 pub mod train;
 pub mod tune;

@@ -61,6 +61,8 @@ enum Command {
     Train(Box<augur_lab::train::TrainArgs>),
     /// The bundled experiments end to end at small sizes (--quick) into one folder with an index.
     Reproduce(augur_lab::reproduce::ReproduceArgs),
+    /// Calibration of UCI_Elo: matches against a calibrated reference become a CSV and the engine's table of levels.
+    Strength(augur_lab::strength::StrengthArgs),
     /// Elo against nodes a move: each technique against the engine without it at several fixed-node controls, with activity, depth and a calibration.
     Scaling(Box<augur_lab::scaling::ScalingArgs>),
 }
@@ -90,6 +92,7 @@ fn main() -> Result<()> {
         Command::Convert(args) => augur_lab::datagen::convert(&args),
         Command::Tune(args) => augur_lab::tune::run(&args),
         Command::Train(args) => augur_lab::train::run(&args),
+        Command::Strength(args) => augur_lab::strength::run(&args),
         Command::Reproduce(args) => augur_lab::reproduce::run(&args),
     }
 }

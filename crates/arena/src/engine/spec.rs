@@ -22,6 +22,11 @@ pub struct EngineSpec {
     /// fastchess gives each engine its own limit: a match of one engine at N nodes against
     /// itself at N/2 measures what a doubling of the search is worth.
     pub nodes: Option<u64>,
+    /// This engine's own depth limit in a `--tc depth=N` match (`depth=M` in the spec): a
+    /// reference whose strength is defined by a search depth (Stockfish's `UCI_Elo` picks its
+    /// move at depth 1 + level) plays exactly that depth, while an engine with a limit of its
+    /// own (Augur's `UCI_Elo` node cap) gets a depth it never reaches.
+    pub depth: Option<u32>,
 }
 
 impl EngineSpec {
@@ -33,6 +38,7 @@ impl EngineSpec {
             dir: None,
             options: Vec::new(),
             nodes: None,
+            depth: None,
         }
     }
 
@@ -104,10 +110,20 @@ fn apply_pairs(spec: &mut EngineSpec, text: &str, have_cmd: &mut bool) -> Result
                         .with_context(|| format!("nodes={value}: not a positive node count"))?,
                 )
             }
+            "depth" => {
+                spec.depth = Some(
+                    value
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|&d: &u32| d > 0)
+                        .with_context(|| format!("depth={value}: not a positive depth"))?,
+                )
+            }
             k => match k.strip_prefix("option.") {
                 Some(opt) if !opt.is_empty() => spec.set_option(opt, value),
                 _ => {
-                    bail!("unknown key '{k}' (expected name, cmd, arg, dir, nodes or option.NAME)")
+                    bail!("unknown key '{k}' (expected name, cmd, arg, dir, nodes, depth or option.NAME)")
                 }
             },
         }
@@ -131,6 +147,7 @@ struct EngineTable {
     args: Vec<String>,
     dir: Option<PathBuf>,
     nodes: Option<u64>,
+    depth: Option<u32>,
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
 }
@@ -164,6 +181,7 @@ pub fn load_engines_file(path: &Path) -> Result<Vec<EngineSpec>> {
         spec.args = t.args;
         spec.dir = t.dir;
         spec.nodes = t.nodes.filter(|&n| n > 0);
+        spec.depth = t.depth.filter(|&d| d > 0);
         for (k, v) in t.options {
             let value = match v {
                 toml::Value::String(s) => s,
@@ -219,6 +237,14 @@ mod tests {
         let half = EngineSpec::parse_cli("name=half,cmd=/bin/x,nodes=5000").unwrap();
         assert_eq!(half.nodes, Some(5000));
         for bad in ["nodes=0", "nodes=-5", "nodes=5k", "nodes="] {
+            assert!(
+                EngineSpec::parse_cli(&format!("cmd=/bin/x,{bad}")).is_err(),
+                "{bad}"
+            );
+        }
+        let deep = EngineSpec::parse_cli("name=sf,cmd=/bin/x,depth=17").unwrap();
+        assert_eq!((deep.depth, deep.nodes), (Some(17), None));
+        for bad in ["depth=0", "depth=-1", "depth=deep"] {
             assert!(
                 EngineSpec::parse_cli(&format!("cmd=/bin/x,{bad}")).is_err(),
                 "{bad}"

@@ -70,6 +70,29 @@ pub enum SearchFailure {
 pub struct DeclaredOption {
     pub name: String,
     pub kind: String,
+    /// A spin's `min` and `max`.
+    pub range: Option<(i64, i64)>,
+}
+
+impl DeclaredOption {
+    /// Whether `value` is one the engine takes. Engines silently ignore a spin out of range or a
+    /// check that is neither `true` nor `false` (Stockfish keeps its old value), which would
+    /// play a match at settings nobody asked for.
+    pub fn check(&self, value: &str) -> Result<()> {
+        match (self.kind.as_str(), self.range) {
+            ("check", _) if !matches!(value.to_ascii_lowercase().as_str(), "true" | "false") => {
+                bail!("{}={value}: a check option takes true or false", self.name)
+            }
+            ("spin", Some((min, max))) => match value.trim().parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(()),
+                _ => bail!(
+                    "{}={value}: the engine takes an integer from {min} to {max}",
+                    self.name
+                ),
+            },
+            _ => Ok(()),
+        }
+    }
 }
 
 pub struct UciEngine {
@@ -179,6 +202,8 @@ impl UciEngine {
                     known.join(", ")
                 );
             };
+            decl.check(&value)
+                .with_context(|| format!("engine '{}'", self.spec.name))?;
             if decl.kind == "button" {
                 self.send(&format!("setoption name {}", decl.name))?;
             } else {
@@ -325,8 +350,18 @@ fn parse_option_line(line: &str) -> Option<DeclaredOption> {
     let rest = rest.strip_prefix("name")?;
     let type_at = rest.find(" type ")?;
     let name = rest[..type_at].trim().to_string();
-    let kind = rest[type_at + 6..].split_whitespace().next()?.to_string();
-    Some(DeclaredOption { name, kind })
+    let mut words = rest[type_at + 6..].split_whitespace();
+    let kind = words.next()?.to_string();
+    let (mut min, mut max) = (None, None);
+    while let Some(w) = words.next() {
+        match w {
+            "min" => min = words.next().and_then(|v| v.parse().ok()),
+            "max" => max = words.next().and_then(|v| v.parse().ok()),
+            _ => {}
+        }
+    }
+    let range = min.zip(max).filter(|_| kind == "spin");
+    Some(DeclaredOption { name, kind, range })
 }
 
 /// Updates `report` from one `info` line. Unknown tokens are skipped; a
@@ -397,7 +432,26 @@ mod tests {
             parse_option_line("option name Skill Level type spin default 20 min 0 max 20").unwrap();
         assert_eq!(o.name, "Skill Level");
         assert_eq!(o.kind, "spin");
+        assert_eq!(o.range, Some((0, 20)));
         assert!(parse_option_line("option garbage").is_none());
+    }
+
+    /// Values an engine would silently ignore are refused before the match starts.
+    #[test]
+    fn option_values_are_checked_against_the_declaration() {
+        let elo = parse_option_line("option name UCI_Elo type spin default 1350 min 1350 max 2850")
+            .unwrap();
+        assert!(elo.check("1350").is_ok() && elo.check("2850").is_ok());
+        for bad in ["1320", "2851", "strong", ""] {
+            let e = format!("{:#}", elo.check(bad).unwrap_err());
+            assert!(e.contains("from 1350 to 2850"), "{e}");
+        }
+        let limit =
+            parse_option_line("option name UCI_LimitStrength type check default false").unwrap();
+        assert_eq!(limit.range, None);
+        assert!(limit.check("TRUE").is_ok() && limit.check("yes").is_err());
+        let path = parse_option_line("option name EvalFile type string default <empty>").unwrap();
+        assert!(path.check("anything at all").is_ok());
     }
 
     #[test]

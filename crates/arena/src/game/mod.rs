@@ -251,9 +251,11 @@ pub fn play(
         };
         let grace = Duration::from_secs(2).max(settings.margin);
         let position = referee.uci_position();
-        // An engine with its own node limit (`nodes=` in its spec) in a nodes match.
-        let go = match (settings.tc, engine.spec().nodes) {
-            (TimeControl::Nodes(_), Some(n)) => format!("nodes {n}"),
+        // An engine with its own node limit (`nodes=` in its spec) in a nodes match, or its own
+        // depth (`depth=`) in a depth match.
+        let go = match (settings.tc, engine.spec().nodes, engine.spec().depth) {
+            (TimeControl::Nodes(_), Some(n), _) => format!("nodes {n}"),
+            (TimeControl::Depth(_), _, Some(d)) => format!("depth {d}"),
             _ => clocks.go_args(mover),
         };
         let reply = engine.search(&position, &go, deadline, grace);

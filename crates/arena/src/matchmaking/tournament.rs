@@ -29,7 +29,7 @@ use crate::progress::Progress;
 
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// Engine: name=NAME,cmd=PATH[,arg=ARG][,dir=DIR][,option.NAME=VALUE...]; repeat for each engine.
+    /// Engine: name=NAME,cmd=PATH[,arg=ARG][,dir=DIR][,nodes=N][,depth=D][,option.NAME=VALUE...]; repeat for each engine (nodes=/depth=: its own limit in a --tc nodes/depth match).
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
     /// TOML file with [[engine]] tables (name, cmd, args, dir, options); added after --engine ones.
@@ -421,6 +421,15 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         if !matches!(args.tc, TimeControl::Nodes(_)) {
             bail!(
                 "engine {}: nodes= sets its own node limit in a --tc nodes=N match, not with --tc {}",
+                spec.name,
+                args.tc
+            );
+        }
+    }
+    if let Some(spec) = specs.iter().find(|s| s.depth.is_some()) {
+        if !matches!(args.tc, TimeControl::Depth(_)) {
+            bail!(
+                "engine {}: depth= sets its own depth in a --tc depth=N match, not with --tc {}",
                 spec.name,
                 args.tc
             );

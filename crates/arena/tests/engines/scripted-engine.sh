@@ -17,10 +17,11 @@ while IFS= read -r line; do
         isready) echo "readyok" ;;
         position*) pos="$line" ;;
         go*)
-            # The depth it reports is the node limit of `go nodes N` (1 otherwise), so
+            # The depth it reports is the limit of `go nodes N` or `go depth N` (1 otherwise), so
             # that a test can read from the PGN which limit each engine was given.
             depth=1
             if [[ "$line" =~ ^go\ nodes\ ([0-9]+) ]]; then depth="${BASH_REMATCH[1]}"; fi
+            if [[ "$line" =~ ^go\ depth\ ([0-9]+) ]]; then depth="${BASH_REMATCH[1]}"; fi
             n=0
             if [[ "$pos" == *" moves "* ]]; then
                 set -- ${pos#* moves }

@@ -15,6 +15,7 @@
 
 use super::probcut::model::{DepthRule, ProbCutParams};
 use super::score::MAX_DEPTH;
+use super::strength::{ELO_MAX, ELO_MIN};
 use super::textbook::Algorithm;
 use crate::eval::nnue::{self, Network};
 use crate::eval::EvalKind;
@@ -44,7 +45,7 @@ macro_rules! search_config {
     (
         settings {
             $(
-                $s:ident : $sty:ty = $sdef:expr => $sopt:literal $([$smin:literal, $smax:literal])?;
+                $s:ident : $sty:ty = $sdef:expr => $sopt:literal $([$smin:tt, $smax:tt])?;
                 $swhy:literal
             )*
         }
@@ -218,6 +219,12 @@ search_config! {
             "[spp] maximum positional difference of the `spp` and `sppt` algorithms"
         textbook_qsearch: bool = false => "TextbookQsearch";
             "quiescence at the textbook algorithms' leaves (off: static evaluation, as the thesis)"
+        limit_strength: bool = false => "UCI_LimitStrength";
+            "[strength] play weaker, at the strength `UCI_Elo` asks for: fewer nodes a move and a move drawn among the best few root moves (docs/strength.md); the clock and `go` limits still bound each search"
+        elo: i32 = ELO_MAX as i32 => "UCI_Elo" [ELO_MIN, ELO_MAX];
+            "[strength] the Elo `UCI_LimitStrength` plays at (the range is that of the table of levels, provisional until calibrated against Stockfish 15.1's `UCI_Elo`); the provisional top is about full strength at blitz"
+        strength_seed: i32 = 0 => "StrengthSeed" [0, 1000000];
+            "[strength] 0: each engine process draws the weak mode's moves its own way; another value: they follow from it, the position and the `go`s since `ucinewgame` alone (reproducible games)"
     }
     techniques {
         [tt] Tt => "Tt" = true;

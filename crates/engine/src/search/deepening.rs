@@ -62,10 +62,20 @@ impl Searcher<'_> {
             // keeping the time for later.
             max_depth = max_depth.min(4);
         }
-        let multipv = (self.cfg.multipv.max(1) as usize).min(candidates);
+        let asked = self.cfg.multipv.max(1) as usize;
+        // [strength] The weak mode scores several root moves to choose among.
+        let multipv = self
+            .strength
+            .map_or(asked, |s| s.multipv(asked))
+            .min(candidates);
         let mut prev_score = 0;
+        let mut completed: Vec<(i32, Vec<Move>)> = Vec::new();
 
         'deepening: for depth in 1..=max_depth {
+            // [strength] The level's node cap binds once there are moves to choose among.
+            if let Some(s) = self.strength.filter(|_| depth == 2) {
+                self.clock.node_limit = Some(s.node_limit(limits.nodes));
+            }
             self.td.root_skip.clear();
             self.td.root_depth = depth;
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
@@ -95,9 +105,18 @@ impl Searcher<'_> {
             result.best = line.first().copied();
             result.ponder = line.get(1).copied();
             (result.score, result.depth, result.pv) = (self.reported(score), depth, line);
+            completed = lines;
             if self.enough(limits, &result.iterations, multipv > 1) {
                 break;
             }
+        }
+        // [strength] UCI_LimitStrength: the move played is drawn among the root moves the last
+        // completed iteration scored, the best the likeliest (strength.rs).
+        if let Some(pick) = self.strength.and_then(|s| s.pick(&completed)) {
+            let (score, line) = completed.swap_remove(pick);
+            result.best = line.first().copied();
+            result.ponder = line.get(1).copied();
+            (result.score, result.pv) = (self.reported(score), line);
         }
         if self.main {
             reporter.summary(Summary::Engine(&self.td.stats));

@@ -26,6 +26,8 @@ pub mod result;
 pub mod score;
 pub mod stack;
 pub mod stats;
+pub mod strength;
+mod strength_levels;
 pub mod team;
 pub mod textbook;
 pub mod thread;

@@ -13,6 +13,7 @@ use super::margins::{MarginLog, MarginSample};
 use super::report::{Reporter, Silent, Summary};
 use super::result::{Control, SearchResult};
 use super::stats::SearchStats;
+use super::strength::Strength;
 use super::textbook::{self, Algorithm, TextbookConfig};
 use super::thread::{SearchShared, Searcher, ThreadData};
 use super::tt::{ResizeError, TranspositionTable, TtError};
@@ -35,6 +36,11 @@ pub struct SearchTeam {
     threads: Vec<ThreadData>,
     /// What the GUI's clock charges beyond the search's own time, learnt over a game.
     latency: Latency,
+    /// [strength] The weak mode's seed when `StrengthSeed` is 0 (this process's own, so that
+    /// games vary), and the `go`s since `ucinewgame` (so that a position met twice need not
+    /// get the same move).
+    own_seed: u64,
+    goes: u64,
 }
 
 impl SearchTeam {
@@ -53,6 +59,8 @@ impl SearchTeam {
             config,
             threads: vec![ThreadData::default()],
             latency: Latency::default(),
+            own_seed: process_seed(),
+            goes: 0,
         })
     }
 
@@ -132,6 +140,7 @@ impl SearchTeam {
     /// Forget everything learned in earlier games (`ucinewgame`).
     pub fn new_game(&mut self) {
         self.latency = Latency::default();
+        self.goes = 0;
         self.shared.tt.clear();
         self.threads.iter_mut().for_each(ThreadData::new_game);
     }
@@ -175,6 +184,7 @@ impl SearchTeam {
             hold();
             return r;
         }
+        let strength = self.strength(pos);
         let white = pos.side() == cozy_chess::Color::White;
         // Pondering time is not charged by the GUI: no latency sample across it.
         let clock = limits.own_clock(white).filter(|_| !limits.ponder);
@@ -190,7 +200,7 @@ impl SearchTeam {
         // Timed from here to the answer (helpers joined): the rest of what the GUI charges
         // is the latency.
         let started = Instant::now();
-        let result = self.engine(pos, limits, plan, reporter, hold);
+        let result = self.engine(pos, limits, plan, strength, reporter, hold);
         self.latency
             .searched(clock, started.elapsed().as_millis() as u64);
         result
@@ -202,6 +212,7 @@ impl SearchTeam {
         pos: &Position,
         limits: &Limits,
         plan: Option<TimePlan>,
+        strength: Option<Strength>,
         reporter: &mut dyn Reporter,
         hold: impl FnOnce(),
     ) -> SearchResult {
@@ -210,6 +221,7 @@ impl SearchTeam {
         let main_td = tds.next().expect("a team has a main thread");
         let mut main = Searcher::new(main_td, shared, cfg, lmr, true);
         main.clock.plan = plan;
+        main.strength = strength;
         if tds.len() == 0 {
             let r = main.iterate(pos, limits, reporter);
             hold();
@@ -257,6 +269,21 @@ impl SearchTeam {
         self.threads = threads;
         shared.helpers_stop.store(false, Ordering::SeqCst);
         result
+    }
+
+    /// [strength] The weak mode for this `go` when `UCI_LimitStrength` is on: its draw follows
+    /// from the seed (`StrengthSeed`, or this process's own when 0), the position and the `go`s
+    /// since `ucinewgame`.
+    fn strength(&mut self, pos: &Position) -> Option<Strength> {
+        if !self.config.limit_strength {
+            return None;
+        }
+        self.goes += 1;
+        let seed = match self.config.strength_seed {
+            0 => self.own_seed,
+            s => s as u64,
+        };
+        Some(Strength::new(self.config.elo, seed, pos.hash(), self.goes))
     }
 
     /// [qsearch] The quiescence search alone from `pos` on the main thread (full window, no
@@ -339,4 +366,12 @@ impl SearchTeam {
             stats,
         }
     }
+}
+
+/// [strength] A seed of this process's own: the standard library's per-process random hash keys.
+fn process_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
 }

@@ -9,6 +9,7 @@ use super::report::Recorder;
 use super::result::SearchResult;
 use super::score::{score_text, INF, MATE};
 use super::stats::{SearchStats, Technique};
+use super::strength::Level;
 use super::team::SearchTeam;
 use super::textbook::{self, Algorithm, TextbookConfig};
 use crate::eval::EvalKind;
@@ -837,4 +838,138 @@ fn the_fitted_margin_rows_move_their_rules() {
     let sfpc = |v: &str| cuts("SfpcDepthMargin", v, Technique::Sfpc);
     let (low, default, high) = (sfpc("-30"), sfpc("0"), sfpc("100"));
     assert!(low > default && default > high, "{low} {default} {high}");
+/// [strength] The weak mode at `elo` with a fixed seed.
+fn weak(elo: i32, seed: i32) -> SearchConfig {
+    SearchConfig {
+        limit_strength: true,
+        elo,
+        strength_seed: seed,
+        ..SearchConfig::default()
+    }
+}
+
+/// [strength] At the lowest Elo the move is drawn among the root moves of the last completed
+/// iteration: always one of them (so legal), the best more often than any other, another
+/// sometimes, the same for the same seed; the search itself does not depend on the seed.
+#[test]
+fn the_weak_mode_plays_a_scored_move_and_sometimes_not_the_best() {
+    let mut by_rank = [0usize; 8];
+    for fen in FENS {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let legal = pos.legal_moves();
+        let mut nodes = Vec::new();
+        for seed in 1..=8 {
+            let mut lines = Recorder::default();
+            let r = team(weak(1320, seed)).search_with(&pos, &Limits::default(), &mut lines, || {});
+            assert!(r.depth >= 1, "{fen}");
+            let scored: Vec<_> = lines
+                .lines
+                .iter()
+                .filter(|l| l.0 == r.depth)
+                .map(|l| (l.1, l.3[0]))
+                .collect();
+            let mv = r.best.unwrap();
+            assert!(legal.contains(&mv), "{fen}: {mv}");
+            assert!(
+                scored.iter().any(|&(_, m)| m == mv),
+                "{fen}: {mv} not in {scored:?}"
+            );
+            assert_eq!(r.pv.first(), Some(&mv));
+            let again = team(weak(1320, seed)).search(&pos, &Limits::default());
+            assert_eq!(again.best, r.best, "{fen}: seed {seed} is not reproducible");
+            nodes.push(r.stats.nodes);
+            let rank = scored
+                .iter()
+                .find(|&&(_, m)| m == mv)
+                .map_or(0, |&(k, _)| k);
+            by_rank[rank.min(7)] += 1;
+        }
+        assert!(nodes.iter().all(|&n| n == nodes[0]), "{fen}: {nodes:?}");
+    }
+    let (best, others) = (by_rank[1], &by_rank[2..]);
+    assert!(others.iter().all(|&n| best > n), "{by_rank:?}");
+    assert!(others.iter().sum::<usize>() > 0, "{by_rank:?}");
+    // A mate in one is no close call: even the weakest level plays it.
+    let mate = Position::from_fen(FENS[4], false).unwrap();
+    for seed in 1..=8 {
+        let r = team(weak(1320, seed)).search(&mate, &Limits::default());
+        assert_eq!(r.best.map(|m| m.to_string()), Some("d1d8".into()));
+    }
+}
+
+/// [strength] At the top Elo the search is the full one: same move, same nodes (under its cap).
+#[test]
+fn the_top_elo_plays_as_the_full_engine() {
+    let top = match options::all()
+        .into_iter()
+        .find(|s| s.name == "UCI_Elo")
+        .unwrap()
+        .kind
+    {
+        Kind::Spin { max, .. } => max as i32,
+        k => panic!("UCI_Elo is a spin, not {k:?}"),
+    };
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Default::default()
+    };
+    for fen in FENS {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let full = team(SearchConfig::default()).search(&pos, &limits);
+        let weak = team(weak(top, 3)).search(&pos, &limits);
+        assert_eq!(weak, full.clone().with_times_of(&weak), "{fen}");
+    }
+}
+
+/// [strength] The level's node cap holds after the first iteration, and a smaller `go nodes`
+/// (from the first node) or `go depth` still wins.
+#[test]
+fn the_weak_mode_keeps_its_node_cap_and_the_gui_limits() {
+    let pos = Position::from_fen(FENS[2], false).unwrap();
+    // The first iteration, and the one node of the second that finds the cap passed.
+    let first = team(weak(1320, 1)).search(&pos, &depth(1)).stats.nodes + 1;
+    for elo in [1320, 1800, 2400] {
+        let cap = Level::at(elo).nodes;
+        let r = team(weak(elo, 1)).search(&pos, &Limits::default());
+        assert!(
+            r.stats.nodes <= cap.max(first),
+            "{elo}: {} > {cap}",
+            r.stats.nodes
+        );
+        assert!(r.depth >= 1);
+        let r = team(weak(elo, 1)).search(
+            &pos,
+            &Limits {
+                nodes: Some(cap / 3),
+                ..Default::default()
+            },
+        );
+        assert!(r.stats.nodes <= cap / 3, "{elo}: {}", r.stats.nodes);
+        let r = team(weak(elo, 1)).search(&pos, &depth(1));
+        assert_eq!(r.depth, 1);
+    }
+}
+
+/// [strength] Out-of-range and malformed values are refused, the previous value kept.
+#[test]
+fn strength_options_refuse_bad_values() {
+    let mut cfg = SearchConfig::default();
+    assert!(!cfg.limit_strength);
+    assert_eq!(cfg.set_option("uci_limitstrength", Some("true")), Ok(true));
+    assert_eq!(cfg.set_option("UCI_Elo", Some("1500")), Ok(true));
+    assert_eq!(cfg.set_option("StrengthSeed", Some("99")), Ok(true));
+    assert!(cfg.limit_strength && cfg.elo == 1500 && cfg.strength_seed == 99);
+    let before = cfg.clone();
+    for (name, value) in [
+        ("UCI_Elo", Some("1319")),
+        ("UCI_Elo", Some("3001")),
+        ("UCI_Elo", Some("strong")),
+        ("UCI_Elo", None),
+        ("UCI_LimitStrength", Some("sometimes")),
+        ("StrengthSeed", Some("-1")),
+    ] {
+        let e = cfg.set_option(name, value).unwrap_err();
+        assert!(e.to_string().ends_with("previous value kept"), "{e}");
+    }
+    assert_eq!(cfg, before);
 }

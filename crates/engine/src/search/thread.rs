@@ -11,6 +11,7 @@ use super::margins::{MarginLog, MarginRule, MarginSample};
 use super::result::Control;
 use super::stack::Stack;
 use super::stats::SearchStats;
+use super::strength::Strength;
 use super::tt::TranspositionTable;
 use crate::eval::tapered::PawnCache;
 use crate::eval::{self, EvalKind};
@@ -195,6 +196,8 @@ pub(crate) struct Searcher<'a> {
     /// [syzygy] The root's result by the tables, reported instead of a search score that is
     /// no mate.
     pub tb_root_score: Option<i32>,
+    /// [strength] The weak mode of this `go` (the main thread's; helpers search as ever).
+    pub strength: Option<Strength>,
 }
 
 impl<'a> Searcher<'a> {
@@ -226,6 +229,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             tb_cardinality: 0,
             tb_root_score: None,
+            strength: None,
         }
     }
 

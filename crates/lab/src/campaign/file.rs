@@ -367,4 +367,20 @@ games = 10
             assert!(e.contains(why), "expected '{why}' in: {e}");
         }
     }
+
+    /// Every campaign file of the repository is one the runner accepts: a pre-registration
+    /// that the runner would refuse on the day it is run is no plan.
+    #[test]
+    fn the_repository_campaigns_are_accepted() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../campaigns");
+        let mut read = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                CampaignFile::read(&path).unwrap_or_else(|e| panic!("{e:#}"));
+                read += 1;
+            }
+        }
+        assert!(read >= 1, "no campaign in {}", dir.display());
+    }
 }

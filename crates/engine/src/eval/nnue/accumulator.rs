@@ -11,7 +11,7 @@
 //! changes every row of that side, so that perspective is rebuilt from the accumulator cache
 //! ([`AccumulatorCache`]) at that ply, and the other perspective is updated as usual.
 
-use super::network::{KingBuckets, Network};
+use super::network::{KingBuckets, KingKey, Network};
 use super::{feature, flip_feature, INPUTS};
 use cozy_chess::{Board, Color, File, Move, Piece, Square};
 
@@ -91,6 +91,12 @@ impl Pieces {
         p
     }
 
+    /// Where `color`'s king stands.
+    fn king(&self, color: Color) -> Square {
+        let bits = self.0[color as usize][Piece::King as usize];
+        Square::index((bits.trailing_zeros() as usize).min(63))
+    }
+
     /// The pieces after a move: `board`'s with the delta's pieces taken off and put on.
     fn after(board: &Board, delta: &Delta) -> Pieces {
         let mut p = Pieces::of(board);
@@ -103,23 +109,14 @@ impl Pieces {
     }
 }
 
-/// One ply of the line: the move's delta, both kings after it, and which perspective's king
-/// crossed into another bucket or mirror half (that perspective is rebuilt from the cache).
-#[derive(Clone, Copy, Debug)]
+/// One ply of the line: the move's delta, each perspective's king key after it, and which
+/// perspective's king crossed into another bucket or mirror half (that perspective is rebuilt
+/// from the cache).
+#[derive(Clone, Copy, Debug, Default)]
 struct Ply {
     delta: Delta,
-    kings: [Square; 2],
+    keys: [KingKey; 2],
     refresh: [bool; 2],
-}
-
-impl Default for Ply {
-    fn default() -> Self {
-        Ply {
-            delta: Delta::default(),
-            kings: [Square::E1, Square::E8],
-            refresh: [false; 2],
-        }
-    }
 }
 
 /// [nnue-finny] The accumulator cache ("Finny table"): per perspective and king key (bucket
@@ -210,6 +207,8 @@ pub struct NnueState {
     hidden: usize,
     /// The network's king buckets, so that `push_move` sees a bucket change without it.
     kings: KingBuckets,
+    /// Whether the network has king buckets or a mirror at all (else no move refreshes).
+    keyed: bool,
     /// Which network the cache holds accumulators of.
     checksum: u64,
     /// Per ply: `hidden` values for white's perspective, then `hidden` for black's.
@@ -229,6 +228,7 @@ impl NnueState {
         NnueState {
             hidden: net.hidden(),
             kings: *net.king_buckets(),
+            keyed: *net.king_buckets() != KingBuckets::NONE,
             checksum: net.checksum(),
             accs: vec![0; plies * 2 * net.hidden()],
             computed: vec![[false; 2]; plies],
@@ -257,7 +257,10 @@ impl NnueState {
         let h = self.hidden;
         let kings = [board.king(Color::White), board.king(Color::Black)];
         self.plies[0] = Ply {
-            kings,
+            keys: [
+                self.kings.key(Color::White, kings[0]),
+                self.kings.key(Color::Black, kings[1]),
+            ],
             ..Ply::default()
         };
         let pieces = Pieces::of(board);
@@ -283,30 +286,33 @@ impl NnueState {
         let delta = Delta::of_move(board, mv);
         let mut ply = Ply {
             delta,
-            kings: self.plies[self.top].kings,
+            keys: self.plies[self.top].keys,
             refresh: [false; 2],
         };
-        let us = board.side_to_move();
-        if board.king(us) == mv.from {
-            let to = if board.colors(us).has(mv.to) {
-                castled(mv.from, mv.to).0
-            } else {
-                mv.to
-            };
-            ply.kings[us as usize] = to;
-            ply.refresh[us as usize] = self.kings.key(us, mv.from) != self.kings.key(us, to);
+        // The mover is the first piece taken off and put on (the king when castling).
+        let king = |f: u16| f as usize % 384 / 64 == Piece::King as usize;
+        if self.keyed && delta.n_sub > 0 && king(delta.subs[0]) {
+            let us = board.side_to_move();
+            let key = self
+                .kings
+                .key(us, Square::index(delta.adds[0] as usize % 64));
+            let u = us as usize;
+            if key != ply.keys[u] {
+                ply.keys[u] = key;
+                ply.refresh[u] = true;
+                self.push(ply);
+                self.pieces[self.top] = Pieces::after(board, &delta);
+                return;
+            }
         }
         self.push(ply);
-        if ply.refresh[us as usize] {
-            self.pieces[self.top] = Pieces::after(board, &delta);
-        }
     }
 
     /// A null move changes no feature.
     #[inline]
     pub fn push_null(&mut self) {
         let ply = Ply {
-            kings: self.plies[self.top].kings,
+            keys: self.plies[self.top].keys,
             ..Ply::default()
         };
         self.push(ply);
@@ -328,9 +334,54 @@ impl NnueState {
         self.top = self.top.saturating_sub(1);
     }
 
-    /// Brings the top accumulators up to date, each perspective from its nearest computed
-    /// ancestor, or from the cache at the last ply where its king changed key.
+    /// Brings the top accumulators up to date.
+    #[inline]
     pub fn apply(&mut self, net: &Network) {
+        if self.keyed {
+            self.apply_keyed(net);
+        } else {
+            self.apply_plain(net);
+        }
+    }
+
+    /// Without king buckets both perspectives are always computed together, from the
+    /// nearest computed ancestor, one row per piece as in versions 1 and 2.
+    fn apply_plain(&mut self, net: &Network) {
+        let mut from = self.top;
+        while !self.computed[from][0] {
+            from -= 1;
+        }
+        let h = self.hidden;
+        for ply in from + 1..=self.top {
+            let d = self.plies[ply].delta;
+            let (done, rest) = self.accs.split_at_mut(ply * 2 * h);
+            let parent = &done[(ply - 1) * 2 * h..];
+            let child = &mut rest[..2 * h];
+            let (na, ns) = (d.n_add as usize, d.n_sub as usize);
+            for side in 0..2 {
+                // Rows by offset into the feature weights; black's perspective reads the
+                // vertically mirrored feature of the same piece.
+                let row = |f: u16| {
+                    let f = f as usize;
+                    h * if side == 0 { f } else { flip_feature(f) }
+                };
+                let adds = [row(d.adds[0]), row(d.adds[1])];
+                let subs = [row(d.subs[0]), row(d.subs[1])];
+                net.kernel.add_sub(
+                    &mut child[side * h..(side + 1) * h],
+                    &parent[side * h..(side + 1) * h],
+                    net.ft_weights(),
+                    &adds[..na],
+                    &subs[..ns],
+                );
+            }
+            self.computed[ply] = [true; 2];
+        }
+    }
+
+    /// With king buckets each perspective comes from its own nearest computed ancestor, or
+    /// from the cache at the last ply where its king changed key.
+    fn apply_keyed(&mut self, net: &Network) {
         let h = self.hidden;
         for side in [Color::White, Color::Black] {
             let s = side as usize;
@@ -341,21 +392,22 @@ impl NnueState {
             if from == self.top {
                 continue;
             }
-            if let Some(r) = (from + 1..=self.top)
-                .rev()
-                .find(|&p| self.plies[p].refresh[s])
-            {
-                let acc = &mut self.accs[(r * 2 + s) * h..(r * 2 + s + 1) * h];
-                self.cache
-                    .refresh(net, side, self.plies[r].kings[s], &self.pieces[r], acc);
-                self.computed[r][s] = true;
-                from = r;
+            if self.keyed {
+                if let Some(r) = (from + 1..=self.top)
+                    .rev()
+                    .find(|&p| self.plies[p].refresh[s])
+                {
+                    let acc = &mut self.accs[(r * 2 + s) * h..(r * 2 + s + 1) * h];
+                    let pieces = &self.pieces[r];
+                    self.cache
+                        .refresh(net, side, pieces.king(side), pieces, acc);
+                    self.computed[r][s] = true;
+                    from = r;
+                }
             }
             for ply in from + 1..=self.top {
-                let Ply {
-                    delta: d, kings, ..
-                } = self.plies[ply];
-                let key = self.kings.key(side, kings[s]);
+                let Ply { delta: d, keys, .. } = self.plies[ply];
+                let key = keys[s];
                 // Rows by offset into the feature weights; black's perspective reads the
                 // vertically mirrored feature of the same piece.
                 let row = |f: u16| {
@@ -611,6 +663,7 @@ mod tests {
             let us = board.side_to_move() as usize;
             state.push_move(&board, mv.parse().unwrap());
             assert_eq!(state.plies[1].refresh[us], want, "{fen} {mv}");
+            assert_eq!(state.plies[1].keys[us] != state.plies[0].keys[us], want);
             assert!(!state.plies[1].refresh[1 - us]);
             let mut after = board.clone();
             after.play(mv.parse().unwrap());

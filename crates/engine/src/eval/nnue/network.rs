@@ -132,7 +132,7 @@ pub struct KingBuckets {
 }
 
 /// Which block and which mirror one perspective uses for one king square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KingKey {
     pub bucket: u8,
     pub mirror: bool,

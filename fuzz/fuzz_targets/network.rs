@@ -31,7 +31,12 @@ fn well_formed(data: &[u8]) -> Option<Vec<u8>> {
         0 => (1, None),
         1 => (3, Some(*KingBuckets::layout("mirror4").ok()?.map())),
         2 => (3, Some(*KingBuckets::layout("mirror1").ok()?.map())),
-        _ => (3, Some(std::array::from_fn(|i| rest.get(i).copied().unwrap_or(0) % 5))),
+        _ => (
+            3,
+            Some(std::array::from_fn(|i| {
+                rest.get(i).copied().unwrap_or(0) % 5
+            })),
+        ),
     };
     let kings = map.map_or(1, |m| m.iter().copied().max().unwrap_or(0) as usize + 1);
     let mut file = Vec::new();
@@ -48,13 +53,13 @@ fn well_formed(data: &[u8]) -> Option<Vec<u8>> {
     let shift = head[8] % 16;
     let mut payload: Vec<u8> = map.map_or(Vec::new(), |m| m.to_vec());
     payload.extend((0..weights_len(hidden, kings)).map(|i| {
-            let b = rest.get(i % rest.len().max(1)).copied().unwrap_or(0);
-            if i % 2 == 1 {
-                ((b as i8) >> shift.min(7)) as u8
-            } else {
-                b
-            }
-        }));
+        let b = rest.get(i % rest.len().max(1)).copied().unwrap_or(0);
+        if i % 2 == 1 {
+            ((b as i8) >> shift.min(7)) as u8
+        } else {
+            b
+        }
+    }));
     file.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
     file.extend_from_slice(&payload);
     Some(file)
@@ -68,7 +73,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(net) = Network::from_bytes(&file) else {
         return;
     };
-    assert_eq!(net.to_bytes(), file, "an accepted network writes back to its bytes");
+    assert_eq!(
+        net.to_bytes(),
+        file,
+        "an accepted network writes back to its bytes"
+    );
     let net = Arc::new(net);
     let mut pos = Position::startpos();
     pos.attach_nnue(net.clone());

@@ -685,55 +685,66 @@ mod tests {
     /// call (where the search prefetches) gets the new position's key.
     #[test]
     fn attached_network_follows_make_and_unmake() {
-        use crate::eval::nnue::test_support::{random_network, Rng};
-        use crate::eval::nnue::{evaluate_board, Activation};
+        use crate::eval::nnue::test_support::{random_king_network, random_network, Rng};
+        use crate::eval::nnue::{evaluate_board, Activation, KingBuckets};
         let mut rng = Rng(77);
-        let net = Arc::new(random_network(&mut rng, 32, Activation::SCReLU));
+        let kings = KingBuckets::layout("mirror8").unwrap();
+        let nets = [
+            random_network(&mut rng, 32, Activation::SCReLU),
+            // [nnue-kings] The second network replaces the first on the same position.
+            random_king_network(&mut rng, 32, Activation::SCReLU, 8, kings),
+        ];
         let mut p = Position::startpos();
         for m in ["e2e4", "d7d5", "e4d5", "g8f6"] {
             p.play_uci(m).unwrap();
         }
-        p.attach_nnue(net.clone());
-        let check = |p: &Position| {
-            assert_eq!(
-                p.nnue_eval(),
-                Some(evaluate_board(&net, p.board())),
-                "{}",
-                p.fen()
-            )
-        };
-        check(&p);
-        for _ in 0..400 {
-            let moves = p.legal_moves();
-            match rng.next() % 8 {
-                0 if p.ply_count() > 0 => p.unmake(),
-                1 if !p.in_check() => {
-                    let mut told = None;
-                    p.make_null_then(|key| told = Some(key));
-                    assert_eq!(told, Some(p.hash()), "make_null_then passes the new key");
-                }
-                _ if !moves.is_empty() => {
-                    let mv = moves[(rng.next() % moves.len() as u64) as usize];
-                    let mut told = None;
-                    p.make_then(mv, |key| told = Some(key));
-                    assert_eq!(told, Some(p.hash()), "make_then passes the new key");
-                }
-                _ => p.unmake(),
-            }
-            // [lazynnue] Half the time the pending plies (one or several) are brought up to
-            // date here, so chains of `make_then` are updated together; otherwise
-            // `nnue_eval` computes from scratch, and both must agree with a fresh one.
-            if rng.next().is_multiple_of(2) {
-                p.refresh_nnue();
-            }
+        for net in nets {
+            let net = Arc::new(net);
+            p.attach_nnue(net.clone());
+            let check = |p: &Position| {
+                assert_eq!(
+                    p.nnue_eval(),
+                    Some(evaluate_board(&net, p.board())),
+                    "{}",
+                    p.fen()
+                )
+            };
             check(&p);
+            for _ in 0..400 {
+                let moves = p.legal_moves();
+                match rng.next() % 8 {
+                    0 if p.ply_count() > 0 => p.unmake(),
+                    1 if !p.in_check() => {
+                        let mut told = None;
+                        p.make_null_then(|key| told = Some(key));
+                        assert_eq!(told, Some(p.hash()), "make_null_then passes the new key");
+                    }
+                    _ if !moves.is_empty() => {
+                        let mv = moves[(rng.next() % moves.len() as u64) as usize];
+                        let mut told = None;
+                        p.make_then(mv, |key| told = Some(key));
+                        assert_eq!(told, Some(p.hash()), "make_then passes the new key");
+                    }
+                    _ => p.unmake(),
+                }
+                // [lazynnue] Half the time the pending plies (one or several) are brought up to
+                // date here, so chains of `make_then` are updated together; otherwise
+                // `nnue_eval` computes from scratch, and both must agree with a fresh one.
+                if rng.next().is_multiple_of(2) {
+                    p.refresh_nnue();
+                }
+                check(&p);
+            }
+            while p.ply_count() > 0 {
+                p.unmake();
+                check(&p);
+            }
+            let copy = p.clone();
+            check(&copy);
+            for m in ["e2e4", "d7d5", "e4d5", "g8f6"] {
+                p.play_uci(m).unwrap();
+            }
         }
-        while p.ply_count() > 0 {
-            p.unmake();
-            check(&p);
-        }
-        let copy = p.clone();
-        check(&copy);
         p.detach_nnue();
         assert_eq!(p.nnue_eval(), None);
     }

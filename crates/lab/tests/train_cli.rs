@@ -1,6 +1,7 @@
 //! `augur-lab train --config` through the real binary: a tiny run declared by a TOML file on
 //! datagen files made here, with a held-out file; its `run.toml` and `--summary` read back;
-//! a `--resume` with a changed setting refused, one with the same settings accepted.
+//! a `--resume` with a changed setting refused, one with the same settings accepted; a
+//! king-bucketed run writes a version 3 network and records its layout.
 
 mod common;
 
@@ -158,5 +159,40 @@ fn a_run_from_a_config_file_records_itself_and_refuses_a_changed_resume() {
     let g: TrainFigures = summary::read(&again).unwrap().figures().unwrap();
     assert_eq!(g.network_sha256, f.network_sha256);
     assert_eq!(g.final_held_out_loss, f.final_held_out_loss);
+
+    // [nnue-kings] A resume with king buckets is another run, refused by name; a fresh one
+    // with `--king-buckets mirror8 --factoriser` writes a version 3 file with K = 8 and
+    // records the layout in its run.toml.
+    let o = lab(&[
+        "train",
+        "--config",
+        cfg,
+        "--resume",
+        "--king-buckets",
+        "mirror8",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("king_buckets"), "{err}");
+    let kb_out = dir.join("kings");
+    ok(lab(&[
+        "train",
+        "--config",
+        cfg,
+        "--out",
+        kb_out.to_str().unwrap(),
+        "--king-buckets",
+        "mirror8",
+        "--factoriser",
+    ]));
+    let net = std::fs::read(kb_out.join("augur.nnue")).unwrap();
+    assert_eq!((net[8], net[22]), (3, 8));
+    let record = RunRecord::read(&kb_out.join("run.toml")).unwrap();
+    assert_eq!(
+        (
+            record.settings.king_buckets.as_str(),
+            record.settings.factoriser
+        ),
+        ("mirror8", true)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,7 +2,8 @@
 //! written after every epoch so that `augur-lab train --resume` continues where a run stopped.
 //!
 //! Little-endian: magic `AUGURCKP`, version u32, hidden u32, (version 2: output buckets u32),
-//! activation u8, epochs done u32,
+//! (version 3: the king-bucket map, 64 bytes, zero without king buckets; mirrored u8;
+//! factoriser u8), activation u8, epochs done u32,
 //! optimiser steps u64, parameter count u64, then params, m, v (f32 each), then the history
 //! count u32 and (train loss, validation loss) f64 pairs, then FNV-1a 64 of everything before.
 
@@ -10,7 +11,7 @@ use super::model::{Layout, Model};
 use super::optim::AdamW;
 use anyhow::{bail, Context, Result};
 use augur::eval::nnue::network::fnv1a64;
-use augur::eval::nnue::Activation;
+use augur::eval::nnue::{Activation, KingBuckets};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"AUGURCKP";
@@ -20,8 +21,9 @@ pub fn is_checkpoint(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// 2 added the output buckets; version 1 checkpoints (one bucket) still load.
-const VERSION: u32 = 2;
+/// 2 added the output buckets, 3 the king buckets and factoriser; versions 1 and 2 (no king
+/// buckets) still load.
+const VERSION: u32 = 3;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
@@ -39,6 +41,10 @@ impl Checkpoint {
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.extend_from_slice(&(self.model.hidden() as u32).to_le_bytes());
         b.extend_from_slice(&(self.model.buckets() as u32).to_le_bytes());
+        let l = self.model.layout;
+        b.extend_from_slice(l.kings.map());
+        b.push(l.kings.is_mirrored() as u8);
+        b.push(l.factoriser as u8);
         b.push(self.model.activation.code());
         b.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         b.extend_from_slice(&self.opt.steps.to_le_bytes());
@@ -77,14 +83,33 @@ impl Checkpoint {
         if !(1..=augur::eval::nnue::network::MAX_BUCKETS).contains(&buckets) {
             bail!("checkpoint has {buckets} output buckets");
         }
+        let (kings, factoriser) = if version >= 3 {
+            let map: [u8; 64] = r.take(64)?.try_into().expect("64 bytes");
+            let mirrored = r.take(1)?[0];
+            let factoriser = r.take(1)?[0];
+            let kings = match mirrored {
+                0 if map == [0; 64] => KingBuckets::NONE,
+                1 => KingBuckets::mirrored(map)?,
+                _ => bail!("checkpoint has a bad king-bucket table"),
+            };
+            (kings, factoriser != 0)
+        } else {
+            (KingBuckets::NONE, false)
+        };
         let activation = Activation::from_code(r.take(1)?[0])?;
         let epochs_done = r.u32()? as usize;
         let steps = r.u64()?;
         let n = r.u64()? as usize;
-        let layout = Layout { hidden, buckets };
+        let layout = Layout {
+            kings,
+            factoriser,
+            ..Layout::plain(hidden, buckets)
+        };
         if n != layout.len() {
             bail!(
-                "checkpoint has {n} parameters, H={hidden} with {buckets} bucket(s) needs {}",
+                "checkpoint has {n} parameters, H={hidden} with {buckets} bucket(s), {} king bucket(s){} needs {}",
+                layout.kings.count(),
+                if layout.factoriser { " and a factoriser" } else { "" },
                 layout.len()
             );
         }
@@ -196,5 +221,20 @@ mod tests {
         bad[100] ^= 4;
         let err = Checkpoint::from_bytes(&bad, 0.01).unwrap_err().to_string();
         assert!(err.contains("checksum"), "{err}");
+
+        // [nnue-kings] The king buckets and the factoriser travel with the model.
+        let layout = Layout {
+            kings: KingBuckets::layout("mirror16").unwrap(),
+            factoriser: true,
+            ..Layout::plain(16, 2)
+        };
+        let model = Model::with_layout(layout, Activation::SCReLU, 2);
+        let ck = Checkpoint {
+            opt: AdamW::new(model.params.len(), 0.01),
+            model,
+            epochs_done: 1,
+            history: vec![(0.1, 0.2)],
+        };
+        assert_eq!(Checkpoint::from_bytes(&ck.to_bytes(), 0.01).unwrap(), ck);
     }
 }

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use augur::eval::nnue::{Activation, Quantisation};
+use augur::eval::nnue::{Activation, KingBuckets, Quantisation};
 use serde::{Deserialize, Serialize};
 
 use super::model::{LossConfig, Rounding};
@@ -105,6 +105,17 @@ settings! {
     /// Default: 1.
     #[arg(long)]
     output_buckets: usize = 1 => [usize];
+    /// [nnue-kings] King buckets of the inputs, a named layout: `none` (a version 1/2 file),
+    /// `mirror1` (mirrored, one bucket), `mirror4`, `mirror8` or `mirror16` (mirrored: a
+    /// version 3 file).
+    ///
+    /// Default: none.
+    #[arg(long)]
+    king_buckets: String = "none".to_string() => [String];
+    /// [train-factoriser] Train a 768-row block shared by every king bucket, added into each
+    /// when the network is written (needs king buckets).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    factoriser: bool = false => [bool];
     /// QB, the output weights' quantisation scale (1 to 1024): a weight w is stored as
     /// round(w · QB), and the SCReLU kernel caps it at 32767 / QA (128 with QA = 255), so QB
     /// 128 keeps weights up to ±1.0 at twice the resolution of the standard 64.
@@ -219,6 +230,10 @@ pub struct TrainOptions {
     pub hidden: usize,
     /// Output buckets ([nnue-buckets]).
     pub buckets: usize,
+    /// King buckets of the inputs ([nnue-kings]).
+    pub kings: KingBuckets,
+    /// A factoriser trained beside the king buckets ([train-factoriser]).
+    pub factoriser: bool,
     pub activation: Activation,
     pub epochs: usize,
     pub batch: usize,
@@ -321,7 +336,19 @@ impl RunConfig {
             bail!("threads must be positive");
         }
         self.quantisation().validate().context("qb")?;
+        let kings = self.kings()?;
+        if self.factoriser && kings.count() == 1 {
+            bail!(
+                "factoriser = true needs king buckets (king_buckets = \"{}\" has one)",
+                self.king_buckets
+            );
+        }
         Ok(())
+    }
+
+    /// The named king-bucket layout.
+    pub fn kings(&self) -> Result<KingBuckets> {
+        KingBuckets::layout(&self.king_buckets).context("king_buckets")
     }
 
     /// The network file's quantisation ([train-qb]: QB may differ from the standard).
@@ -339,6 +366,9 @@ impl RunConfig {
             quant: self.quantisation(),
             hidden: self.hidden,
             buckets: self.output_buckets,
+            // Checked by `validate`, which every resolved config passed.
+            kings: self.kings().unwrap_or(KingBuckets::NONE),
+            factoriser: self.factoriser,
             activation: self.activation.into(),
             epochs: self.epochs,
             batch: self.batch,
@@ -595,11 +625,26 @@ mod tests {
                 "data = [\"a\"]\nheld_out = [\"b\"]\nheld_out_positions = 10\n",
                 "held_out_positions",
             ),
+            // [nnue-kings] An unknown layout names the key and the layouts there are.
+            (
+                "data = [\"a\"]\nking_buckets = \"mirror5\"\n",
+                "king_buckets",
+            ),
+            ("data = [\"a\"]\nking_buckets = \"mirror5\"\n", "mirror8"),
+            (
+                "data = [\"a\"]\nfactoriser = true\n",
+                "factoriser = true needs king buckets",
+            ),
         ] {
             std::fs::write(&path, text).unwrap();
             let e = RunConfig::resolve(Some(&path), &SettingFlags::default()).unwrap_err();
             assert!(format!("{e:#}").contains(expect), "{text}: {e:#}");
         }
+        std::fs::write(&path, "data = [\"a\"]\nking_buckets = \"mirror8\"\n").unwrap();
+        let flags = flags(&["--factoriser"]);
+        let c = RunConfig::resolve(Some(&path), &flags).unwrap();
+        let o = c.options(160.0, false);
+        assert_eq!((o.kings.count(), o.factoriser), (8, true));
     }
 
     /// A written record reads back as itself and as a config file (its extra tables

@@ -7,7 +7,9 @@
 
 use super::sample::TrainingPosition;
 use augur::eval::nnue::network::bucket_of;
-use augur::eval::nnue::{flip_feature, Activation, Network, Quantisation, INPUTS};
+use augur::eval::nnue::{
+    flip_feature, Activation, KingBuckets, KingKey, Network, Quantisation, INPUTS,
+};
 use rand::{Rng, SeedableRng};
 
 /// Largest weight magnitude kept after each step: with QA 255 and QB 64, ±1.98 keeps the
@@ -58,17 +60,43 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Where each parameter group starts in the flat parameter vector.
+/// Where each parameter group starts in the flat parameter vector: K blocks of 768 feature
+/// rows, the factoriser's 768 rows if any, the feature bias, the output weights and biases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub hidden: usize,
     /// Output buckets ([nnue-buckets]): one output layer per range of piece counts.
     pub buckets: usize,
+    /// [nnue-kings] The king buckets of the inputs (`KingBuckets::NONE`: version 1/2 files).
+    pub kings: KingBuckets,
+    /// [train-factoriser] A 768-row block shared by every king bucket, trained alongside
+    /// them and added into each at quantisation: what all buckets have in common is learnt
+    /// from every position, not from the bucket's share of them.
+    pub factoriser: bool,
 }
 
 impl Layout {
+    /// Without king buckets or factoriser: the network of versions 1 and 2.
+    pub fn plain(hidden: usize, buckets: usize) -> Layout {
+        Layout {
+            hidden,
+            buckets,
+            kings: KingBuckets::NONE,
+            factoriser: false,
+        }
+    }
+
+    /// Where the factoriser starts (the end of the bucketed feature rows).
+    pub fn factor(self) -> usize {
+        self.kings.count() * INPUTS * self.hidden
+    }
     pub fn ft_bias(self) -> usize {
-        INPUTS * self.hidden
+        self.factor()
+            + if self.factoriser {
+                INPUTS * self.hidden
+            } else {
+                0
+            }
     }
     pub fn out_weights(self) -> usize {
         self.ft_bias() + self.hidden
@@ -87,6 +115,31 @@ impl Layout {
     /// The output bucket of a sample.
     pub fn bucket(self, s: &TrainingPosition) -> usize {
         bucket_of(u32::from(s.count), self.buckets)
+    }
+
+    /// [nnue-kings] The king keys of a sample's two perspectives: the side to move's own
+    /// king, and the other side's king seen from that side (its features are
+    /// [`flip_feature`] of the sample's).
+    #[inline]
+    pub fn keys(self, s: &TrainingPosition) -> (KingKey, KingKey) {
+        if self.kings == KingBuckets::NONE {
+            return (KingKey::default(), KingKey::default());
+        }
+        let [ours, theirs] = s.king_squares();
+        (
+            self.kings.key(cozy_chess::Color::White, ours),
+            self.kings.key(cozy_chess::Color::Black, theirs),
+        )
+    }
+
+    /// The parameter offsets of one input's rows for a perspective with `key`: its king
+    /// bucket's row, and the factoriser's row (if any) that is added to it.
+    #[inline]
+    pub fn rows(self, key: KingKey, feature: usize) -> (usize, Option<usize>) {
+        let h = self.hidden;
+        let row = key.input(feature);
+        let factor = self.factoriser.then(|| self.factor() + (row % INPUTS) * h);
+        (row * h, factor)
     }
     pub fn is_empty(self) -> bool {
         false
@@ -165,11 +218,17 @@ impl Model {
     /// Uniform initialisation scaled to the fan-in that is really summed: ~32 active inputs
     /// for the first layer, 2H for the output.
     pub fn new(hidden: usize, buckets: usize, activation: Activation, seed: u64) -> Model {
-        let layout = Layout { hidden, buckets };
+        Model::with_layout(Layout::plain(hidden, buckets), activation, seed)
+    }
+
+    /// [`Model::new`] for any layout; the factoriser starts at zero, so that every bucket
+    /// starts from its own random rows as a network without one does.
+    pub fn with_layout(layout: Layout, activation: Activation, seed: u64) -> Model {
+        let hidden = layout.hidden;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut params = vec![0.0f32; layout.len()];
         let a = 1.0 / (32.0f32).sqrt();
-        for p in &mut params[..layout.ft_bias()] {
+        for p in &mut params[..layout.factor()] {
             *p = rng.random_range(-a..a);
         }
         // Biases start mid-range so that activations are neither dead nor saturated.
@@ -195,8 +254,8 @@ impl Model {
         let (qa, qb) = (q.qa as f32, q.qb as f32);
         let (ft, ft_bias, out, out_bias) = net.parts();
         let layout = Layout {
-            hidden: net.hidden(),
-            buckets: net.buckets(),
+            kings: *net.king_buckets(),
+            ..Layout::plain(net.hidden(), net.buckets())
         };
         let mut params = Vec::with_capacity(layout.len());
         params.extend(ft.iter().chain(ft_bias).map(|&w| w as f32 / qa));
@@ -223,8 +282,8 @@ impl Model {
             return None;
         }
         let layout = Layout {
-            hidden: self.hidden(),
             buckets,
+            ..self.layout
         };
         let old = self.layout;
         let mut params = Vec::with_capacity(layout.len());
@@ -245,6 +304,27 @@ impl Model {
         self.layout.buckets
     }
 
+    /// [train-factoriser] This model with a factoriser (zero, so it computes the same), or
+    /// itself if it has one.
+    pub fn with_factoriser(&self) -> Model {
+        if self.layout.factoriser {
+            return self.clone();
+        }
+        let layout = Layout {
+            factoriser: true,
+            ..self.layout
+        };
+        let mut params = Vec::with_capacity(layout.len());
+        params.extend_from_slice(&self.params[..layout.factor()]);
+        params.extend(std::iter::repeat_n(0.0, INPUTS * layout.hidden));
+        params.extend_from_slice(&self.params[layout.factor()..]);
+        Model {
+            layout,
+            activation: self.activation,
+            params,
+        }
+    }
+
     fn act(&self, x: f32) -> f32 {
         let c = x.clamp(0.0, 1.0);
         match self.activation {
@@ -259,17 +339,22 @@ impl Model {
         let bias = &self.params[self.layout.ft_bias()..self.layout.out_weights()];
         scratch.us.copy_from_slice(bias);
         scratch.them.copy_from_slice(bias);
+        let l = self.layout;
+        let (k_us, k_them) = l.keys(s);
+        let add = |acc: &mut [f32], (row, factor): (usize, Option<usize>)| {
+            for (a, w) in acc.iter_mut().zip(&self.params[row..row + h]) {
+                *a += w;
+            }
+            if let Some(row) = factor {
+                for (a, w) in acc.iter_mut().zip(&self.params[row..row + h]) {
+                    *a += w;
+                }
+            }
+        };
         for &f in s.active() {
             let f = f as usize;
-            let row = &self.params[f * h..(f + 1) * h];
-            for (a, w) in scratch.us.iter_mut().zip(row) {
-                *a += w;
-            }
-            let g = flip_feature(f);
-            let row = &self.params[g * h..(g + 1) * h];
-            for (a, w) in scratch.them.iter_mut().zip(row) {
-                *a += w;
-            }
+            add(&mut scratch.us, l.rows(k_us, f));
+            add(&mut scratch.them, l.rows(k_them, flip_feature(f)));
         }
     }
 
@@ -412,14 +497,22 @@ impl Model {
             {
                 *b += du + dt;
             }
+            let (k_us, k_them) = l.keys(s);
             for &f in s.active() {
                 let f = f as usize;
-                for (gw, d) in grad[f * h..(f + 1) * h].iter_mut().zip(&scratch.d_us) {
-                    *gw += d;
-                }
-                let f = flip_feature(f);
-                for (gw, d) in grad[f * h..(f + 1) * h].iter_mut().zip(&scratch.d_them) {
-                    *gw += d;
+                for (key, f, d) in [
+                    (k_us, f, &scratch.d_us),
+                    (k_them, flip_feature(f), &scratch.d_them),
+                ] {
+                    let (row, factor) = l.rows(key, f);
+                    for (gw, d) in grad[row..row + h].iter_mut().zip(d) {
+                        *gw += d;
+                    }
+                    if let Some(row) = factor {
+                        for (gw, d) in grad[row..row + h].iter_mut().zip(d) {
+                            *gw += d;
+                        }
+                    }
                 }
             }
         }
@@ -534,7 +627,9 @@ impl Model {
                 }
             }
             let r: Vec<f64> = (0..n).map(|i| way[i] - wa[i] * wy / w_sum).collect();
-            let range = l.bucket_weights(b);
+            // `m` is the rounded model: its factoriser (if any) folded in, so its own offsets.
+            let ml = m.layout;
+            let range = ml.bucket_weights(b);
             let mut q: Vec<f64> = m.params[range.clone()]
                 .iter()
                 .map(|&w| f64::from(w))
@@ -568,13 +663,15 @@ impl Model {
             for (p, q) in m.params[range].iter_mut().zip(&q) {
                 *p = *q as f32;
             }
-            m.params[l.out_bias() + b] = ((wy - aq) / w_sum) as f32;
+            m.params[ml.out_bias() + b] = ((wy - aq) / w_sum) as f32;
         }
         // The biases on their grid too: exactly what the file will hold.
         m.rounded(quant)
     }
 
     /// The engine's integer network: feature layer × QA, output weights × QB, output bias × QA·QB.
+    /// [train-factoriser] The factoriser is added into every king bucket's rows first, the
+    /// sum kept within [`CLIP`] as every trained weight is.
     pub fn quantise(
         &self,
         quant: Quantisation,
@@ -584,13 +681,21 @@ impl Model {
         let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         // The SCReLU kernel multiplies activation × weight in int16.
         let out_max = (i16::MAX as f32 / qa).floor();
-        Network::from_parts(
+        let block = INPUTS * l.hidden;
+        let factor = &self.params[l.factor()..l.ft_bias()];
+        let ft = self.params[..l.factor()]
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| match factor.get(i % block) {
+                Some(f) => q16((w + f).clamp(-CLIP, CLIP), qa),
+                None => q16(w, qa),
+            })
+            .collect();
+        Network::from_parts_kings(
+            l.kings,
             self.activation,
             quant,
-            self.params[..l.ft_bias()]
-                .iter()
-                .map(|&w| q16(w, qa))
-                .collect(),
+            ft,
             self.params[l.ft_bias()..l.out_weights()]
                 .iter()
                 .map(|&w| q16(w, qa))
@@ -660,6 +765,179 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// [nnue-kings] [train-factoriser] The gradient of a king-bucketed model with a
+    /// factoriser: a bucket row and a factoriser row the first sample uses, against central
+    /// differences.
+    #[test]
+    fn king_bucket_and_factoriser_gradients_match_finite_differences() {
+        let kings = KingBuckets::layout("mirror8").unwrap();
+        let layout = Layout {
+            kings,
+            factoriser: true,
+            ..Layout::plain(16, 2)
+        };
+        let mut model = Model::with_layout(layout, Activation::SCReLU, 9);
+        // A factoriser that is not zero, so that its rows matter to the forward pass.
+        for p in &mut model.params[layout.factor()..layout.ft_bias()] {
+            *p = 0.05;
+        }
+        let batch = material_samples(8, 4);
+        let cfg = LossConfig::default();
+        let mut grad = vec![0.0; layout.len()];
+        let mut scratch = Scratch::new(16);
+        model.backward(&batch, &cfg, &mut grad, &mut scratch);
+        let (k_us, k_them) = layout.keys(&batch[0]);
+        let f0 = batch[0].features[0] as usize;
+        let (row, factor) = layout.rows(k_us, f0);
+        let (row_them, factor_them) = layout.rows(k_them, flip_feature(f0));
+        // In each row the neuron with the largest gradient (a clamped one has none).
+        let strongest = |start: usize| {
+            (start..start + 16)
+                .max_by(|&a, &b| grad[a].abs().total_cmp(&grad[b].abs()))
+                .unwrap()
+        };
+        for i in [
+            strongest(row),
+            strongest(factor.unwrap()),
+            strongest(row_them),
+            strongest(factor_them.unwrap()),
+        ] {
+            let eps = 1e-3;
+            let loss_at = |m: &Model, scratch: &mut Scratch| -> f64 {
+                batch
+                    .iter()
+                    .map(|s| m.sample_loss(s, &cfg, scratch) as f64)
+                    .sum()
+            };
+            let orig = model.params[i];
+            model.params[i] = orig + eps;
+            let up = loss_at(&model, &mut scratch);
+            model.params[i] = orig - eps;
+            let down = loss_at(&model, &mut scratch);
+            model.params[i] = orig;
+            let numeric = (up - down) / (2.0 * eps as f64);
+            let analytic = grad[i] as f64;
+            assert!(analytic != 0.0, "param {i} has no gradient");
+            assert!(
+                (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
+                "param {i}: numeric {numeric} analytic {analytic}"
+            );
+        }
+    }
+
+    /// [nnue-kings] A sample's rows follow its kings: the king on e1 reads every square
+    /// mirrored (a pawn on a2 uses the row of one on h2 with the king on d1), in the bucket
+    /// the map gives; the other side's king (e8 here, its own e1) does the same for it.
+    #[test]
+    fn sample_rows_mirror_with_the_king() {
+        let kings = KingBuckets::layout("mirror8").unwrap();
+        let l = Layout {
+            kings,
+            factoriser: true,
+            ..Layout::plain(16, 1)
+        };
+        let rows = |fen: &str| {
+            let b: cozy_chess::Board = fen.parse().unwrap();
+            let s = TrainingPosition::from_board(&b, 0, Wdl::Draw).unwrap();
+            let (ku, kt) = l.keys(&s);
+            let mut us: Vec<_> = s.active().iter().map(|&f| l.rows(ku, f as usize)).collect();
+            let mut them: Vec<_> = s
+                .active()
+                .iter()
+                .map(|&f| l.rows(kt, flip_feature(f as usize)))
+                .collect();
+            us.sort();
+            them.sort();
+            (ku, kt, us, them)
+        };
+        // White king d1 and its mirror image, king e1; black's king e8 and d8.
+        let (ku_d, kt_d, us_d, them_d) = rows("3k4/8/8/8/8/8/P7/3K4 w - - 0 1");
+        let (ku_e, kt_e, us_e, them_e) = rows("4k3/8/8/8/8/8/7P/4K3 w - - 0 1");
+        assert_eq!((ku_d.bucket, ku_d.mirror), (3, false));
+        assert_eq!((ku_e.bucket, ku_e.mirror), (3, true));
+        assert_eq!((kt_d.mirror, kt_e.mirror), (false, true));
+        assert_eq!((us_d, them_d), (us_e, them_e));
+        // Pawn a2 with the king on d1: bucket 3's row of that pawn, the factoriser's too.
+        let pawn = augur::eval::nnue::feature(
+            cozy_chess::Color::White,
+            cozy_chess::Color::White,
+            cozy_chess::Piece::Pawn,
+            cozy_chess::Square::A2,
+        );
+        assert_eq!(
+            l.rows(ku_d, pawn),
+            ((3 * INPUTS + pawn) * 16, Some(l.factor() + pawn * 16))
+        );
+        // Black to move: the sample's view is black's, its king on e8 is "e1".
+        let b: cozy_chess::Board = "4k3/7p/8/8/8/8/8/3K4 b - - 0 1".parse().unwrap();
+        let s = TrainingPosition::from_board(&b, 0, Wdl::Draw).unwrap();
+        let (ku, kt) = l.keys(&s);
+        assert_eq!(
+            (ku.bucket, ku.mirror, kt.bucket, kt.mirror),
+            (3, true, 3, false)
+        );
+        // Without king buckets nothing moves: the rows are the features.
+        let plain = Layout::plain(16, 1);
+        let (ku, kt) = plain.keys(&s);
+        assert_eq!(plain.rows(ku, 77), (77 * 16, None));
+        assert_eq!(plain.rows(kt, 77), (77 * 16, None));
+    }
+
+    /// [train-factoriser] Quantisation adds the factoriser into every bucket: the written
+    /// network computes what the factorised float model does, and a model without one is
+    /// unchanged by a zero factoriser.
+    #[test]
+    fn the_factoriser_is_folded_into_every_bucket() {
+        let kings = KingBuckets::layout("mirror4").unwrap();
+        let layout = Layout {
+            kings,
+            factoriser: true,
+            ..Layout::plain(32, 2)
+        };
+        let mut model = Model::with_layout(layout, Activation::SCReLU, 4);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        for p in &mut model.params[layout.factor()..layout.ft_bias()] {
+            *p = rng.random_range(-0.2..0.2);
+        }
+        let net = model.quantise(Quantisation::STANDARD).unwrap();
+        assert_eq!(net.king_buckets(), &kings);
+        assert!(!Model::from_network(&net).layout.factoriser);
+        // The same model folded by hand: every bucket's rows plus the factoriser's.
+        let block = INPUTS * 32;
+        let mut folded = Model::with_layout(
+            Layout {
+                factoriser: false,
+                ..layout
+            },
+            Activation::SCReLU,
+            0,
+        );
+        for (i, p) in folded.params[..layout.factor()].iter_mut().enumerate() {
+            *p = model.params[i] + model.params[layout.factor() + i % block];
+        }
+        folded.params[layout.factor()..].copy_from_slice(&model.params[layout.ft_bias()..]);
+        let mut scratch = Scratch::new(32);
+        for s in material_samples(200, 5) {
+            let a = model.forward(&s, &mut scratch);
+            let b = folded.forward(&s, &mut scratch);
+            assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+        }
+        assert_eq!(folded.quantise(Quantisation::STANDARD).unwrap(), net);
+        let plain = Model::with_layout(
+            Layout {
+                factoriser: false,
+                ..layout
+            },
+            Activation::SCReLU,
+            4,
+        );
+        let zero = plain.with_factoriser();
+        assert_eq!(
+            zero.quantise(Quantisation::STANDARD).unwrap(),
+            plain.quantise(Quantisation::STANDARD).unwrap()
+        );
     }
 
     #[test]

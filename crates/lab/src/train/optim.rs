@@ -109,10 +109,7 @@ mod tests {
 
     #[test]
     fn adamw_minimises_a_quadratic_and_decays_weights() {
-        let layout = Layout {
-            hidden: 16,
-            buckets: 1,
-        };
+        let layout = Layout::plain(16, 1);
         let mut p = vec![1.0f32; layout.len()];
         let mut opt = AdamW::new(layout.len(), 0.0);
         for _ in 0..2000 {

@@ -2,7 +2,7 @@
 //! result, both from the side to move's view. Everything the trainer reads becomes this.
 
 use augur::eval::nnue::{feature, INPUTS};
-use cozy_chess::{Board, Color, Piece};
+use cozy_chess::{Board, Color, Piece, Square};
 
 /// Game result from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +74,19 @@ impl TrainingPosition {
     #[inline]
     pub fn active(&self) -> &[u16] {
         &self.features[..self.count as usize]
+    }
+
+    /// [nnue-kings] The side to move's king and the other king, as squares of the side to
+    /// move's view (the features' squares); a1 where a hand-made sample has none.
+    pub fn king_squares(&self) -> [Square; 2] {
+        let mut kings = [Square::A1; 2];
+        for &f in self.active() {
+            let f = f as usize;
+            if f % 384 / 64 == Piece::King as usize {
+                kings[f / 384] = Square::index(f % 64);
+            }
+        }
+        kings
     }
 }
 

@@ -2,7 +2,9 @@
 //!
 //! [nnue] A perspective network, (768 → H) × 2 → 1: each side's accumulator sums one weight row
 //! per piece (colour relative to the perspective × piece × square, mirrored vertically for
-//! black), so a move changes only two to four rows. The side to move's accumulator and the
+//! black), so a move changes only two to four rows. [nnue-kings] A version 3 network has K
+//! blocks of those 768 rows, one per bucket of the perspective's own king square, mirrored
+//! left to right when that king is on files e–h (`network` has the details). The side to move's accumulator and the
 //! other's go through SCReLU (or CReLU) into one output. Trained by `augur-lab train` on Augur's
 //! own self-play data; docs/nnue.md has the format, the commands and the measurements.
 //!
@@ -14,8 +16,8 @@ pub mod accumulator;
 pub mod network;
 pub mod simd;
 
-pub use accumulator::{evaluate_board, Delta, NnueState};
-pub use network::{Activation, Network, NetworkError, Quantisation};
+pub use accumulator::{evaluate_board, AccumulatorCache, Delta, NnueState, Pieces};
+pub use network::{Activation, KingBuckets, KingKey, Network, NetworkError, Quantisation};
 
 use cozy_chess::{Color, Piece, Square};
 use std::sync::{Arc, LazyLock};
@@ -90,7 +92,18 @@ pub(crate) mod test_support {
         activation: Activation,
         buckets: usize,
     ) -> Network {
-        let ft: Vec<i16> = (0..INPUTS * hidden)
+        random_king_network(rng, hidden, activation, buckets, KingBuckets::NONE)
+    }
+
+    /// The same with king buckets.
+    pub fn random_king_network(
+        rng: &mut Rng,
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        kings: KingBuckets,
+    ) -> Network {
+        let ft: Vec<i16> = (0..kings.count() * INPUTS * hidden)
             .map(|_| rng.range(-200, 200) as i16)
             .collect();
         let bias: Vec<i16> = (0..hidden).map(|_| rng.range(-100, 300) as i16).collect();
@@ -98,8 +111,16 @@ pub(crate) mod test_support {
             .map(|_| rng.range(-127, 127) as i16)
             .collect();
         let out_bias = (0..buckets).map(|_| rng.range(-5000, 5000)).collect();
-        Network::from_parts(activation, Quantisation::STANDARD, ft, bias, out, out_bias)
-            .expect("valid random network")
+        Network::from_parts_kings(
+            kings,
+            activation,
+            Quantisation::STANDARD,
+            ft,
+            bias,
+            out,
+            out_bias,
+        )
+        .expect("valid random network")
     }
 }
 
@@ -142,16 +163,21 @@ mod tests {
     #[test]
     fn evaluation_is_colour_symmetric() {
         let mut rng = Rng(11);
-        let net = random_network(&mut rng, 32, Activation::SCReLU);
-        let a: cozy_chess::Board =
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-                .parse()
-                .unwrap();
-        let b: cozy_chess::Board =
-            "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3"
-                .parse()
-                .unwrap();
-        assert_eq!(evaluate_board(&net, &a), evaluate_board(&net, &b));
+        let kings = KingBuckets::layout("mirror8").unwrap();
+        for net in [
+            random_network(&mut rng, 32, Activation::SCReLU),
+            test_support::random_king_network(&mut rng, 32, Activation::SCReLU, 8, kings),
+        ] {
+            let a: cozy_chess::Board =
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+                    .parse()
+                    .unwrap();
+            let b: cozy_chess::Board =
+                "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3"
+                    .parse()
+                    .unwrap();
+            assert_eq!(evaluate_board(&net, &a), evaluate_board(&net, &b));
+        }
     }
 
     #[test]
@@ -245,6 +271,168 @@ mod tests {
             Network::from_bytes(&b),
             Err(NetworkError::Reserved)
         ));
+    }
+
+    /// [nnue-kings] Version 3 files: K in bytes 22-23, the map after the header; they read
+    /// back the same, and every bad map, count or length is an error, not a panic.
+    #[test]
+    fn king_bucketed_files_round_trip_and_bad_maps_are_refused() {
+        use network::{HEADER_LEN, KING_MAP_LEN};
+        let mut rng = Rng(67);
+        for (name, k) in [
+            ("mirror1", 1),
+            ("mirror4", 4),
+            ("mirror8", 8),
+            ("mirror16", 16),
+        ] {
+            let kings = KingBuckets::layout(name).unwrap();
+            assert_eq!((kings.count(), kings.name()), (k, Some(name)));
+            for buckets in [1, 8] {
+                let net = test_support::random_king_network(
+                    &mut rng,
+                    16,
+                    Activation::SCReLU,
+                    buckets,
+                    kings,
+                );
+                let bytes = net.to_bytes();
+                assert_eq!(
+                    (bytes[8], bytes[11], bytes[22], bytes[23]),
+                    (3, buckets as u8, k as u8, 0)
+                );
+                assert_eq!(&bytes[HEADER_LEN..HEADER_LEN + KING_MAP_LEN], kings.map());
+                let back = Network::from_bytes(&bytes).unwrap();
+                assert_eq!(back, net);
+                assert_eq!(back.to_bytes(), bytes);
+                assert!(back.describe().contains(&format!("kings={name}")));
+            }
+        }
+        assert!(KingBuckets::layout("none").unwrap().name() == Some("none"));
+        assert!(matches!(
+            KingBuckets::layout("mirror5"),
+            Err(NetworkError::KingLayout(_))
+        ));
+
+        let kings = KingBuckets::layout("mirror4").unwrap();
+        let net = test_support::random_king_network(&mut rng, 16, Activation::SCReLU, 2, kings);
+        let bytes = net.to_bytes();
+        // Edits of the map or header, the checksum recomputed so that the check under test is
+        // the one that fails.
+        let edit = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = bytes.clone();
+            f(&mut b);
+            let sum = network::fnv1a64(&b[HEADER_LEN..]);
+            b[24..32].copy_from_slice(&sum.to_le_bytes());
+            Network::from_bytes(&b)
+        };
+        let map = HEADER_LEN;
+        assert!(matches!(
+            edit(&|b| b[map + 9] = 4),
+            Err(NetworkError::KingBucketRange {
+                square: 9,
+                bucket: 4,
+                count: 4
+            })
+        ));
+        // b2 and g2 disagree.
+        assert!(matches!(
+            edit(&|b| b[map + 9] = 3),
+            Err(NetworkError::KingBucketAsymmetric { .. })
+        ));
+        // Bucket 1 (c1, d1, e1, f1) made 0: four buckets declared, three used.
+        assert!(matches!(
+            edit(&|b| for sq in 2..6 {
+                b[map + sq] = 0
+            }),
+            Err(NetworkError::KingBucketUnused(1))
+        ));
+        for bad in [0u8, 17] {
+            assert!(matches!(
+                edit(&|b| b[22] = bad),
+                Err(NetworkError::KingBuckets(n)) if n == bad as usize
+            ));
+        }
+        // K 8 with the weights of 4: the length check, not a slice out of range.
+        assert!(matches!(
+            edit(&|b| b[22] = 8),
+            Err(NetworkError::Length {
+                king_buckets: 8,
+                ..
+            })
+        ));
+        assert!(matches!(
+            edit(&|b| b[11] = 0),
+            Err(NetworkError::Buckets(0))
+        ));
+        assert!(matches!(
+            edit(&|b| b[11] = 9),
+            Err(NetworkError::Buckets(9))
+        ));
+        let mut short = bytes.clone();
+        short.truncate(HEADER_LEN + 40);
+        assert!(matches!(
+            Network::from_bytes(&short),
+            Err(NetworkError::Length { .. })
+        ));
+        // A corrupt map byte without a new checksum is a checksum error.
+        let mut b = bytes.clone();
+        b[map + 20] ^= 1;
+        assert!(matches!(
+            Network::from_bytes(&b),
+            Err(NetworkError::Checksum { .. })
+        ));
+        // Hand-made maps: asymmetric refused, symmetric accepted with its own count.
+        let mut m = [0u8; 64];
+        m[0] = 1;
+        assert!(matches!(
+            KingBuckets::mirrored(m),
+            Err(NetworkError::KingBucketAsymmetric {
+                square: 0,
+                mirror: 7,
+                ..
+            })
+        ));
+        m[7] = 1;
+        assert_eq!(KingBuckets::mirrored(m).unwrap().count(), 2);
+    }
+
+    /// [nnue-kings] A perspective's inputs follow its own king: with the king on e1 (files
+    /// e–h) every square is mirrored, on d1 none is, and the bucket is the map's.
+    #[test]
+    fn king_bucket_inputs_mirror_with_the_king() {
+        let kings = KingBuckets::layout("mirror8").unwrap();
+        let mut rng = Rng(3);
+        let net = test_support::random_king_network(&mut rng, 16, Activation::SCReLU, 1, kings);
+        let (w, b) = (Color::White, Color::Black);
+        // d1 is bucket 3 unmirrored, e1 the same bucket mirrored: a pawn on a2 reads the
+        // row of a pawn on h2.
+        let d1 = net.input(w, Square::D1, w, Piece::Pawn, Square::A2);
+        let e1 = net.input(w, Square::E1, w, Piece::Pawn, Square::H2);
+        assert_eq!(d1, e1);
+        assert_eq!(d1, 3 * INPUTS + feature(w, w, Piece::Pawn, Square::A2));
+        // Black's king on e8 is its e1.
+        assert_eq!(net.input(b, Square::E8, b, Piece::Pawn, Square::H7), e1);
+        // A king on rank 5 is in bucket 7.
+        assert_eq!(
+            net.input(w, Square::B5, b, Piece::Queen, Square::C3),
+            7 * INPUTS + feature(w, b, Piece::Queen, Square::C3)
+        );
+        // Positions mirror images of each other evaluate alike, and so do the colour flips.
+        let pairs = [
+            (
+                "4k3/8/8/3p4/8/2N5/PP6/3K4 w - - 0 1",
+                "3k4/8/8/4p3/8/5N2/6PP/4K3 w - - 0 1",
+            ),
+            (
+                "r3k3/8/8/8/8/8/8/4K2R b - - 0 1",
+                "3k3r/8/8/8/8/8/8/R2K4 b - - 0 1",
+            ),
+        ];
+        for (a, m) in pairs {
+            let (a, m): (cozy_chess::Board, cozy_chess::Board) =
+                (a.parse().unwrap(), m.parse().unwrap());
+            assert_eq!(evaluate_board(&net, &a), evaluate_board(&net, &m), "{a}");
+        }
     }
 
     /// [nnue-buckets] The bucket follows the number of pieces: 2..=32 pieces cover every

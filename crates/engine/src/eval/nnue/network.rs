@@ -5,33 +5,48 @@
 //! | offset | size | field |
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `AUGURNNU` |
-//! | 8 | 2 | format version, 1 or 2 |
+//! | 8 | 2 | format version, 1, 2 or 3 |
 //! | 10 | 1 | activation: 0 CReLU, 1 SCReLU |
-//! | 11 | 1 | version 1: reserved, 0; version 2: output buckets B (2..=8) |
+//! | 11 | 1 | version 1: reserved, 0; version 2: output buckets B (2..=8); version 3: B (1..=8) |
 //! | 12 | 4 | H, hidden neurons per perspective (a multiple of 16, 16..=4096) |
 //! | 16 | 2 | QA, accumulator scale (1..=255) |
 //! | 18 | 2 | QB, output weight scale (1..=1024) |
 //! | 20 | 2 | output scale: centipawns per unit of network output (1..=10000) |
-//! | 22 | 2 | reserved, 0 |
-//! | 24 | 8 | checksum: FNV-1a 64 of the payload |
-//! | 32 | 768·H·2 | feature weights, int16, feature-major (row f holds H weights) |
+//! | 22 | 2 | versions 1 and 2: reserved, 0; version 3: king buckets K (1..=16) |
+//! | 24 | 8 | checksum: FNV-1a 64 of the payload (everything after the header) |
+//! | 32 | 64 | version 3 only: the king-bucket map, one byte (< K) per king square a1..h8 |
+//! | … | K·768·H·2 | feature weights, int16, feature-major (row f holds H weights); K = 1 before version 3 |
 //! | … | H·2 | feature biases, int16 |
 //! | … | B·2·H·2 | output weights, int16, per bucket: H for the side to move, then H for the other side |
 //! | … | B·4 | output biases, int32 (scale QA·QB), one per bucket |
 //!
 //! A version 1 file has one output (B = 1); a network with B = 1 is always written as version 1.
 //! The file is exactly that long; anything else is an error.
+//!
+//! [nnue-kings] Version 3 has king buckets, always horizontally mirrored: each perspective
+//! looks up its own king's square (seen from its side, so a8..h8 for black's king on its home
+//! rank is row 1) in the map, and uses that bucket's 768 rows; when that king stands on files
+//! e–h every square of that perspective is mirrored left to right (`sq ^ 7`), so the weights
+//! only ever see the king on files a–d. The map must therefore give a square and its mirror the
+//! same bucket, and use every bucket below K. Feature row of a piece for a perspective:
+//! `bucket · 768 + side · 384 + piece · 64 + (square ^ 56 for black) ^ (7 if mirrored)`.
+//! A network without king buckets is written as version 1 or 2 as before.
 
 use super::simd::Kernel;
-use super::INPUTS;
+use super::{feature, INPUTS};
+use cozy_chess::{Color, Piece, Square};
 use std::path::Path;
 use thiserror::Error;
 
 pub const MAGIC: &[u8; 8] = b"AUGURNNU";
-/// The newest format version (2: output buckets); version 1 files still load.
-pub const VERSION: u16 = 2;
+/// The newest format version (3: king buckets); versions 1 and 2 still load.
+pub const VERSION: u16 = 3;
 /// Most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 8;
+/// Most king buckets a version 3 file may have.
+pub const MAX_KING_BUCKETS: usize = 16;
+/// Bytes of the version 3 king-bucket map.
+pub const KING_MAP_LEN: usize = 64;
 pub const HEADER_LEN: usize = 32;
 pub const MAX_HIDDEN: usize = 4096;
 /// The largest evaluation a network gives, centipawns. A file's weights and scales can put
@@ -52,9 +67,28 @@ pub enum NetworkError {
     #[error("not an Augur network: bad magic (expected AUGURNNU)")]
     BadMagic,
     #[error(
-        "network format version {0} is not supported (this engine reads versions 1 and {VERSION})"
+        "network format version {0} is not supported (this engine reads versions 1 to {VERSION})"
     )]
     Version(u16),
+    #[error("{0} king buckets: a version 3 file has 1 to {MAX_KING_BUCKETS}")]
+    KingBuckets(usize),
+    #[error("king-bucket map: square {square} has bucket {bucket}, but the file has {count} king bucket(s)")]
+    KingBucketRange {
+        square: usize,
+        bucket: u8,
+        count: usize,
+    },
+    #[error("king-bucket map: squares {square} and {mirror} have buckets {a} and {b}, but a mirrored map gives a square and its mirror image the same bucket")]
+    KingBucketAsymmetric {
+        square: usize,
+        mirror: usize,
+        a: u8,
+        b: u8,
+    },
+    #[error("king-bucket map: bucket {0} is used by no square")]
+    KingBucketUnused(usize),
+    #[error("unknown king-bucket layout '{0}' (known: {known})", known = KingBuckets::LAYOUTS.join(", "))]
+    KingLayout(String),
     #[error("unknown activation code {0} (0 CReLU, 1 SCReLU)")]
     Activation(u8),
     #[error("reserved header bytes are not zero")]
@@ -65,9 +99,10 @@ pub enum NetworkError {
     Hidden(u32),
     #[error("bad quantisation: QA {qa} (1..=255), QB {qb} (1..=1024), scale {scale} (1..=10000)")]
     Quantisation { qa: u16, qb: u16, scale: u16 },
-    #[error("network file is {actual} bytes, but a network with H={hidden} and {buckets} output bucket(s) needs {expected} (truncated or padded)")]
+    #[error("network file is {actual} bytes, but a network with H={hidden}, {king_buckets} king bucket(s) and {buckets} output bucket(s) needs {expected} (truncated or padded)")]
     Length {
         hidden: usize,
+        king_buckets: usize,
         buckets: usize,
         expected: usize,
         actual: usize,
@@ -84,6 +119,182 @@ pub enum NetworkError {
         expected: usize,
         actual: usize,
     },
+}
+
+/// [nnue-kings] How a perspective's own king square chooses its block of 768 feature rows, and
+/// whether the perspective is mirrored left to right when that king is on files e–h.
+/// [`KingBuckets::NONE`] is the network of versions 1 and 2: one block, never mirrored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    map: [u8; KING_MAP_LEN],
+    count: usize,
+    mirrored: bool,
+}
+
+/// Which block and which mirror one perspective uses for one king square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KingKey {
+    pub bucket: u8,
+    pub mirror: bool,
+}
+
+impl KingKey {
+    /// The weight row of a perspective's 768-input feature (see [`super::feature`]).
+    #[inline]
+    pub fn input(self, feature: usize) -> usize {
+        self.bucket as usize * INPUTS + (feature ^ if self.mirror { 7 } else { 0 })
+    }
+
+    /// A dense number for this key, below `2 · K`: the accumulator cache's slot.
+    #[inline]
+    pub fn slot(self) -> usize {
+        self.bucket as usize * 2 + self.mirror as usize
+    }
+}
+
+/// The named layouts, written for the king on files a–d (the mirror gives e–h), rank 1 first
+/// from the perspective's own side.
+const fn half(rows: [[u8; 4]; 8]) -> [u8; KING_MAP_LEN] {
+    let mut map = [0u8; KING_MAP_LEN];
+    let mut sq = 0;
+    while sq < KING_MAP_LEN {
+        let file = sq % 8;
+        let file = if file < 4 { file } else { 7 - file };
+        map[sq] = rows[sq / 8][file];
+        sq += 1;
+    }
+    map
+}
+
+const MIRROR4: [[u8; 4]; 8] = [
+    [0, 0, 1, 1],
+    [2, 2, 2, 2],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+];
+const MIRROR8: [[u8; 4]; 8] = [
+    [0, 1, 2, 3],
+    [4, 4, 5, 5],
+    [6, 6, 6, 6],
+    [6, 6, 6, 6],
+    [7, 7, 7, 7],
+    [7, 7, 7, 7],
+    [7, 7, 7, 7],
+    [7, 7, 7, 7],
+];
+const MIRROR16: [[u8; 4]; 8] = [
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+    [8, 8, 9, 9],
+    [10, 10, 11, 11],
+    [12, 12, 13, 13],
+    [12, 12, 13, 13],
+    [14, 14, 15, 15],
+    [14, 14, 15, 15],
+];
+
+impl KingBuckets {
+    /// No king buckets (versions 1 and 2).
+    pub const NONE: KingBuckets = KingBuckets {
+        map: [0; KING_MAP_LEN],
+        count: 1,
+        mirrored: false,
+    };
+
+    /// The layouts [`KingBuckets::layout`] knows, by name: `none` (no king buckets, no
+    /// mirror), `mirror1` (mirror only), then 4, 8 and 16 buckets that split the squares a
+    /// king stands on in the opening and middlegame finely and the rest coarsely.
+    pub const LAYOUTS: &'static [&'static str] =
+        &["none", "mirror1", "mirror4", "mirror8", "mirror16"];
+
+    /// A named layout.
+    pub fn layout(name: &str) -> Result<KingBuckets, NetworkError> {
+        let rows = match name {
+            "none" => return Ok(KingBuckets::NONE),
+            "mirror1" => [[0; 4]; 8],
+            "mirror4" => MIRROR4,
+            "mirror8" => MIRROR8,
+            "mirror16" => MIRROR16,
+            _ => return Err(NetworkError::KingLayout(name.to_string())),
+        };
+        KingBuckets::mirrored(half(rows))
+    }
+
+    /// The name of this layout, if it is one of [`KingBuckets::LAYOUTS`].
+    pub fn name(&self) -> Option<&'static str> {
+        KingBuckets::LAYOUTS
+            .iter()
+            .copied()
+            .find(|n| KingBuckets::layout(n).ok().as_ref() == Some(self))
+    }
+
+    /// A mirrored map as a version 3 file holds it: every value below the number of buckets
+    /// (one more than the largest), every bucket used, a square and its mirror alike.
+    pub fn mirrored(map: [u8; KING_MAP_LEN]) -> Result<KingBuckets, NetworkError> {
+        let count = map.iter().copied().max().unwrap_or(0) as usize + 1;
+        KingBuckets::checked(map, count)
+    }
+
+    /// [`KingBuckets::mirrored`] with the bucket count a file declares.
+    pub fn checked(map: [u8; KING_MAP_LEN], count: usize) -> Result<KingBuckets, NetworkError> {
+        if !(1..=MAX_KING_BUCKETS).contains(&count) {
+            return Err(NetworkError::KingBuckets(count));
+        }
+        for (square, &bucket) in map.iter().enumerate() {
+            if bucket as usize >= count {
+                return Err(NetworkError::KingBucketRange {
+                    square,
+                    bucket,
+                    count,
+                });
+            }
+            let mirror = square ^ 7;
+            if map[mirror] != bucket {
+                return Err(NetworkError::KingBucketAsymmetric {
+                    square,
+                    mirror,
+                    a: bucket,
+                    b: map[mirror],
+                });
+            }
+        }
+        if let Some(unused) = (0..count).find(|&b| !map.contains(&(b as u8))) {
+            return Err(NetworkError::KingBucketUnused(unused));
+        }
+        Ok(KingBuckets {
+            map,
+            count,
+            mirrored: true,
+        })
+    }
+
+    /// Number of buckets, K.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_mirrored(&self) -> bool {
+        self.mirrored
+    }
+
+    /// The map, one bucket per king square seen from its own side (a1..h8).
+    pub fn map(&self) -> &[u8; KING_MAP_LEN] {
+        &self.map
+    }
+
+    /// The key of `perspective` with its own king on `king`.
+    #[inline]
+    pub fn key(&self, perspective: Color, king: Square) -> KingKey {
+        let rel = king as usize ^ if perspective == Color::White { 0 } else { 56 };
+        KingKey {
+            bucket: self.map[rel],
+            mirror: self.mirrored && rel & 7 >= 4,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,9 +366,10 @@ impl Quantisation {
 #[derive(Clone)]
 pub struct Network {
     hidden: usize,
+    kings: KingBuckets,
     activation: Activation,
     quant: Quantisation,
-    /// INPUTS rows of `hidden` weights.
+    /// K · INPUTS rows of `hidden` weights, bucket-major.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
     /// Per bucket: side to move's `hidden` weights, then the other side's.
@@ -173,6 +385,7 @@ pub struct Network {
 impl PartialEq for Network {
     fn eq(&self, other: &Self) -> bool {
         self.hidden == other.hidden
+            && self.kings == other.kings
             && self.activation == other.activation
             && self.quant == other.quant
             && self.ft_weights == other.ft_weights
@@ -196,8 +409,8 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     })
 }
 
-fn payload_len(hidden: usize, buckets: usize) -> usize {
-    (INPUTS * hidden + hidden + buckets * 2 * hidden) * 2 + buckets * 4
+fn payload_len(hidden: usize, kings: usize, buckets: usize) -> usize {
+    (kings * INPUTS * hidden + hidden + buckets * 2 * hidden) * 2 + buckets * 4
 }
 
 /// [nnue-buckets] The output bucket of a position with `pieces` pieces (kings included):
@@ -210,9 +423,31 @@ pub fn bucket_of(pieces: u32, buckets: usize) -> usize {
 }
 
 impl Network {
-    /// Builds a network from its quantised parts, with the same checks as a file; the number
-    /// of output biases is the number of buckets.
+    /// Builds a network without king buckets from its quantised parts, with the same checks as
+    /// a file; the number of output biases is the number of buckets.
     pub fn from_parts(
+        activation: Activation,
+        quant: Quantisation,
+        ft_weights: Vec<i16>,
+        ft_bias: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: Vec<i32>,
+    ) -> Result<Network, NetworkError> {
+        Network::from_parts_kings(
+            KingBuckets::NONE,
+            activation,
+            quant,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        )
+    }
+
+    /// [`Network::from_parts`] with king buckets: `ft_weights` holds `kings.count()` blocks of
+    /// 768 rows.
+    pub fn from_parts_kings(
+        kings: KingBuckets,
         activation: Activation,
         quant: Quantisation,
         ft_weights: Vec<i16>,
@@ -238,7 +473,11 @@ impl Network {
                 })
             }
         };
-        shape("feature weights", INPUTS * hidden, ft_weights.len())?;
+        shape(
+            "feature weights",
+            kings.count() * INPUTS * hidden,
+            ft_weights.len(),
+        )?;
         shape("output weights", buckets * 2 * hidden, out_weights.len())?;
         if activation == Activation::SCReLU {
             for (index, &weight) in out_weights.iter().enumerate() {
@@ -253,6 +492,7 @@ impl Network {
         }
         let mut net = Network {
             hidden,
+            kings,
             activation,
             quant,
             ft_weights,
@@ -292,11 +532,21 @@ impl Network {
                 return Err(NetworkError::Buckets(bytes[11] as usize))
             }
             2 => bytes[11] as usize,
+            3 if !(1..=MAX_BUCKETS).contains(&(bytes[11] as usize)) => {
+                return Err(NetworkError::Buckets(bytes[11] as usize))
+            }
+            3 => bytes[11] as usize,
             v => return Err(NetworkError::Version(v)),
         };
-        if u16_at(22) != 0 {
-            return Err(NetworkError::Reserved);
-        }
+        let king_buckets = match version {
+            3 if !(1..=MAX_KING_BUCKETS).contains(&(u16_at(22) as usize)) => {
+                return Err(NetworkError::KingBuckets(u16_at(22) as usize))
+            }
+            3 => u16_at(22) as usize,
+            _ if u16_at(22) != 0 => return Err(NetworkError::Reserved),
+            _ => 1,
+        };
+        let map_len = if version == 3 { KING_MAP_LEN } else { 0 };
         let hidden = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
         check_hidden(hidden)?;
         let hidden = hidden as usize;
@@ -306,10 +556,11 @@ impl Network {
             scale: u16_at(20),
         };
         quant.validate()?;
-        let expected = HEADER_LEN + payload_len(hidden, buckets);
+        let expected = HEADER_LEN + map_len + payload_len(hidden, king_buckets, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 hidden,
+                king_buckets,
                 buckets,
                 expected,
                 actual: bytes.len(),
@@ -324,17 +575,27 @@ impl Network {
                 actual,
             });
         }
+        let (map, payload) = payload.split_at(map_len);
+        let kings = if version == 3 {
+            KingBuckets::checked(map.try_into().expect("64 bytes"), king_buckets)?
+        } else {
+            KingBuckets::NONE
+        };
         let mut words = payload
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Vec<i16> = words.by_ref().take(INPUTS * hidden).collect();
+        let ft_weights: Vec<i16> = words
+            .by_ref()
+            .take(king_buckets * INPUTS * hidden)
+            .collect();
         let ft_bias: Vec<i16> = words.by_ref().take(hidden).collect();
         let out_weights: Vec<i16> = words.by_ref().take(buckets * 2 * hidden).collect();
         let out_bias = payload[payload.len() - 4 * buckets..]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
-        Network::from_parts(
+        Network::from_parts_kings(
+            kings,
             activation,
             quant,
             ft_weights,
@@ -344,8 +605,19 @@ impl Network {
         )
     }
 
+    /// Whether this network is written as version 3 (it has king buckets or a mirror).
+    fn is_v3(&self) -> bool {
+        self.kings != KingBuckets::NONE
+    }
+
     fn payload(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(payload_len(self.hidden, self.buckets()));
+        let map_len = if self.is_v3() { KING_MAP_LEN } else { 0 };
+        let mut out = Vec::with_capacity(
+            map_len + payload_len(self.hidden, self.kings.count(), self.buckets()),
+        );
+        if self.is_v3() {
+            out.extend_from_slice(self.kings.map());
+        }
         for w in self
             .ft_weights
             .iter()
@@ -362,12 +634,15 @@ impl Network {
 
     /// The file image: header and payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + payload_len(self.hidden, self.buckets()));
+        let payload = self.payload();
+        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
         out.extend_from_slice(MAGIC);
-        // One bucket stays version 1, so that such files read in engines of before version 2.
-        let (version, bucket_byte) = match self.buckets() {
-            1 => (1u16, 0u8),
-            b => (VERSION, b as u8),
+        // Without king buckets one output bucket stays version 1 and more stay version 2, so
+        // that such files read in engines of before versions 2 and 3.
+        let (version, bucket_byte, kings) = match (self.is_v3(), self.buckets()) {
+            (true, b) => (VERSION, b as u8, self.kings.count() as u16),
+            (false, 1) => (1u16, 0u8, 0),
+            (false, b) => (2, b as u8, 0),
         };
         out.extend_from_slice(&version.to_le_bytes());
         out.push(self.activation.code());
@@ -376,9 +651,9 @@ impl Network {
         out.extend_from_slice(&self.quant.qa.to_le_bytes());
         out.extend_from_slice(&self.quant.qb.to_le_bytes());
         out.extend_from_slice(&self.quant.scale.to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&kings.to_le_bytes());
         out.extend_from_slice(&self.checksum.to_le_bytes());
-        out.extend_from_slice(&self.payload());
+        out.extend_from_slice(&payload);
         out
     }
 
@@ -388,6 +663,26 @@ impl Network {
 
     pub fn buckets(&self) -> usize {
         self.out_bias.len()
+    }
+
+    /// The king buckets ([`KingBuckets::NONE`] for versions 1 and 2).
+    pub fn king_buckets(&self) -> &KingBuckets {
+        &self.kings
+    }
+
+    /// The weight row of a piece seen from `perspective`, whose own king stands on `king`.
+    #[inline]
+    pub fn input(
+        &self,
+        perspective: Color,
+        king: Square,
+        color: Color,
+        piece: Piece,
+        sq: Square,
+    ) -> usize {
+        self.kings
+            .key(perspective, king)
+            .input(feature(perspective, color, piece, sq))
     }
 
     pub fn activation(&self) -> Activation {
@@ -404,8 +699,13 @@ impl Network {
 
     /// One line for `info string`: size, activation, checksum.
     pub fn describe(&self) -> String {
+        let kings = match (self.is_v3(), self.kings.name()) {
+            (false, _) => String::new(),
+            (true, Some(name)) => format!(" kings={name}"),
+            (true, None) => format!(" kings={}-mirrored", self.kings.count()),
+        };
         format!(
-            "768x{}x2->{} {} QA={} QB={} scale={} checksum {:016x}",
+            "768x{}x2->{}{kings} {} QA={} QB={} scale={} checksum {:016x}",
             self.hidden,
             self.buckets(),
             self.activation.name(),
@@ -416,7 +716,7 @@ impl Network {
         )
     }
 
-    /// The quantised parameters: feature weights (row per input), feature biases, output
+    /// The quantised parameters: feature weights (row per input, K blocks of 768), feature biases, output
     /// weights (per bucket), output biases (per bucket). A trainer starts from them.
     pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
         (

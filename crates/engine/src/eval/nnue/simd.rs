@@ -64,6 +64,33 @@ impl Kernel {
         }
     }
 
+    /// `acc += Σ adds − Σ subs` in place, any number of rows (the accumulator cache's
+    /// catch-up); the same rows and bounds as [`Kernel::add_sub`].
+    ///
+    /// # Panics
+    /// If a row does not fit in `rows`, or the length is not a multiple of 16.
+    #[inline]
+    pub fn add_sub_in_place(self, acc: &mut [i16], rows: &[i16], adds: &[usize], subs: &[usize]) {
+        let n = acc.len();
+        assert!(n.is_multiple_of(16), "add_sub_in_place: length");
+        assert!(
+            adds.iter()
+                .chain(subs)
+                .all(|&o| o <= rows.len() && rows.len() - o >= n),
+            "add_sub_in_place: a row outside the weights"
+        );
+        match self {
+            Kernel::Scalar => scalar::add_sub_in_place(acc, rows, adds, subs),
+            // SAFETY: as in `add_sub`; source and destination are the same lanes, each read
+            // before it is written.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe {
+                let p = acc.as_mut_ptr();
+                avx2::add_sub_rows(n, p, p, rows.as_ptr(), adds, subs)
+            },
+        }
+    }
+
     /// `Σ clamp(acc, 0, qa) · w` (CReLU), wrapping int32.
     #[inline]
     pub fn dot_crelu(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
@@ -96,6 +123,19 @@ pub mod scalar {
     pub fn add_sub(dst: &mut [i16], src: &[i16], rows: &[i16], adds: &[usize], subs: &[usize]) {
         for (i, d) in dst.iter_mut().enumerate() {
             let mut v = src[i];
+            for &a in adds {
+                v = v.wrapping_add(rows[a + i]);
+            }
+            for &s in subs {
+                v = v.wrapping_sub(rows[s + i]);
+            }
+            *d = v;
+        }
+    }
+
+    pub fn add_sub_in_place(acc: &mut [i16], rows: &[i16], adds: &[usize], subs: &[usize]) {
+        for (i, d) in acc.iter_mut().enumerate() {
+            let mut v = *d;
             for &a in adds {
                 v = v.wrapping_add(rows[a + i]);
             }
@@ -151,9 +191,43 @@ mod avx2 {
                 (&[a, b], &[s, t]) => {
                     add_sub_n::<2, 2>(n, dst_p, src_p, [row(a), row(b)], [row(s), row(t)])
                 }
-                // No move makes another shape; the scalar kernel gives the same bits.
-                _ => super::scalar::add_sub(dst, src, rows, adds, subs),
+                // No move makes another shape; any count gives the same bits.
+                _ => add_sub_rows(n, dst_p, src_p, rows_p, adds, subs),
             }
+        }
+    }
+
+    /// Any number of rows, each added or subtracted sixteen lanes at a time; `dst` may be
+    /// `src` (every chunk is loaded before it is stored).
+    ///
+    /// # Safety
+    /// AVX2; `n` elements readable at `src` and at `rows` plus every offset, writable at
+    /// `dst`; `n % 16 == 0`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn add_sub_rows(
+        n: usize,
+        dst: *mut i16,
+        src: *const i16,
+        rows: *const i16,
+        adds: &[usize],
+        subs: &[usize],
+    ) {
+        let mut i = 0;
+        while i < n {
+            // SAFETY: i + 16 <= n for every row (the caller's contract).
+            unsafe {
+                let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
+                for &a in adds {
+                    let r = rows.add(a + i) as *const __m256i;
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(r));
+                }
+                for &s in subs {
+                    let r = rows.add(s + i) as *const __m256i;
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(r));
+                }
+                _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
+            }
+            i += 16;
         }
     }
 
@@ -244,19 +318,23 @@ mod tests {
             // Full int16 range: the wrapping behaviour must match too, not only the usual values.
             for (lo, hi) in [(-300, 300), (i16::MIN as i32, i16::MAX as i32)] {
                 let src = lanes(&mut rng, n, lo, hi);
-                // Up to three rows each: the move shapes (0-2 rows) and the other counts;
-                // the rows live in one weight block, as the feature weights do.
-                let rows = lanes(&mut rng, 6 * n, lo, hi);
-                let adds = [0, n, 2 * n];
-                let subs = [3 * n, 4 * n, 5 * n];
-                for na in 0..=3 {
-                    for ns in 0..=3 {
+                // Up to six rows each: the move shapes (0-2 rows) and the cache's other
+                // counts; the rows live in one weight block, as the feature weights do.
+                let rows = lanes(&mut rng, 8 * n, lo, hi);
+                let adds = [0, n, 2 * n, 3 * n, 7 * n, n];
+                let subs = [4 * n, 5 * n, 6 * n, 7 * n, 0, 2 * n];
+                for na in 0..=6 {
+                    for ns in 0..=6 {
                         let (a, s) = (&adds[..na], &subs[..ns]);
                         let mut d1 = vec![0; n];
                         let mut d2 = vec![0; n];
                         Kernel::Scalar.add_sub(&mut d1, &src, &rows, a, s);
                         simd.add_sub(&mut d2, &src, &rows, a, s);
                         assert_eq!(d1, d2, "add_sub n={n} adds={na} subs={ns}");
+                        let (mut i1, mut i2) = (src.clone(), src.clone());
+                        Kernel::Scalar.add_sub_in_place(&mut i1, &rows, a, s);
+                        simd.add_sub_in_place(&mut i2, &rows, a, s);
+                        assert_eq!((&i1, &i2), (&d1, &d1), "in place n={n} {na} {ns}");
                     }
                 }
                 let w = lanes(&mut rng, n, lo.max(-128), hi.min(127));

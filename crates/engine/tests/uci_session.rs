@@ -513,6 +513,8 @@ fn king_safety_scales_the_hce_and_bad_values_are_refused() {
         );
         assert_eq!(eval(&mut s), tuned, "{bad} changed the value in force");
     }
+}
+
 /// [strength] A GUI's weak mode: a move at the lowest Elo whatever the seed, the same move again
 /// after `ucinewgame` with a fixed seed, and bad values refused with the previous value kept.
 #[test]

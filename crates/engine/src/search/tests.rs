@@ -838,6 +838,8 @@ fn the_fitted_margin_rows_move_their_rules() {
     let sfpc = |v: &str| cuts("SfpcDepthMargin", v, Technique::Sfpc);
     let (low, default, high) = (sfpc("-30"), sfpc("0"), sfpc("100"));
     assert!(low > default && default > high, "{low} {default} {high}");
+}
+
 /// [strength] The weak mode at `elo` with a fixed seed.
 fn weak(elo: i32, seed: i32) -> SearchConfig {
     SearchConfig {

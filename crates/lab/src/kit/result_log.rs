@@ -97,6 +97,22 @@ fn named_error(e: &csv::Error, columns: &csv::StringRecord) -> anyhow::Error {
     }
 }
 
+/// Reads a result file's records strictly: every line must parse and pass `check` (the error
+/// names the record).
+pub fn read_checked<R: Row>(
+    path: &std::path::Path,
+    check: impl Fn(&R) -> Result<()>,
+) -> Result<Vec<R>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let name = path.display().to_string();
+    let records: Vec<R> = read_rows(&text, &name)?;
+    for (i, r) in records.iter().enumerate() {
+        check(r).with_context(|| format!("{name}: record {}", i + 1))?;
+    }
+    Ok(records)
+}
+
 /// Reads a whole CSV text of `R` rows: `#` lines (a result file's header) are skipped, the
 /// column line must be `R`'s, and an error names the line (`name:line`).
 pub fn read_rows<R: Row>(text: &str, name: &str) -> Result<Vec<R>> {

@@ -175,15 +175,7 @@ pub(crate) mod stage_name {
 
 /// Reads a collect CSV strictly: every line must parse (the error names the line).
 pub fn read_csv(path: &Path) -> Result<Vec<Record>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let name = path.display().to_string();
-    let records: Vec<Record> = result_log::read_rows(&text, &name)?;
-    for (i, r) in records.iter().enumerate() {
-        r.check()
-            .with_context(|| format!("{name}: record {}", i + 1))?;
-    }
-    Ok(records)
+    result_log::read_checked(path, Record::check)
 }
 
 /// The result file's header: the settings that decide the records (a restart with others is

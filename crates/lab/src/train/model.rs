@@ -717,6 +717,30 @@ mod tests {
     use super::super::sample::{material_samples, Wdl};
     use super::*;
 
+    /// The summed loss's derivative in parameter `i` by central differences (step 1e-3).
+    fn central_difference(
+        model: &mut Model,
+        batch: &[TrainingPosition],
+        cfg: &LossConfig,
+        scratch: &mut Scratch,
+        i: usize,
+    ) -> f64 {
+        let eps = 1e-3;
+        let mut loss_at = |m: &Model| -> f64 {
+            batch
+                .iter()
+                .map(|s| m.sample_loss(s, cfg, scratch) as f64)
+                .sum()
+        };
+        let orig = model.params[i];
+        model.params[i] = orig + eps;
+        let up = loss_at(model);
+        model.params[i] = orig - eps;
+        let down = loss_at(model);
+        model.params[i] = orig;
+        (up - down) / (2.0 * eps as f64)
+    }
+
     /// The analytic gradient against central differences on a few parameters of each group.
     #[test]
     fn gradient_matches_finite_differences() {
@@ -744,20 +768,7 @@ mod tests {
                 l.out_bias() + b0,
             ];
             for &i in &probes {
-                let eps = 1e-3;
-                let loss_at = |m: &Model, scratch: &mut Scratch| -> f64 {
-                    batch
-                        .iter()
-                        .map(|s| m.sample_loss(s, &cfg, scratch) as f64)
-                        .sum()
-                };
-                let orig = model.params[i];
-                model.params[i] = orig + eps;
-                let up = loss_at(&model, &mut scratch);
-                model.params[i] = orig - eps;
-                let down = loss_at(&model, &mut scratch);
-                model.params[i] = orig;
-                let numeric = (up - down) / (2.0 * eps as f64);
+                let numeric = central_difference(&mut model, &batch, &cfg, &mut scratch, i);
                 let analytic = grad[i] as f64;
                 assert!(
                     (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
@@ -804,20 +815,7 @@ mod tests {
             strongest(row_them),
             strongest(factor_them.unwrap()),
         ] {
-            let eps = 1e-3;
-            let loss_at = |m: &Model, scratch: &mut Scratch| -> f64 {
-                batch
-                    .iter()
-                    .map(|s| m.sample_loss(s, &cfg, scratch) as f64)
-                    .sum()
-            };
-            let orig = model.params[i];
-            model.params[i] = orig + eps;
-            let up = loss_at(&model, &mut scratch);
-            model.params[i] = orig - eps;
-            let down = loss_at(&model, &mut scratch);
-            model.params[i] = orig;
-            let numeric = (up - down) / (2.0 * eps as f64);
+            let numeric = central_difference(&mut model, &batch, &cfg, &mut scratch, i);
             let analytic = grad[i] as f64;
             assert!(analytic != 0.0, "param {i} has no gradient");
             assert!(

@@ -230,3 +230,67 @@ fn a_snapshot_and_its_whole_file_cannot_share_a_training_set() {
     assert!(err.contains("same games"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A campaign of one small datagen stage in `dir/<name>`.
+fn stage_campaign(dir: &Path, name: &str, seed: u64) -> PathBuf {
+    let file = dir.join(format!("{name}.toml"));
+    let text = format!(
+        r#"
+name = "{name}"
+dir = "{run}"
+cores = 1
+[engine]
+augur = "{augur}"
+lab = "{lab}"
+[[stage]]
+id = "data"
+cores = 1
+command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "120", "--nodes", "300", "--seed", "{seed}", "--threads", "1", "--quiet"]
+"#,
+        run = dir.join(name).display(),
+        augur = common::augur_binary().display(),
+        lab = lab(),
+    );
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// `campaign run A B` runs both campaigns side by side in one process, each line naming its
+/// campaign; a broken file among them stops the command before any campaign starts.
+#[test]
+fn several_campaigns_run_side_by_side_and_a_broken_one_stops_all() {
+    let dir = common::scratch("campaign", "several");
+    let a = stage_campaign(&dir, "alpha", 1);
+    let b = stage_campaign(&dir, "beta", 2);
+    let broken = dir.join("broken.toml");
+    std::fs::write(&broken, "name = \"broken\"\n[network\n").unwrap();
+    let err = run_err(&[
+        "campaign",
+        "run",
+        a.to_str().unwrap(),
+        broken.to_str().unwrap(),
+    ]);
+    assert!(err.contains("not a campaign file"), "{err}");
+    assert!(!dir.join("alpha").exists(), "nothing started");
+    let err = run_err(&[
+        "campaign",
+        "run",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(err.contains("one file"), "{err}");
+    let out = run_ok(&["campaign", "run", a.to_str().unwrap(), b.to_str().unwrap()]);
+    for name in ["alpha", "beta"] {
+        assert!(
+            out.contains(&format!("{name}: the campaign is done")),
+            "{out}"
+        );
+        assert!(dir.join(name).join("data/summary.toml").exists());
+    }
+    // Done campaigns run again: nothing to do, both say so at once.
+    let again = run_ok(&["campaign", "run", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(!again.contains("start data"), "{again}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

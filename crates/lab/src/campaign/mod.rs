@@ -35,8 +35,9 @@ pub struct CampaignArgs {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum CampaignCommand {
-    /// Run the campaign until every stage is done (again: resume where its files end).
-    Run(Target),
+    /// Run the campaigns until every stage is done (again: resume where their files end);
+    /// several files run side by side in one process, each with its own runner.
+    Run(RunTargets),
     /// Where each stage stands: progress, LLR, positions.
     Status(Target),
 }
@@ -46,6 +47,16 @@ pub struct Target {
     /// The campaign file (TOML).
     pub file: PathBuf,
     /// The campaign's folder (default: the file's `dir`).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunTargets {
+    /// The campaign files (TOML).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The campaign's folder (default: the file's `dir`); with one file only.
     #[arg(long)]
     pub dir: Option<PathBuf>,
 }
@@ -77,18 +88,54 @@ impl Target {
 
 pub fn run(args: &CampaignArgs) -> Result<()> {
     match &args.command {
-        CampaignCommand::Run(t) => {
-            let campaign = t.open()?;
-            std::fs::create_dir_all(&campaign.layout.dir)
-                .with_context(|| format!("cannot create {}", campaign.layout.dir.display()))?;
-            prepare(&campaign, &t.file)?;
-            runner::run(&campaign)
+        CampaignCommand::Run(r) => {
+            if r.dir.is_some() && r.files.len() > 1 {
+                bail!("--dir names one campaign's folder: give one file with it");
+            }
+            let targets: Vec<Target> = r
+                .files
+                .iter()
+                .map(|file| Target {
+                    file: file.clone(),
+                    dir: r.dir.clone(),
+                })
+                .collect();
+            // Every file is checked before any campaign starts: a typo stops nothing that runs.
+            let campaigns = targets
+                .iter()
+                .map(|t| t.open().map(|c| (t, c)))
+                .collect::<Result<Vec<_>>>()?;
+            let failed: Vec<String> = std::thread::scope(|scope| {
+                let runs: Vec<_> = campaigns
+                    .iter()
+                    .map(|(t, c)| (t, scope.spawn(move || run_one(c, &t.file))))
+                    .collect();
+                runs.into_iter()
+                    .filter_map(|(t, h)| match h.join() {
+                        Ok(Ok(())) => None,
+                        Ok(Err(e)) => Some(format!("{}: {e:#}", t.file.display())),
+                        Err(_) => Some(format!("{}: the runner panicked", t.file.display())),
+                    })
+                    .collect()
+            });
+            if !failed.is_empty() {
+                bail!("{}", failed.join("\n"));
+            }
+            Ok(())
         }
         CampaignCommand::Status(t) => {
             print!("{}", status::render(&t.open()?)?);
             Ok(())
         }
     }
+}
+
+/// One campaign: its folder, its pinned binaries, then its runner to the end.
+fn run_one(campaign: &Campaign, file: &Path) -> Result<()> {
+    std::fs::create_dir_all(&campaign.layout.dir)
+        .with_context(|| format!("cannot create {}", campaign.layout.dir.display()))?;
+    prepare(campaign, file)?;
+    runner::run(campaign)
 }
 
 /// The first start pins the binaries and the start network into the folder and keeps a copy

@@ -53,8 +53,12 @@ fn lock(layout: &Layout) -> Result<()> {
     crate::kit::atomic::write(&path, std::process::id().to_string().as_bytes())
 }
 
-fn now() -> String {
-    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+/// The time and the campaign's folder name, which start each line the runner prints (one
+/// process may run several campaigns).
+fn stamp(l: &Layout) -> String {
+    let name = l.dir.file_name().unwrap_or_default().to_string_lossy();
+    let time = humantime::format_rfc3339_seconds(std::time::SystemTime::now());
+    format!("{time} {name}:")
 }
 
 fn log_tail(path: &Path, lines: usize) -> String {
@@ -93,7 +97,7 @@ fn spawn(campaign: &Campaign, stage: &Stage) -> Result<Child> {
     crate::kit::atomic::write(&l.pid(&stage.id), child.id().to_string().as_bytes())?;
     println!(
         "{} start {} ({} core{}): augur-lab {}",
-        now(),
+        stamp(l),
         stage.id,
         stage.cores,
         if stage.cores == 1 { "" } else { "s" },
@@ -126,14 +130,14 @@ pub fn run(campaign: &Campaign) -> Result<()> {
             if l.is_done(&id) {
                 println!(
                     "{} done {id} ({})",
-                    now(),
+                    stamp(l),
                     humantime::format_duration(Duration::from_secs(started.elapsed().as_secs()))
                 );
             } else {
                 std::fs::write(l.failed(&id), format!("{status}\n"))?;
                 println!(
                     "{} FAILED {id} ({status}); the end of {}:\n{}",
-                    now(),
+                    stamp(l),
                     l.log(&id).display(),
                     log_tail(&l.log(&id), 15)
                 );
@@ -166,10 +170,10 @@ pub fn run(campaign: &Campaign) -> Result<()> {
                 if s.step.is_internal() {
                     std::fs::create_dir_all(l.stage_dir(&s.id))?;
                     match campaign.run_internal(s) {
-                        Ok(()) => println!("{} done {}", now(), s.id),
+                        Ok(()) => println!("{} done {}", stamp(l), s.id),
                         Err(e) => {
                             std::fs::write(l.failed(&s.id), format!("{e:#}\n"))?;
-                            println!("{} FAILED {}: {e:#}", now(), s.id);
+                            println!("{} FAILED {}: {e:#}", stamp(l), s.id);
                             failures.push(s.id.clone());
                             break;
                         }
@@ -189,7 +193,7 @@ pub fn run(campaign: &Campaign) -> Result<()> {
                     }
                     Err(e) => {
                         std::fs::write(l.failed(&s.id), format!("{e:#}\n"))?;
-                        println!("{} FAILED {}: {e:#}", now(), s.id);
+                        println!("{} FAILED {}: {e:#}", stamp(l), s.id);
                         failures.push(s.id.clone());
                         break;
                     }
@@ -198,7 +202,7 @@ pub fn run(campaign: &Campaign) -> Result<()> {
         }
         let all_done = campaign.stages.iter().all(|s| l.is_done(&s.id));
         if all_done {
-            println!("{} the campaign is done", now());
+            println!("{} the campaign is done", stamp(l));
             return Ok(());
         }
         if children.is_empty() && adopted.is_empty() && !progressed {

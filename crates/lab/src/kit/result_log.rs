@@ -97,6 +97,19 @@ fn named_error(e: &csv::Error, columns: &csv::StringRecord) -> anyhow::Error {
     }
 }
 
+/// The settings line of a result file's header (what decided its records), or a note that
+/// the file has none; a fit names its data's origin with it.
+pub fn settings_line(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .take_while(|l| l.starts_with('#'))
+                .find_map(|l| l.strip_prefix("# settings: ").map(str::to_string))
+        })
+        .unwrap_or_else(|| "unknown (a CSV without the collect header)".into())
+}
+
 /// Reads a result file's records strictly: every line must parse and pass `check` (the error
 /// names the record).
 pub fn read_checked<R: Row>(

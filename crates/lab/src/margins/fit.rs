@@ -606,14 +606,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     let provenance = Provenance::capture(args, None);
     print!("{}", provenance.markdown());
     let data_sha256 = sha256_file(&args.csv)?;
-    let collected = std::fs::read_to_string(&args.csv)
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .take_while(|l| l.starts_with('#'))
-                .find_map(|l| l.strip_prefix("# settings: ").map(str::to_string))
-        })
-        .unwrap_or_else(|| "unknown (a CSV without the collect header)".into());
+    let collected = crate::kit::result_log::settings_line(&args.csv);
     let t = args.threshold;
     let range = (args.min, args.max);
     let cells = fit_cells(&records, range, t);

@@ -388,14 +388,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     print!("{}", provenance.markdown());
     let data_sha256 = sha256_file(&args.csv)?;
     // The collect run's settings line, so the parameter file names the data's own origin.
-    let collected = std::fs::read_to_string(&args.csv)
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .take_while(|l| l.starts_with('#'))
-                .find_map(|l| l.strip_prefix("# settings: ").map(str::to_string))
-        })
-        .unwrap_or_else(|| "unknown (a CSV without the collect header)".into());
+    let collected = crate::kit::result_log::settings_line(&args.csv);
     let samples = samples(&records);
     let range = (args.min, args.max);
     let pairs = if args.pairs.is_empty() {

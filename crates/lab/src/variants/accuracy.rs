@@ -17,6 +17,22 @@
 pub mod correlate;
 pub mod nodes;
 
+/// The positions as boards, each with a move to judge: a bad FEN or a finished game is
+/// refused by its EPD line.
+fn playable(positions: &[crate::data::epd::EpdLine]) -> Result<Vec<Position>> {
+    positions
+        .iter()
+        .map(|p| {
+            let pos =
+                Position::from_fen(&p.fen, false).map_err(|e| anyhow!("line {}: {e}", p.line))?;
+            if pos.legal_moves().is_empty() {
+                bail!("line {}: no legal move (mate or stalemate)", p.line);
+            }
+            Ok(pos)
+        })
+        .collect()
+}
+
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -360,19 +376,7 @@ pub fn run(args: &AccuracyArgs) -> Result<()> {
     if positions.is_empty() {
         bail!("no positions");
     }
-    let boards: Vec<Position> = positions
-        .iter()
-        .map(|p| {
-            Position::from_fen(&p.fen, false)
-                .map_err(|e| anyhow!("line {}: {e}", p.line))
-                .and_then(|pos| {
-                    if pos.legal_moves().is_empty() {
-                        bail!("line {}: no legal move (mate or stalemate)", p.line);
-                    }
-                    Ok(pos)
-                })
-        })
-        .collect::<Result<_>>()?;
+    let boards = playable(&positions)?;
     let provenance = Provenance::capture(args, None);
     let (epd, epd_sha256) = epd_identity(args.epd.as_deref())?;
     let variant_text: Vec<String> = variants

@@ -560,19 +560,7 @@ pub fn run(args: &AccuracyArgs) -> Result<Finished> {
     if positions.is_empty() {
         bail!("no positions");
     }
-    let boards: Vec<Position> = positions
-        .iter()
-        .map(|p| {
-            Position::from_fen(&p.fen, false)
-                .map_err(|e| anyhow!("line {}: {e}", p.line))
-                .and_then(|pos| {
-                    if pos.legal_moves().is_empty() {
-                        bail!("line {}: no legal move (mate or stalemate)", p.line);
-                    }
-                    Ok(pos)
-                })
-        })
-        .collect::<Result<_>>()?;
+    let boards = super::playable(&positions)?;
     let provenance = Provenance::capture(args, None);
     let (epd_name, epd_sha256) = epd_identity(epd.as_deref())?;
     let engine = in_process_engine();

@@ -65,6 +65,8 @@ enum Command {
     Strength(augur_lab::strength::StrengthArgs),
     /// Elo against nodes a move: each technique against the engine without it at several fixed-node controls, with activity, depth and a calibration.
     Scaling(Box<augur_lab::scaling::ScalingArgs>),
+    /// Issue 66's analysis of finished studies: p with Holm's correction, slopes per doubling with intervals, shares of a doubling, a chart per technique with every engine's curve.
+    ScalingReport(augur_lab::scaling::analysis::ScalingReportArgs),
 }
 
 fn main() -> Result<()> {
@@ -83,6 +85,7 @@ fn main() -> Result<()> {
         Command::Solve(args) => augur_lab::variants::solve::run(&args),
         Command::Grid(args) => augur_lab::probcut::grid::run(&args).map(|_| ()),
         Command::Scaling(args) => augur_lab::scaling::run(&args).map(|_| ()),
+        Command::ScalingReport(args) => augur_lab::scaling::analysis::run(&args),
         Command::Accuracy(args) => augur_lab::variants::accuracy::run(&args),
         Command::SfpcDepths(args) => augur_lab::probcut::sfpc_depths::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),

@@ -279,6 +279,9 @@ fn drawn_values(c: &CategoryChart) -> Vec<f64> {
     } else {
         for s in &c.series {
             vals.extend(s.values.iter().copied().filter(|v| v.is_finite()));
+            for (lo, hi) in s.interval.iter().flatten() {
+                vals.extend([*lo, *hi].into_iter().filter(|v| v.is_finite()));
+            }
         }
     }
     vals
@@ -525,14 +528,36 @@ where
             }
         }
         Style::Lines => {
+            // Series with whiskers step aside a little, so that intervals at one category do
+            // not hide each other.
+            let with_whiskers = c.series.iter().filter(|s| s.interval.is_some()).count();
             for (si, s) in c.series.iter().enumerate() {
+                let dodge = if with_whiskers > 1 {
+                    0.06 * (si as f64 - (nser as f64 - 1.0) / 2.0)
+                } else {
+                    0.0
+                };
+                for (i, (lo, hi)) in s.interval.iter().flatten().take(ncat).enumerate() {
+                    if !(shown(*lo) && shown(*hi)) {
+                        continue;
+                    }
+                    let x = i as f64 + 0.5 + dodge;
+                    let style = color(si).stroke_width(2);
+                    chart
+                        .draw_series([
+                            PathElement::new(vec![(x, *lo), (x, *hi)], style),
+                            PathElement::new(vec![(x - 0.02, *lo), (x + 0.02, *lo)], style),
+                            PathElement::new(vec![(x - 0.02, *hi), (x + 0.02, *hi)], style),
+                        ])
+                        .map_err(fail)?;
+                }
                 // A missing value breaks the line into runs.
                 let points: Vec<Option<(f64, f64)>> = s
                     .values
                     .iter()
                     .take(ncat)
                     .enumerate()
-                    .map(|(i, &v)| shown(v).then_some((i as f64 + 0.5, v)))
+                    .map(|(i, &v)| shown(v).then_some((i as f64 + 0.5 + dodge, v)))
                     .collect();
                 for run in points.split(|p| p.is_none()).filter(|r| !r.is_empty()) {
                     let run: Vec<(f64, f64)> = run.iter().flatten().copied().collect();

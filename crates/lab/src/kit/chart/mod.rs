@@ -39,6 +39,9 @@ use crate::kit::regression::LinearFit;
 pub struct Series {
     pub name: String,
     pub values: Vec<f64>,
+    /// Per value an interval (low, high), drawn as a whisker in the series' colour (lines
+    /// only): an estimate is read with its uncertainty, not as a bare point.
+    pub interval: Option<Vec<(f64, f64)>>,
 }
 
 impl Series {
@@ -46,7 +49,13 @@ impl Series {
         Series {
             name: name.into(),
             values,
+            interval: None,
         }
+    }
+    /// The values' intervals, index by index (NaN bounds draw no whisker).
+    pub fn with_interval(mut self, interval: Vec<(f64, f64)>) -> Self {
+        self.interval = Some(interval);
+        self
     }
 }
 

@@ -22,6 +22,8 @@
 //! header, a restart with other settings refused). Outputs: `scaling.csv`, `scaling.md`, a chart per technique
 //! (`<technique>.{svg,png}`) and `provenance.toml`.
 
+pub mod analysis;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -1055,9 +1057,14 @@ fn chart(t: &Technique, points: &[Point]) -> Chart {
     )
     .labels("nodes a move (log scale)", "Elo (logistic)")
     .style(Style::Lines)
-    .series(Series::new(t.name.clone(), value(&|p| p.elo)))
-    .series(Series::new("95% low", value(&|p| p.elo_low)))
-    .series(Series::new("95% high", value(&|p| p.elo_high)));
+    .series(
+        Series::new(t.name.clone(), value(&|p| p.elo)).with_interval(
+            value(&|p| p.elo_low)
+                .into_iter()
+                .zip(value(&|p| p.elo_high))
+                .collect(),
+        ),
+    );
     if !t.calibration {
         let cal: Vec<f64> = nodes
             .iter()

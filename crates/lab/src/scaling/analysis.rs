@@ -1,0 +1,667 @@
+//! `augur-lab scaling-report`: the analysis that issue 66's pre-registration names, over one or
+//! more finished studies (`scaling.csv` of `augur-lab scaling`, e.g. the hand-written
+//! evaluation's engine and the network engine's):
+//!
+//! - per point: Elo and nElo with their intervals (pentanomial, recomputed from the counts), the
+//!   two-sided p of "no effect" and that p after Holm's correction across the study's technique
+//!   points (the calibration is not a hypothesis), and the Elo as a share of the calibration's
+//!   doubling at the same control with the calibration's error carried (delta method);
+//! - per technique: the slope per doubling of nodes in both units, a weighted least-squares line
+//!   through its points against log2(nodes) (each point weighted by its inverse variance), its
+//!   95% interval, its p (Holm-corrected across the study's techniques), and the points' χ²
+//!   about the line (curvature the line does not follow);
+//! - a chart per technique with every study's curve on it, so the engines are read side by side.
+//!
+//! The statistics are normal approximations: a point's variance is the square of its 95% half
+//! interval over 1.96, which is what the pentanomial estimate is built on.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use serde::Serialize;
+
+use super::Point;
+use crate::kit::chart::{CategoryChart, Chart, Series, Style};
+use crate::kit::confidence::normal_cdf;
+use crate::kit::result_log;
+
+/// z of a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+#[derive(Args, Debug, Clone)]
+pub struct ScalingReportArgs {
+    /// A study, `NAME=PATH` of its scaling.csv (repeatable; the name labels its rows and its
+    /// curve, e.g. `hce=docs/evidence/scaling-hce/scaling.csv`).
+    #[arg(long = "study", value_name = "NAME=CSV", required = true)]
+    pub studies: Vec<String>,
+    /// Family-wise level of Holm's correction.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Output folder: points.csv, slopes.csv, report.md and a chart per technique.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// One study's name and finished points (the last row of each technique and control).
+#[derive(Clone, Debug)]
+pub struct Study {
+    pub name: String,
+    pub points: Vec<Point>,
+}
+
+impl Study {
+    /// `NAME=PATH`: the study's rows read back and checked (counts must add up).
+    pub fn load(spec: &str) -> Result<Study> {
+        let (name, path) = spec
+            .split_once('=')
+            .filter(|(n, p)| !n.trim().is_empty() && !p.trim().is_empty())
+            .with_context(|| format!("--study {spec}: expected NAME=PATH of a scaling.csv"))?;
+        let path = Path::new(path.trim());
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading the study {}", path.display()))?;
+        let rows: Vec<Point> = result_log::read_rows(&text, &path.display().to_string())?;
+        if rows.is_empty() {
+            bail!("{}: no finished point", path.display());
+        }
+        Ok(Study::new(name.trim(), rows))
+    }
+
+    /// A rerun with more games appends a point's new row: the last one stands.
+    pub fn new(name: &str, rows: Vec<Point>) -> Study {
+        let mut points: Vec<Point> = Vec::new();
+        for p in rows {
+            match points
+                .iter_mut()
+                .find(|q| q.technique == p.technique && q.nodes == p.nodes)
+            {
+                Some(q) => *q = p,
+                None => points.push(p),
+            }
+        }
+        Study {
+            name: name.to_string(),
+            points,
+        }
+    }
+
+    fn calibration(&self, nodes: u64) -> Option<&Point> {
+        self.points
+            .iter()
+            .find(|p| p.technique == "calibration" && p.nodes == nodes)
+    }
+
+    /// Techniques in the order they first appear.
+    fn techniques(&self) -> Vec<String> {
+        let mut seen = Vec::new();
+        for p in &self.points {
+            if !seen.contains(&p.technique) {
+                seen.push(p.technique.clone());
+            }
+        }
+        seen
+    }
+}
+
+/// A value with its standard error.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measure {
+    pub value: f64,
+    pub se: f64,
+}
+
+impl Measure {
+    fn low(&self) -> f64 {
+        self.value - Z95 * self.se
+    }
+    fn high(&self) -> f64 {
+        self.value + Z95 * self.se
+    }
+    /// Two-sided p of "the true value is 0".
+    pub fn p(&self) -> f64 {
+        if self.se <= 0.0 || !self.se.is_finite() {
+            return f64::NAN;
+        }
+        2.0 * (1.0 - normal_cdf((self.value / self.se).abs()))
+    }
+    fn text(&self, decimals: usize) -> String {
+        format!(
+            "{:+.d$} [{:+.d$}, {:+.d$}]",
+            self.value,
+            self.low(),
+            self.high(),
+            d = decimals
+        )
+    }
+}
+
+/// A point's logistic Elo and nElo as measures: the Elo's error is half its (slightly
+/// asymmetric) interval over 1.96.
+fn measures(p: &Point) -> Option<(Measure, Measure)> {
+    let elo = Measure {
+        value: p.elo?,
+        se: (p.elo_high? - p.elo_low?) / (2.0 * Z95),
+    };
+    let nelo = Measure {
+        value: p.nelo?,
+        se: p.nelo_half? / Z95,
+    };
+    Some((elo, nelo))
+}
+
+/// Holm's step-down adjustment: adjusted p in the input's order.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..p.len()).filter(|&i| p[i].is_finite()).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let m = order.len();
+    let mut adjusted = vec![f64::NAN; p.len()];
+    let mut running: f64 = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((m - rank) as f64 * p[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
+}
+
+/// The weighted least-squares line y = a + b·x with known errors: b with its error and the χ²
+/// of the points about the line (df = n − 2). `None` with fewer than two distinct x.
+pub fn slope(points: &[(f64, Measure)]) -> Option<(Measure, f64)> {
+    let w: Vec<f64> = points.iter().map(|(_, m)| 1.0 / (m.se * m.se)).collect();
+    if points.len() < 2 || w.iter().any(|w| !w.is_finite() || *w <= 0.0) {
+        return None;
+    }
+    let sw: f64 = w.iter().sum();
+    let xm = points.iter().zip(&w).map(|((x, _), w)| w * x).sum::<f64>() / sw;
+    let ym = points
+        .iter()
+        .zip(&w)
+        .map(|((_, m), w)| w * m.value)
+        .sum::<f64>()
+        / sw;
+    let sxx: f64 = points
+        .iter()
+        .zip(&w)
+        .map(|((x, _), w)| w * (x - xm).powi(2))
+        .sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = points
+        .iter()
+        .zip(&w)
+        .map(|((x, m), w)| w * (x - xm) * (m.value - ym))
+        .sum();
+    let b = sxy / sxx;
+    let a = ym - b * xm;
+    let chi2 = points
+        .iter()
+        .zip(&w)
+        .map(|((x, m), w)| w * (m.value - a - b * x).powi(2))
+        .sum();
+    Some((
+        Measure {
+            value: b,
+            se: (1.0 / sxx).sqrt(),
+        },
+        chi2,
+    ))
+}
+
+/// `t / c` with both errors carried (first order): the share of a doubling a technique is
+/// worth. None when the calibration is not clearly positive.
+pub fn share(t: Measure, c: Measure) -> Option<Measure> {
+    if c.value <= 0.0 || c.value < 2.0 * c.se {
+        return None;
+    }
+    let r = t.value / c.value;
+    Some(Measure {
+        value: r,
+        se: (t.se * t.se + r * r * c.se * c.se).sqrt() / c.value,
+    })
+}
+
+/// One point of the analysis (a row of points.csv).
+#[derive(Clone, Debug, Serialize)]
+pub struct PointRow {
+    pub study: String,
+    pub technique: String,
+    pub nodes: u64,
+    pub games: u64,
+    pub penta: String,
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    pub nelo: f64,
+    pub nelo_low: f64,
+    pub nelo_high: f64,
+    pub p: f64,
+    pub p_holm: Option<f64>,
+    pub share: Option<f64>,
+    pub share_low: Option<f64>,
+    pub share_high: Option<f64>,
+}
+
+/// One technique's line (a row of slopes.csv).
+#[derive(Clone, Debug, Serialize)]
+pub struct SlopeRow {
+    pub study: String,
+    pub technique: String,
+    pub controls: usize,
+    pub elo_per_doubling: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    pub nelo_per_doubling: f64,
+    pub nelo_low: f64,
+    pub nelo_high: f64,
+    pub p: f64,
+    pub p_holm: Option<f64>,
+    pub chi2: f64,
+    pub df: usize,
+}
+
+/// The analysis of one study.
+pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
+    let mut points = Vec::new();
+    for p in &study.points {
+        let Some((elo, nelo)) = measures(p) else {
+            continue;
+        };
+        let cal = study.calibration(p.nodes).and_then(measures).map(|m| m.0);
+        let sh = cal
+            .filter(|_| p.technique != "calibration")
+            .and_then(|c| share(elo, c));
+        points.push(PointRow {
+            study: study.name.clone(),
+            technique: p.technique.clone(),
+            nodes: p.nodes,
+            games: p.games,
+            penta: format!("{}/{}/{}/{}/{}", p.ll, p.ld, p.wl_dd, p.wd, p.ww),
+            elo: elo.value,
+            elo_low: elo.low(),
+            elo_high: elo.high(),
+            nelo: nelo.value,
+            nelo_low: nelo.low(),
+            nelo_high: nelo.high(),
+            p: nelo.p(),
+            p_holm: None,
+            share: sh.map(|s| s.value),
+            share_low: sh.map(|s| s.low()),
+            share_high: sh.map(|s| s.high()),
+        });
+    }
+    let tested: Vec<usize> = (0..points.len())
+        .filter(|&i| points[i].technique != "calibration")
+        .collect();
+    let adjusted = holm(&tested.iter().map(|&i| points[i].p).collect::<Vec<_>>());
+    for (&i, a) in tested.iter().zip(adjusted) {
+        points[i].p_holm = Some(a);
+    }
+
+    let mut slopes = Vec::new();
+    for t in study.techniques() {
+        let mine: Vec<(f64, Measure, Measure)> = study
+            .points
+            .iter()
+            .filter(|p| p.technique == t)
+            .filter_map(|p| measures(p).map(|(e, n)| ((p.nodes as f64).log2(), e, n)))
+            .collect();
+        let line = |pick: &dyn Fn(&(f64, Measure, Measure)) -> Measure| {
+            slope(&mine.iter().map(|r| (r.0, pick(r))).collect::<Vec<_>>())
+        };
+        let (Some((e, _)), Some((n, chi2))) = (line(&|r| r.1), line(&|r| r.2)) else {
+            continue;
+        };
+        slopes.push(SlopeRow {
+            study: study.name.clone(),
+            technique: t,
+            controls: mine.len(),
+            elo_per_doubling: e.value,
+            elo_low: e.low(),
+            elo_high: e.high(),
+            nelo_per_doubling: n.value,
+            nelo_low: n.low(),
+            nelo_high: n.high(),
+            p: n.p(),
+            p_holm: None,
+            chi2,
+            df: mine.len() - 2,
+        });
+    }
+    let tested: Vec<usize> = (0..slopes.len())
+        .filter(|&i| slopes[i].technique != "calibration")
+        .collect();
+    let adjusted = holm(&tested.iter().map(|&i| slopes[i].p).collect::<Vec<_>>());
+    for (&i, a) in tested.iter().zip(adjusted) {
+        slopes[i].p_holm = Some(a);
+    }
+    (points, slopes)
+}
+
+fn verdict(p_holm: Option<f64>, value: f64, alpha: f64) -> &'static str {
+    match p_holm {
+        None => "",
+        Some(p) if p < alpha && value > 0.0 => "gain",
+        Some(p) if p < alpha => "loss",
+        Some(_) => "unresolved",
+    }
+}
+
+/// The report: a table of points and a table of slopes, every study's rows together.
+pub fn report(points: &[PointRow], slopes: &[SlopeRow], alpha: f64) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "## Points\n\nElo logistic and nElo with 95% intervals (pentanomial); p two-sided; Holm \
+         across each study's technique points (family-wise {alpha}); doubling: the Elo as a \
+         share of the calibration's at the same control, both errors carried.\n\n\
+         | study | technique | nodes | games | Elo | nElo | p | Holm p | verdict | doubling |\n\
+         | --- | --- | ---: | ---: | --- | --- | ---: | ---: | --- | --- |"
+    );
+    for p in points {
+        let share = match (p.share, p.share_low, p.share_high) {
+            (Some(v), Some(l), Some(h)) => {
+                format!("{:.0}% [{:.0}, {:.0}]", 100.0 * v, 100.0 * l, 100.0 * h)
+            }
+            _ => "-".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {:+.1} [{:+.1}, {:+.1}] | {:+.1} [{:+.1}, {:+.1}] | {:.3} | {} | {} | {share} |",
+            p.study,
+            p.technique,
+            p.nodes,
+            p.games,
+            p.elo,
+            p.elo_low,
+            p.elo_high,
+            p.nelo,
+            p.nelo_low,
+            p.nelo_high,
+            p.p,
+            p.p_holm.map_or("-".into(), |q| format!("{q:.3}")),
+            verdict(p.p_holm, p.elo, alpha),
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n## Slopes per doubling of nodes\n\nWeighted least squares of each unit on \
+         log2(nodes); p of a zero slope (nElo), Holm across each study's techniques; χ² of \
+         the points about the line (df = controls − 2).\n\n\
+         | study | technique | controls | Elo / doubling | nElo / doubling | p | Holm p | verdict | χ² (df) |\n\
+         | --- | --- | ---: | --- | --- | ---: | ---: | --- | --- |"
+    );
+    for l in slopes {
+        let e = Measure {
+            value: l.elo_per_doubling,
+            se: (l.elo_high - l.elo_low) / (2.0 * Z95),
+        };
+        let n = Measure {
+            value: l.nelo_per_doubling,
+            se: (l.nelo_high - l.nelo_low) / (2.0 * Z95),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.2} ({}) |",
+            l.study,
+            l.technique,
+            l.controls,
+            e.text(1),
+            n.text(1),
+            l.p,
+            l.p_holm.map_or("-".into(), |q| format!("{q:.3}")),
+            verdict(l.p_holm, l.nelo_per_doubling, alpha),
+            l.chi2,
+            l.df
+        );
+    }
+    s
+}
+
+/// One chart per technique: each study's Elo against nodes with its interval.
+fn chart(technique: &str, points: &[PointRow]) -> Chart {
+    let mine: Vec<&PointRow> = points.iter().filter(|p| p.technique == technique).collect();
+    let nodes: Vec<u64> = mine
+        .iter()
+        .map(|p| p.nodes)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let studies: Vec<&str> = mine
+        .iter()
+        .map(|p| p.study.as_str())
+        .fold(Vec::new(), |mut v, s| {
+            if !v.contains(&s) {
+                v.push(s);
+            }
+            v
+        });
+    let mut c = CategoryChart::new(
+        format!("{technique}: Elo against nodes a move, per engine"),
+        nodes.iter().map(|n| n.to_string()).collect(),
+    )
+    .labels("nodes a move (log scale)", "Elo (logistic), 95% interval")
+    .style(Style::Lines);
+    for study in studies {
+        let value = |f: &dyn Fn(&PointRow) -> f64| -> Vec<f64> {
+            nodes
+                .iter()
+                .map(|&n| {
+                    mine.iter()
+                        .find(|p| p.study == study && p.nodes == n)
+                        .map_or(f64::NAN, |p| f(p))
+                })
+                .collect()
+        };
+        let low = value(&|p| p.elo_low);
+        let high = value(&|p| p.elo_high);
+        c = c.series(
+            Series::new(study, value(&|p| p.elo))
+                .with_interval(low.into_iter().zip(high).collect()),
+        );
+    }
+    Chart::from(c)
+}
+
+fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    for r in rows {
+        w.serialize(r)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+pub fn run(args: &ScalingReportArgs) -> Result<()> {
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        bail!("--alpha {}: expected a level between 0 and 1", args.alpha);
+    }
+    let studies = args
+        .studies
+        .iter()
+        .map(|s| Study::load(s))
+        .collect::<Result<Vec<_>>>()?;
+    let mut points = Vec::new();
+    let mut slopes = Vec::new();
+    for s in &studies {
+        let (p, l) = analyse(s);
+        points.extend(p);
+        slopes.extend(l);
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    write_csv(&args.out.join("points.csv"), &points)?;
+    write_csv(&args.out.join("slopes.csv"), &slopes)?;
+    let text = report(&points, &slopes, args.alpha);
+    std::fs::write(args.out.join("report.md"), &text)?;
+    let techniques: Vec<String> =
+        points
+            .iter()
+            .map(|p| p.technique.clone())
+            .fold(Vec::new(), |mut v, t| {
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+                v
+            });
+    for t in &techniques {
+        chart(t, &points).save(&args.out, t)?;
+    }
+    print!("{text}");
+    eprintln!(
+        "wrote points.csv, slopes.csv, report.md and {} charts in {}",
+        techniques.len(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(value: f64, se: f64) -> Measure {
+        Measure { value, se }
+    }
+
+    #[test]
+    fn holm_steps_down_and_stays_monotone() {
+        // m = 4: 0.01·4, 0.02·3, 0.03·2 (raised to the running max 0.06), 0.5·1.
+        let a = holm(&[0.03, 0.5, 0.01, 0.02]);
+        let want = [0.06, 0.5, 0.04, 0.06];
+        for (x, y) in a.iter().zip(want) {
+            assert!((x - y).abs() < 1e-12, "{a:?}");
+        }
+        assert!(holm(&[0.9, 0.8]).iter().all(|&p| p <= 1.0));
+        assert!(holm(&[f64::NAN, 0.01])[0].is_nan());
+    }
+
+    #[test]
+    fn the_slope_recovers_a_line_and_its_error() {
+        // Exact line y = 3 + 2x: slope 2, χ² 0; equal errors σ over x = 0, 2, 4: se = σ/√8.
+        let pts = [(0.0, m(3.0, 4.0)), (2.0, m(7.0, 4.0)), (4.0, m(11.0, 4.0))];
+        let (b, chi2) = slope(&pts).unwrap();
+        assert!((b.value - 2.0).abs() < 1e-12 && chi2.abs() < 1e-12);
+        assert!((b.se - 4.0 / 8f64.sqrt()).abs() < 1e-12);
+        // A precise point pulls the line; a bent set shows in χ².
+        let bent = [(0.0, m(0.0, 1.0)), (2.0, m(10.0, 1.0)), (4.0, m(0.0, 1.0))];
+        assert!(slope(&bent).unwrap().1 > 50.0);
+        assert!(slope(&[(1.0, m(1.0, 1.0))]).is_none());
+        assert!(slope(&[(1.0, m(1.0, 1.0)), (1.0, m(2.0, 1.0))]).is_none());
+    }
+
+    #[test]
+    fn a_share_carries_both_errors() {
+        let s = share(m(-40.0, 8.0), m(200.0, 10.0)).unwrap();
+        assert!((s.value + 0.2).abs() < 1e-12);
+        let want = (64.0f64 + 0.04 * 100.0).sqrt() / 200.0;
+        assert!((s.se - want).abs() < 1e-12);
+        assert!(share(m(1.0, 1.0), m(10.0, 8.0)).is_none());
+    }
+
+    #[test]
+    fn a_study_keeps_the_last_row_of_a_point_and_reports_verdicts() {
+        let row = |t: &str, nodes: u64, w: u64, d: u64, l: u64, penta: [u64; 5]| {
+            let line = format!(
+                "{t},{nodes},{},{w},{d},{l},{},{},{},{},{},{},0,8,8,0,0,0,,,,,,,,",
+                w + d + l,
+                penta[0],
+                penta[1],
+                penta[2],
+                penta[3],
+                penta[4],
+                (w + d + l) / 2
+            );
+            Point::parse(&line).unwrap()
+        };
+        let rows = vec![
+            row("calibration", 10_000, 600, 300, 100, [5, 20, 120, 180, 175]),
+            row("mpc", 10_000, 10, 10, 10, [1, 3, 7, 3, 1]),
+            row("mpc", 10_000, 250, 350, 400, [70, 130, 205, 70, 25]),
+            row("calibration", 40_000, 550, 350, 100, [5, 20, 145, 180, 150]),
+            row("mpc", 40_000, 200, 350, 450, [95, 145, 195, 45, 20]),
+            row("se", 10_000, 330, 340, 330, [40, 100, 220, 100, 40]),
+            row("se", 40_000, 335, 340, 325, [40, 100, 210, 110, 40]),
+        ];
+        let study = Study::new("nnue", rows);
+        assert_eq!(study.points.len(), 6, "the rerun's row replaced the first");
+        let (points, slopes) = analyse(&study);
+        let mpc10 = points
+            .iter()
+            .find(|p| p.technique == "mpc" && p.nodes == 10_000)
+            .unwrap();
+        assert_eq!(mpc10.games, 1000);
+        assert!(mpc10.elo < 0.0 && mpc10.p < 0.001);
+        assert!(mpc10.p_holm.unwrap() >= mpc10.p);
+        assert!(mpc10.share.unwrap() < 0.0);
+        let cal = points
+            .iter()
+            .find(|p| p.technique == "calibration")
+            .unwrap();
+        assert!(cal.p_holm.is_none() && cal.share.is_none());
+        let se = points.iter().find(|p| p.technique == "se").unwrap();
+        assert_eq!(verdict(se.p_holm, se.elo, 0.05), "unresolved");
+        assert_eq!(verdict(mpc10.p_holm, mpc10.elo, 0.05), "loss");
+        let mpc = slopes.iter().find(|l| l.technique == "mpc").unwrap();
+        assert!(mpc.elo_per_doubling < 0.0 && mpc.controls == 2 && mpc.df == 0);
+        let text = report(&points, &slopes, 0.05);
+        assert!(text.contains("| nnue | mpc | 10000 | 1000 |"), "{text}");
+    }
+
+    #[test]
+    fn the_chart_draws_a_whisker_per_interval() {
+        let row = |study: &str, nodes: u64, elo: f64| PointRow {
+            study: study.into(),
+            technique: "mpc".into(),
+            nodes,
+            games: 100,
+            penta: String::new(),
+            elo,
+            elo_low: elo - 10.0,
+            elo_high: elo + 10.0,
+            nelo: elo,
+            nelo_low: elo - 14.0,
+            nelo_high: elo + 14.0,
+            p: 0.5,
+            p_holm: None,
+            share: None,
+            share_low: None,
+            share_high: None,
+        };
+        let points = [
+            row("hce", 10_000, -30.0),
+            row("nnue", 10_000, -43.0),
+            row("hce", 40_000, -66.0),
+        ];
+        let count = |svg: &str| svg.matches("<polyline").count() + svg.matches("<line").count();
+        // The same axis for both, so that only the whiskers differ.
+        let drawn = |intervals: bool| {
+            let Chart::Category(mut c) = chart("mpc", &points) else {
+                panic!("a category chart")
+            };
+            c.y_range = Some((-100.0, 0.0));
+            if !intervals {
+                c.series.iter_mut().for_each(|s| s.interval = None);
+            }
+            Chart::from(c).to_svg().unwrap()
+        };
+        let (with, without) = (drawn(true), drawn(false));
+        // Three intervals, each a stem and two caps.
+        assert_eq!(
+            count(&with) - count(&without),
+            9,
+            "{} vs {}",
+            count(&with),
+            count(&without)
+        );
+    }
+
+    #[test]
+    fn bad_study_specs_are_refused() {
+        for bad in ["", "nnue", "=x.csv", "nnue=", "nnue=/no/such/file.csv"] {
+            assert!(Study::load(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -59,6 +59,8 @@ enum Command {
     Tune(augur_lab::tune::TuneArgs),
     /// Train the NNUE on datagen files: AdamW on all cores, checkpoints, the quantised network file and a loss curve.
     Train(Box<augur_lab::train::TrainArgs>),
+    /// Networks compared on held-out records as the engine evaluates them: loss with a block-bootstrap interval, paired differences to the first.
+    Heldout(augur_lab::train::heldout::HeldOutArgs),
     /// The bundled experiments end to end at small sizes (--quick) into one folder with an index.
     Reproduce(augur_lab::reproduce::ReproduceArgs),
     /// Calibration of UCI_Elo: matches against a calibrated reference become a CSV and the engine's table of levels.
@@ -95,6 +97,7 @@ fn main() -> Result<()> {
         Command::Convert(args) => augur_lab::datagen::convert(&args),
         Command::Tune(args) => augur_lab::tune::run(&args),
         Command::Train(args) => augur_lab::train::run(&args),
+        Command::Heldout(args) => augur_lab::train::heldout::run(&args),
         Command::Strength(args) => augur_lab::strength::run(&args),
         Command::Reproduce(args) => augur_lab::reproduce::run(&args),
     }

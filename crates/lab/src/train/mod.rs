@@ -20,6 +20,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod data;
 pub mod epochs;
+pub mod heldout;
 pub mod model;
 pub mod optim;
 pub mod output;

@@ -345,7 +345,7 @@ mod tests {
         assert_eq!(rows[0].loss_low, again[0].loss_low);
         // Blocks of correlated values widen the interval against single positions.
         let clustered: Vec<f64> = (0..1000).map(|i| ((i / 100) % 2) as f64).collect();
-        let wide = compare(&names[..1], &[clustered.clone()], 100, 500, 3);
+        let wide = compare(&names[..1], std::slice::from_ref(&clustered), 100, 500, 3);
         let narrow = compare(&names[..1], &[clustered], 1, 500, 3);
         assert!(
             wide[0].loss_high - wide[0].loss_low > 2.0 * (narrow[0].loss_high - narrow[0].loss_low)

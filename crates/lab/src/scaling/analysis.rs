@@ -137,6 +137,12 @@ impl Measure {
     }
 }
 
+/// `x` to `decimals` places: the CSVs carry what the estimates can say, not float noise.
+fn round(x: f64, decimals: i32) -> f64 {
+    let f = 10f64.powi(decimals);
+    (x * f).round() / f + 0.0
+}
+
 /// A point's logistic Elo and nElo as measures: the Elo's error is half its (slightly
 /// asymmetric) interval over 1.96.
 fn measures(p: &Point) -> Option<(Measure, Measure)> {
@@ -278,17 +284,17 @@ pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
             nodes: p.nodes,
             games: p.games,
             penta: format!("{}/{}/{}/{}/{}", p.ll, p.ld, p.wl_dd, p.wd, p.ww),
-            elo: elo.value,
-            elo_low: elo.low(),
-            elo_high: elo.high(),
-            nelo: nelo.value,
-            nelo_low: nelo.low(),
-            nelo_high: nelo.high(),
+            elo: round(elo.value, 1),
+            elo_low: round(elo.low(), 1),
+            elo_high: round(elo.high(), 1),
+            nelo: round(nelo.value, 1),
+            nelo_low: round(nelo.low(), 1),
+            nelo_high: round(nelo.high(), 1),
             p: nelo.p(),
             p_holm: None,
-            share: sh.map(|s| s.value),
-            share_low: sh.map(|s| s.low()),
-            share_high: sh.map(|s| s.high()),
+            share: sh.map(|s| round(s.value, 4)),
+            share_low: sh.map(|s| round(s.low(), 4)),
+            share_high: sh.map(|s| round(s.high(), 4)),
         });
     }
     let tested: Vec<usize> = (0..points.len())
@@ -317,15 +323,15 @@ pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
             study: study.name.clone(),
             technique: t,
             controls: mine.len(),
-            elo_per_doubling: e.value,
-            elo_low: e.low(),
-            elo_high: e.high(),
-            nelo_per_doubling: n.value,
-            nelo_low: n.low(),
-            nelo_high: n.high(),
+            elo_per_doubling: round(e.value, 2),
+            elo_low: round(e.low(), 2),
+            elo_high: round(e.high(), 2),
+            nelo_per_doubling: round(n.value, 2),
+            nelo_low: round(n.low(), 2),
+            nelo_high: round(n.high(), 2),
             p: n.p(),
             p_holm: None,
-            chi2,
+            chi2: round(chi2, 3),
             df: mine.len() - 2,
         });
     }

@@ -6,6 +6,7 @@
 //! name = "network"
 //! dir = "/work/campaign/network"     # the campaign's files; never in git
 //! cores = 2
+//! priority = "idle"                  # optional: its processes run only on cycles nothing else needs
 //!
 //! [engine]                           # pinned into DIR/bin at the first start
 //! augur = "target/release/augur"
@@ -57,11 +58,28 @@ pub struct CampaignFile {
     /// Cores the campaign may keep busy at once.
     #[serde(default = "default_cores")]
     pub cores: usize,
+    /// How the campaign's processes share the machine with other work.
+    #[serde(default)]
+    pub priority: Priority,
     #[serde(default)]
     pub engine: EngineFiles,
     pub network: Option<NetworkLoop>,
     #[serde(default)]
     pub stage: Vec<CommandStage>,
+}
+
+/// [campaign-priority] A long background job (datagen toward a 30 M corpus) should take every
+/// cycle that nothing else needs and none that something needs: `idle` starts its processes
+/// under Linux's SCHED_IDLE, which their engines inherit, so studies and matches beside it run
+/// as if it were not there while the cores still never sit empty.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Priority {
+    /// The scheduler's ordinary share (the runner's own nice level).
+    #[default]
+    Normal,
+    /// SCHED_IDLE: only cycles no other process wants.
+    Idle,
 }
 
 fn default_cores() -> usize {
@@ -335,6 +353,15 @@ games = 10
             f.network.unwrap().train[0].recipe["hidden"].as_integer(),
             Some(16)
         );
+    }
+
+    #[test]
+    fn the_priority_reads_and_a_bad_one_is_refused() {
+        assert_eq!(parse(TINY).unwrap().priority, Priority::Normal);
+        let idle = TINY.replace("cores = 2", "cores = 2\npriority = \"idle\"");
+        assert_eq!(parse(&idle).unwrap().priority, Priority::Idle);
+        let bad = TINY.replace("cores = 2", "cores = 2\npriority = \"low\"");
+        assert!(parse(&bad).is_err());
     }
 
     #[test]

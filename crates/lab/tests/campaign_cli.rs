@@ -294,3 +294,36 @@ fn several_campaigns_run_side_by_side_and_a_broken_one_stops_all() {
     assert!(!again.contains("start data"), "{again}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `campaign start FILE STAGE` starts one stage at once, outside the core budget, and refuses
+/// what it must not start: an unknown stage, one still waiting, one already done.
+#[test]
+fn one_stage_starts_alone_and_the_wrong_ones_are_refused() {
+    let dir = common::scratch("campaign", "start");
+    let file = stage_campaign(&dir, "gamma", 3);
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text += r#"
+[[stage]]
+id = "later"
+cores = 1
+after = ["data"]
+command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "4", "--threads", "1", "--quiet"]
+"#;
+    std::fs::write(&file, text).unwrap();
+    let f = file.to_str().unwrap();
+    assert!(run_err(&["campaign", "start", f, "nosuch"]).contains("no stage 'nosuch'"));
+    assert!(run_err(&["campaign", "start", f, "later"]).contains("waits for data"));
+    let out = run_ok(&["campaign", "start", f, "data"]);
+    assert!(out.contains("started data"), "{out}");
+    let summary = dir.join("gamma").join("data/summary.toml");
+    let t0 = Instant::now();
+    while !summary.exists() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(300),
+            "the stage did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(run_err(&["campaign", "start", f, "data"]).contains("is done"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

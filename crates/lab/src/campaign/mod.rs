@@ -40,6 +40,16 @@ pub enum CampaignCommand {
     Run(RunTargets),
     /// Where each stage stands: progress, LLR, positions.
     Status(Target),
+    /// Start one stage now, beside a runner and outside its cores (the runner adopts it).
+    Start(StartTarget),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StartTarget {
+    #[command(flatten)]
+    pub target: Target,
+    /// The stage's id.
+    pub stage: String,
 }
 
 #[derive(clap::Args, Debug)]
@@ -125,6 +135,15 @@ pub fn run(args: &CampaignArgs) -> Result<()> {
         }
         CampaignCommand::Status(t) => {
             print!("{}", status::render(&t.open()?)?);
+            Ok(())
+        }
+        CampaignCommand::Start(s) => {
+            let campaign = s.target.open()?;
+            std::fs::create_dir_all(&campaign.layout.dir)
+                .with_context(|| format!("cannot create {}", campaign.layout.dir.display()))?;
+            prepare(&campaign, &s.target.file)?;
+            let pid = runner::start_one(&campaign, &s.stage)?;
+            println!("started {} (pid {pid}); a runner adopts it", s.stage);
             Ok(())
         }
     }

@@ -100,7 +100,7 @@ pub fn with_priority(command: &mut Command, priority: Priority) {
     let _ = (command, priority);
 }
 
-fn spawn(campaign: &Campaign, stage: &Stage) -> Result<Child> {
+pub(super) fn spawn(campaign: &Campaign, stage: &Stage) -> Result<Child> {
     let l = &campaign.layout;
     let f = frozen(campaign, stage)?;
     let log = OpenOptions::new()
@@ -128,6 +128,40 @@ fn spawn(campaign: &Campaign, stage: &Stage) -> Result<Child> {
         f.args.join(" ")
     );
     Ok(child)
+}
+
+/// Starts one stage now, outside the campaign's core budget (the runner, running or started
+/// later, adopts it by its pid file): a match that must not wait for the stages before it in
+/// the file. Refused for a stage that is done, running, internal or still waiting.
+pub fn start_one(campaign: &Campaign, id: &str) -> Result<u32> {
+    let l = &campaign.layout;
+    let stage = campaign.stage(id).with_context(|| {
+        format!(
+            "no stage '{id}' in {} (its stages: {})",
+            campaign.file.name,
+            campaign
+                .stages
+                .iter()
+                .map(|s| s.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    if l.is_done(id) {
+        bail!("{id} is done ({} exists)", l.summary(id).display());
+    }
+    if let Some(pid) = live_pid(l, id) {
+        bail!("{id} is running already (pid {pid})");
+    }
+    if stage.step.is_internal() {
+        bail!("{id} is the runner's own step: `campaign run` does it");
+    }
+    if let Some(a) = stage.after.iter().find(|a| !l.is_done(a)) {
+        bail!("{id} waits for {a}");
+    }
+    std::fs::create_dir_all(l.stage_dir(id))?;
+    let child = spawn(campaign, stage)?;
+    Ok(child.id())
 }
 
 /// Runs the campaign to its end. Stages that failed in an earlier run are tried again.

@@ -23,10 +23,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 
-use super::Point;
+use super::{last_of_each, read_points, Point};
 use crate::kit::chart::{CategoryChart, Chart, Series, Style};
 use crate::kit::confidence::normal_cdf;
-use crate::kit::result_log;
 
 /// z of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -59,31 +58,19 @@ impl Study {
             .split_once('=')
             .filter(|(n, p)| !n.trim().is_empty() && !p.trim().is_empty())
             .with_context(|| format!("--study {spec}: expected NAME=PATH of a scaling.csv"))?;
-        let path = Path::new(path.trim());
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading the study {}", path.display()))?;
-        let rows: Vec<Point> = result_log::read_rows(&text, &path.display().to_string())?;
-        if rows.is_empty() {
+        let path = PathBuf::from(path.trim());
+        let points = read_points(std::slice::from_ref(&path))?;
+        if points.is_empty() {
             bail!("{}: no finished point", path.display());
         }
-        Ok(Study::new(name.trim(), rows))
+        Ok(Study::new(name.trim(), points))
     }
 
     /// A rerun with more games appends a point's new row: the last one stands.
     pub fn new(name: &str, rows: Vec<Point>) -> Study {
-        let mut points: Vec<Point> = Vec::new();
-        for p in rows {
-            match points
-                .iter_mut()
-                .find(|q| q.technique == p.technique && q.nodes == p.nodes)
-            {
-                Some(q) => *q = p,
-                None => points.push(p),
-            }
-        }
         Study {
             name: name.to_string(),
-            points,
+            points: last_of_each(rows),
         }
     }
 

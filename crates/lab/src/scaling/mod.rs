@@ -343,6 +343,52 @@ impl Row for Point {
     const COLUMNS: &'static str = COLUMNS;
 }
 
+/// The points of scaling.csv files, each row checked (its counts must add up, its Elo is
+/// recomputed from them); a point listed again (a match continued) counts last.
+pub fn read_points(paths: &[PathBuf]) -> Result<Vec<Point>> {
+    let mut points: Vec<Point> = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let mut columns = false;
+        for (i, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            if !columns {
+                if line != COLUMNS {
+                    bail!(
+                        "{}: not a scaling.csv (expected the columns {COLUMNS})",
+                        path.display()
+                    );
+                }
+                columns = true;
+                continue;
+            }
+            let p = Point::parse(line)
+                .with_context(|| format!("{}:{}: bad point", path.display(), i + 1))?;
+            points.push(p);
+        }
+    }
+    Ok(last_of_each(points))
+}
+
+/// One row per technique and control, in the order they first appear: a rerun with more games
+/// appends a point's row again, and the last one stands.
+pub fn last_of_each(rows: Vec<Point>) -> Vec<Point> {
+    let mut points: Vec<Point> = Vec::new();
+    for p in rows {
+        match points
+            .iter_mut()
+            .find(|q| q.technique == p.technique && q.nodes == p.nodes)
+        {
+            Some(q) => *q = p,
+            None => points.push(p),
+        }
+    }
+    points
+}
+
 /// The match of one point. Adjudication as fishtest-style testers do at fixed nodes: resign
 /// when both sides agree on ±1,000 cp for 4 moves, a draw when both stay within ±10 cp for 8
 /// moves from move 40; it shortens decided and dead games without changing their results.

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -16,7 +16,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 use statrs::statistics::{Data, OrderStatistics, RankTieBreaker, Statistics};
 
 use super::nodes::{figures, read_rows};
-use crate::scaling::{Point, COLUMNS as SCALING_COLUMNS};
+use crate::scaling::read_points;
 
 /// Bootstrap resamples of the points.
 const RESAMPLES: usize = 10_000;
@@ -132,36 +132,6 @@ fn correlation(points: &str, x_name: &str, y_name: &str, x: &[f64], y: &[f64]) -
     }
 }
 
-/// The points of scaling.csv files; a point listed again (a match continued) counts last.
-pub fn read_points(paths: &[PathBuf]) -> Result<Vec<Point>> {
-    let mut points: Vec<Point> = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let mut columns = false;
-        for (i, line) in text.lines().enumerate() {
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            if !columns {
-                if line != SCALING_COLUMNS {
-                    bail!(
-                        "{}: not a scaling.csv (expected the columns {SCALING_COLUMNS})",
-                        path.display()
-                    );
-                }
-                columns = true;
-                continue;
-            }
-            let p = Point::parse(line)
-                .with_context(|| format!("{}:{}: bad point", path.display(), i + 1))?;
-            points.retain(|q| !(q.technique == p.technique && q.nodes == p.nodes));
-            points.push(p);
-        }
-    }
-    Ok(points)
-}
-
 /// Each technique × control of the accuracy rows that has an Elo point.
 pub fn matched(accuracy: &Path, scaling: &[PathBuf]) -> Result<Vec<Matched>> {
     let rows = read_rows(accuracy)?;
@@ -272,6 +242,7 @@ pub fn run(accuracy: &Path, scaling: &[PathBuf]) -> Result<CorrelateFigures> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scaling::{Point, COLUMNS as SCALING_COLUMNS};
 
     #[test]
     fn correlations_match_the_textbook() {

@@ -392,18 +392,16 @@ impl NnueState {
             if from == self.top {
                 continue;
             }
-            if self.keyed {
-                if let Some(r) = (from + 1..=self.top)
-                    .rev()
-                    .find(|&p| self.plies[p].refresh[s])
-                {
-                    let acc = &mut self.accs[(r * 2 + s) * h..(r * 2 + s + 1) * h];
-                    let pieces = &self.pieces[r];
-                    self.cache
-                        .refresh(net, side, pieces.king(side), pieces, acc);
-                    self.computed[r][s] = true;
-                    from = r;
-                }
+            if let Some(r) = (from + 1..=self.top)
+                .rev()
+                .find(|&p| self.plies[p].refresh[s])
+            {
+                let acc = &mut self.accs[(r * 2 + s) * h..(r * 2 + s + 1) * h];
+                let pieces = &self.pieces[r];
+                self.cache
+                    .refresh(net, side, pieces.king(side), pieces, acc);
+                self.computed[r][s] = true;
+                from = r;
             }
             for ply in from + 1..=self.top {
                 let Ply { delta: d, keys, .. } = self.plies[ply];

@@ -19,9 +19,13 @@ use augur::eval::nnue::accumulator::evaluate_board;
 use augur::eval::nnue::network::Network;
 use clap::Args;
 use cozy_chess::Board;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use serde::Serialize;
+use statrs::statistics::{Data, OrderStatistics};
 
 use crate::data::records::RecordReader;
+use crate::tune::model::sigmoid;
 
 #[derive(Args, Debug, Clone)]
 pub struct HeldOutArgs {
@@ -91,18 +95,10 @@ pub fn load(paths: &[PathBuf], limit: Option<usize>) -> Result<Vec<Position>> {
     Ok(out)
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// The K at which the positions' scores best predict their results.
+/// The K at which the positions' scores best predict their results (the trainer's fit).
 pub fn fitted_k(positions: &[Position]) -> f64 {
-    crate::kit::regression::minimise_scale(|k| {
-        positions
-            .iter()
-            .map(|p| (sigmoid(p.score / k) - p.result).powi(2))
-            .sum()
-    })
+    let points: Vec<(f64, f64)> = positions.iter().map(|p| (p.score, p.result)).collect();
+    super::prepare::k_of(&points)
 }
 
 /// Each position's loss for an evaluation (cp, side to move) at K and λ.
@@ -151,21 +147,13 @@ pub fn bootstrap_means(
     let lens: Vec<f64> = (0..blocks)
         .map(|b| ((b + 1) * block).min(n).saturating_sub(b * block) as f64)
         .collect();
-    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        // splitmix64: a seeded, reproducible stream is all the resampling needs.
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut out = vec![Vec::with_capacity(resamples); series.len()];
     for _ in 0..resamples {
         let mut total = vec![0.0; series.len()];
         let mut count = 0.0;
         for _ in 0..blocks {
-            let b = (next() % blocks as u64) as usize;
+            let b = rng.random_range(0..blocks);
             for (t, s) in total.iter_mut().zip(&sums) {
                 *t += s[b];
             }
@@ -180,10 +168,8 @@ pub fn bootstrap_means(
 
 /// The 2.5% and 97.5% quantiles of a sample.
 fn percentile_interval(values: &[f64]) -> (f64, f64) {
-    let mut v: Vec<f64> = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    let at = |q: f64| v[((q * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
-    (at(0.025), at(0.975))
+    let mut d = Data::new(values.to_vec());
+    (d.quantile(0.025), d.quantile(0.975))
 }
 
 /// One network's row: its mean loss with the interval, and its difference to the first.

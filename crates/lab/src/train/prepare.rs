@@ -119,13 +119,19 @@ pub fn data_k(samples: &[TrainingPosition]) -> f32 {
         .step_by(step)
         .map(|s| (f64::from(s.score), f64::from(s.result.value())))
         .collect();
+    k_of(&points) as f32
+}
+
+/// The K at which search scores (cp) best predict results (1, ½, 0): the fit of [`data_k`] on
+/// `(score, result)` pairs, which `heldout` shares so that every loss is on the trainer's scale.
+pub fn k_of(points: &[(f64, f64)]) -> f64 {
     let error = |k: f64| {
         points
             .iter()
             .map(|&(score, result)| (1.0 / (1.0 + (-score / k).exp()) - result).powi(2))
             .sum::<f64>()
     };
-    crate::kit::regression::minimise_scale(error) as f32
+    crate::kit::regression::minimise_scale(error)
 }
 
 /// [train-kfile] Per file: its training positions (the prefix `train` of the concatenation,

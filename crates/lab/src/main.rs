@@ -71,6 +71,13 @@ enum Command {
     ScalingReport(augur_lab::scaling::analysis::ScalingReportArgs),
 }
 
+/// A campaign stage's command line parsed as this binary parses its own.
+fn parse_lab_command(args: &[String]) -> Result<()> {
+    Cli::try_parse_from(std::iter::once("augur-lab").chain(args.iter().map(String::as_str)))
+        .map(|_| ())
+        .map_err(|e| anyhow::anyhow!("{}", e.render().to_string().trim_end()))
+}
+
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
@@ -91,7 +98,7 @@ fn main() -> Result<()> {
         Command::Accuracy(args) => augur_lab::variants::accuracy::run(&args),
         Command::SfpcDepths(args) => augur_lab::probcut::sfpc_depths::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),
-        Command::Campaign(args) => augur_lab::campaign::run(&args),
+        Command::Campaign(args) => augur_lab::campaign::run(&args, &parse_lab_command),
         Command::Corpus(args) => augur_lab::corpus::run(&args),
         Command::Wdl(args) => augur_lab::wdl::run(&args),
         Command::Convert(args) => augur_lab::datagen::convert(&args),

@@ -327,3 +327,52 @@ command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "3
     assert!(run_err(&["campaign", "start", f, "data"]).contains("is done"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every committed campaign file checks: its keys, its stages' order and every declared command
+/// parsed as the binary parses its own, so a pre-registration cannot carry a misspelt flag.
+#[test]
+fn every_committed_campaign_checks() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("campaigns"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut args = vec!["campaign", "check"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let out = run_ok(&args);
+    assert_eq!(out.lines().count(), files.len(), "{out}");
+}
+
+/// A misspelt flag or placeholder in a stage is refused before anything starts, naming the
+/// stage; `run` refuses it too and starts nothing.
+#[test]
+fn a_misspelt_stage_command_is_refused_before_it_runs() {
+    let dir = common::scratch("campaign", "misspelt");
+    let write = |name: &str, arg: &str| {
+        let file = dir.join(format!("{name}.toml"));
+        let text = format!(
+            "name = \"{name}\"\ndir = \"{}\"\ncores = 1\n\
+             [[stage]]\nid = \"ok\"\ncommand = [\"convert\", \"x.bin\", \"--out\", \"{{dir}}/x.txt\"]\n\
+             [[stage]]\nid = \"bad\"\nafter = [\"ok\"]\ncommand = [\"convert\", \"x.bin\", {arg}]\n",
+            dir.join(name).display()
+        );
+        std::fs::write(&file, text).unwrap();
+        file
+    };
+    let flag = write("flag", "\"--limitt\", \"3\"");
+    let err = run_err(&["campaign", "check", flag.to_str().unwrap()]);
+    assert!(err.contains("stage 'bad' does not parse"), "{err}");
+    assert!(err.contains("--limitt"), "{err}");
+    let err = run_err(&["campaign", "run", flag.to_str().unwrap()]);
+    assert!(err.contains("stage 'bad' does not parse"), "{err}");
+    assert!(!dir.join("flag").exists(), "nothing started");
+    let placeholder = write("placeholder", "\"--out\", \"{dri}/x.txt\"");
+    let err = run_err(&["campaign", "check", placeholder.to_str().unwrap()]);
+    assert!(err.contains("placeholder"), "{err}");
+    let fine = write("fine", "\"--out\", \"{dir}/y.txt\"");
+    let out = run_ok(&["campaign", "check", fine.to_str().unwrap()]);
+    assert!(out.contains("its 2 declared commands parse"), "{out}");
+}

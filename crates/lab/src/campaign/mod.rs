@@ -42,7 +42,22 @@ pub enum CampaignCommand {
     Status(Target),
     /// Start one stage now, beside a runner and outside its cores (the runner adopts it).
     Start(StartTarget),
+    /// Check campaign files without running anything: the file, the stages' order, and every
+    /// declared command parsed as `augur-lab` would parse it (a misspelt flag found now, not
+    /// when its stage starts hours later).
+    Check(CheckTargets),
 }
+
+#[derive(clap::Args, Debug)]
+pub struct CheckTargets {
+    /// The campaign files (TOML).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Parses one `augur-lab` command line (without the program's name); the binary owns its
+/// command-line grammar, so it hands this in.
+pub type ParseCommand<'a> = &'a dyn Fn(&[String]) -> Result<()>;
 
 #[derive(clap::Args, Debug)]
 pub struct StartTarget {
@@ -96,8 +111,59 @@ impl Target {
     }
 }
 
-pub fn run(args: &CampaignArgs) -> Result<()> {
+/// The declared stage commands of a campaign, as its runner would run them now, parsed:
+/// errors name the stage. With `begun` false, stages begun are skipped (they run their frozen
+/// commands); the network loop's own stages are built by the runner from checked keys.
+fn check_commands(campaign: &Campaign, parse: ParseCommand, begun: bool) -> Result<usize> {
+    let mut checked = 0;
+    for stage in &campaign.stages {
+        if !matches!(stage.step, plan::Step::Command { .. })
+            || (!begun && campaign.layout.frozen(&stage.id).exists())
+        {
+            continue;
+        }
+        let args = campaign.resolve(stage)?.args;
+        if let Some(a) = args.iter().find(|a| unknown_placeholder(a)) {
+            bail!(
+                "stage '{}': '{a}' holds a placeholder the runner does not know \
+                 ({{dir}}, {{augur}}, {{lab}}, {{best}})",
+                stage.id
+            );
+        }
+        parse(&args).with_context(|| format!("stage '{}' does not parse", stage.id))?;
+        checked += 1;
+    }
+    Ok(checked)
+}
+
+/// `{name}` left in an argument after the runner's substitutions: a misspelt placeholder.
+fn unknown_placeholder(arg: &str) -> bool {
+    arg.split('{').skip(1).any(|rest| {
+        rest.split_once('}').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        })
+    })
+}
+
+pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
     match &args.command {
+        CampaignCommand::Check(c) => {
+            for file in &c.files {
+                let campaign = Target {
+                    file: file.clone(),
+                    dir: None,
+                }
+                .open()?;
+                let n = check_commands(&campaign, parse, true)
+                    .with_context(|| format!("{}", file.display()))?;
+                println!(
+                    "{}: {} stages; its {n} declared commands parse",
+                    file.display(),
+                    campaign.stages.len()
+                );
+            }
+            Ok(())
+        }
         CampaignCommand::Run(r) => {
             if r.dir.is_some() && r.files.len() > 1 {
                 bail!("--dir names one campaign's folder: give one file with it");
@@ -113,7 +179,12 @@ pub fn run(args: &CampaignArgs) -> Result<()> {
             // Every file is checked before any campaign starts: a typo stops nothing that runs.
             let campaigns = targets
                 .iter()
-                .map(|t| t.open().map(|c| (t, c)))
+                .map(|t| {
+                    let c = t.open()?;
+                    check_commands(&c, parse, false)
+                        .with_context(|| format!("{}", t.file.display()))?;
+                    Ok((t, c))
+                })
                 .collect::<Result<Vec<_>>>()?;
             let failed: Vec<String> = std::thread::scope(|scope| {
                 let runs: Vec<_> = campaigns
@@ -139,6 +210,8 @@ pub fn run(args: &CampaignArgs) -> Result<()> {
         }
         CampaignCommand::Start(s) => {
             let campaign = s.target.open()?;
+            check_commands(&campaign, parse, false)
+                .with_context(|| format!("{}", s.target.file.display()))?;
             std::fs::create_dir_all(&campaign.layout.dir)
                 .with_context(|| format!("cannot create {}", campaign.layout.dir.display()))?;
             prepare(&campaign, &s.target.file)?;

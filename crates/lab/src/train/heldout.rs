@@ -59,6 +59,17 @@ pub struct HeldOutArgs {
     /// Also write the table as CSV.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    #[command(flatten)]
+    pub summary: crate::kit::summary::SummaryArgs,
+}
+
+/// What `--summary` keeps (a campaign stage reads it): the positions, K and every row.
+#[derive(Serialize)]
+struct Figures<'a> {
+    positions: usize,
+    k: f64,
+    wdl: f64,
+    rows: &'a [Row],
 }
 
 /// A held-out position: the board and its record's score (cp, side to move) and result (1, ½,
@@ -284,7 +295,15 @@ pub fn run(args: &HeldOutArgs) -> Result<()> {
         }
         w.flush()?;
     }
-    Ok(())
+    args.summary.write(
+        "heldout",
+        &Figures {
+            positions: positions.len(),
+            k,
+            wdl: args.wdl,
+            rows: &rows,
+        },
+    )
 }
 
 #[cfg(test)]

@@ -31,6 +31,17 @@ pub struct StrengthArgs {
     /// (crates/engine/src/search/strength_levels.rs).
     #[arg(long, value_name = "FILE")]
     pub engine_file: Option<PathBuf>,
+    /// Also write the check of the table as a campaign file: Augur at each `UCI_Elo` midway
+    /// between neighbouring rows against the reference at the same Elo, as the points were
+    /// played (to be committed before its first game, run on the engine that embeds the table).
+    #[arg(long, value_name = "FILE")]
+    pub check_campaign: Option<PathBuf>,
+    /// Games of each check.
+    #[arg(long, default_value_t = 200)]
+    pub check_games: u32,
+    /// The check campaign's folder.
+    #[arg(long, default_value = "/work/campaign/calibrate-elo-check")]
+    pub check_dir: PathBuf,
     #[command(flatten)]
     pub summary: SummaryArgs,
 }
@@ -196,6 +207,73 @@ pub fn engine_file(rows: &[Row], source: &str) -> Result<String> {
     Ok(out)
 }
 
+/// The `UCI_Elo`s the table is checked at: midway between neighbouring measured rows, where
+/// the engine plays settings interpolated between two points and nothing was measured.
+pub fn check_points(rows: &[Row]) -> Vec<i32> {
+    let mut measured: Vec<f64> = rows.iter().map(|r| r.measured).collect();
+    measured.sort_by(f64::total_cmp);
+    measured
+        .windows(2)
+        .map(|w| ((w[0] + w[1]) / 2.0).round() as i32)
+        .collect()
+}
+
+/// The check as a campaign file: each midpoint a 200-game match (by default) of Augur at that
+/// `UCI_Elo` against Stockfish 15.1 at the same `UCI_Elo`, in the points' protocol (300,000
+/// nodes a move for Stockfish, Augur at its level's cap, the bundled 8-move book, seed 1).
+pub fn check_campaign(rows: &[Row], games: u32, dir: &Path, source: &str) -> Result<String> {
+    let points = check_points(rows);
+    ensure!(
+        !points.is_empty(),
+        "{} calibration rows: a check needs two at least",
+        rows.len()
+    );
+    ensure!(
+        games >= 2 && games.is_multiple_of(2),
+        "--check-games {games}: an even number, both colours of each opening"
+    );
+    let list = points
+        .iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Pre-registration: the check of the UCI_Elo table (issue 68 §3), written by `augur-lab\n\
+         # strength --check-campaign` from {source}; commit it before its first game and run it on\n\
+         # the engine that embeds that table (bin/ is pinned from target/release at the first start).\n\
+         # Each check: Augur at UCI_Elo m against Stockfish 15.1 at UCI_Elo m, m midway between two\n\
+         # neighbouring rows ({list}), {games} games, the calibration's protocol (Stockfish 300,000\n\
+         # nodes a move, Augur at its level's node cap, the bundled 8-move book, seed 1, colours\n\
+         # swapped, one thread, 16 MiB, resign 1000 cp for 4 moves).\n\
+         # Hypothesis: the table holds, each check's 95% Elo interval contains 0 (its pentanomial\n\
+         # interval, `augur-lab stats`); a check whose interval excludes 0 is reported as a miss\n\
+         # with its numbers. No correction: each check is its own claim about one UCI_Elo.\n\
+         name = \"calibrate-elo-check\"\n\
+         dir = {:?}\n\
+         cores = 2",
+        dir.display().to_string()
+    );
+    for m in points {
+        let _ = write!(
+            out,
+            "\n[[stage]]\n\
+             id = \"check-{m}\"\n\
+             cores = 1\n\
+             command = [\n  \"match\",\n  \
+             \"--engine\", \"name=augur-{m},cmd={{augur}},nodes=100000000,option.UCI_LimitStrength=true,option.UCI_Elo={m}\",\n  \
+             \"--engine\", \"name=stockfish-{m},cmd=/usr/games/stockfish,nodes=300000,option.UCI_LimitStrength=true,option.UCI_Elo={m}\",\n  \
+             \"--each\", \"option.Threads=1,option.Hash=16\",\n  \
+             \"--tc\", \"nodes=300000\", \"--stall-timeout\", \"600\",\n  \
+             \"--games\", \"{games}\", \"--concurrency\", \"1\", \"--seed\", \"1\",\n  \
+             \"--resign-score\", \"1000\", \"--resign-moves\", \"4\",\n  \
+             \"--pgn\", \"{{dir}}/games.pgn\", \"--quiet\",\n]\n"
+        );
+    }
+    Ok(out)
+}
+
 /// What `--summary` keeps: the calibration rows.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Calibration {
@@ -238,6 +316,16 @@ pub fn run(args: &StrengthArgs) -> Result<()> {
         let text = engine_file(&rows, &name)?;
         crate::kit::atomic::write(path, text.as_bytes())?;
         println!("engine table: {}", path.display());
+    }
+    if let Some(path) = &args.check_campaign {
+        let name = args.csv.display().to_string();
+        let text = check_campaign(&rows, args.check_games, &args.check_dir, &name)?;
+        crate::kit::atomic::write(path, text.as_bytes())?;
+        println!(
+            "check campaign: {} (UCI_Elo {:?})",
+            path.display(),
+            check_points(&rows)
+        );
     }
     args.summary.write("strength", &Calibration { rows })
 }
@@ -328,6 +416,43 @@ mod tests {
         );
         assert!(table.contains(&row), "{row} not in\n{table}");
         assert!(table.contains("pub const LEVELS: [(i32, u64, u32, i32); 3] = ["));
+    }
+
+    /// The check sits midway between neighbouring measured rows, whatever their order in the
+    /// CSV, and its campaign file is one the runner accepts, a stage per midpoint.
+    #[test]
+    fn the_check_campaign_plays_the_midpoints() {
+        let dir = scratch("check");
+        let row = |a: i32, r: i32, elo: f64| {
+            let summary = match_summary(dir.as_path(), &format!("{a}.toml"), elo, 200);
+            Row::of(&Point {
+                uci_elo: a,
+                reference_elo: r,
+                summary,
+            })
+            .unwrap()
+        };
+        // Measured 1900, 1450, 1601: midpoints 1526 (1525.5 rounded) and 1751 (1750.5).
+        let rows = vec![
+            row(2400, 2100, -200.0),
+            row(1500, 1500, -50.0),
+            row(1800, 1800, -199.0),
+        ];
+        assert_eq!(check_points(&rows), vec![1526, 1751]);
+        let text = check_campaign(&rows, 200, Path::new("/tmp/check"), "c.csv").unwrap();
+        let file = dir.as_path().join("check.toml");
+        std::fs::write(&file, &text).unwrap();
+        let campaign = crate::campaign::file::CampaignFile::read(&file).unwrap();
+        assert_eq!(campaign.stage.len(), 2);
+        assert_eq!(campaign.stage[1].id, "check-1751");
+        let cmd = campaign.stage[0].command.join(" ");
+        assert!(cmd.contains("option.UCI_Elo=1526 --engine"), "{cmd}");
+        assert!(
+            cmd.contains("stockfish-1526,cmd=/usr/games/stockfish,nodes=300000"),
+            "{cmd}"
+        );
+        assert!(check_campaign(&rows[..1], 200, Path::new("/x"), "c").is_err());
+        assert!(check_campaign(&rows, 199, Path::new("/x"), "c").is_err());
     }
 
     #[test]

@@ -365,6 +365,22 @@ mod tests {
         path
     }
 
+    /// The row of a point: Augur at `uci_elo` scored `elo` against the reference.
+    fn point_row(
+        dir: &Path,
+        uci_elo: i32,
+        reference_elo: i32,
+        elo: f64,
+        games: u64,
+    ) -> Result<Row> {
+        let summary = match_summary(dir, &format!("{uci_elo}.toml"), elo, games);
+        Row::of(&Point {
+            uci_elo,
+            reference_elo,
+            summary,
+        })
+    }
+
     #[test]
     fn points_parse_and_bad_ones_are_refused() {
         let p: Point = "1500:1450:/tmp/a b/summary.toml".parse().unwrap();
@@ -387,15 +403,7 @@ mod tests {
         ];
         let rows: Vec<Row> = points
             .iter()
-            .map(|&(a, b, elo)| {
-                let summary = match_summary(dir.as_path(), &format!("{a}.toml"), elo, 200);
-                Row::of(&Point {
-                    uci_elo: a,
-                    reference_elo: b,
-                    summary,
-                })
-                .unwrap()
-            })
+            .map(|&(a, b, elo)| point_row(dir.as_path(), a, b, elo, 200).unwrap())
             .collect();
         assert_eq!(rows[0].measured, 1380.0);
         assert_eq!(
@@ -423,15 +431,7 @@ mod tests {
     #[test]
     fn the_check_campaign_plays_the_midpoints() {
         let dir = scratch("check");
-        let row = |a: i32, r: i32, elo: f64| {
-            let summary = match_summary(dir.as_path(), &format!("{a}.toml"), elo, 200);
-            Row::of(&Point {
-                uci_elo: a,
-                reference_elo: r,
-                summary,
-            })
-            .unwrap()
-        };
+        let row = |a: i32, r: i32, elo: f64| point_row(dir.as_path(), a, r, elo, 200).unwrap();
         // Measured 1900, 1450, 1601: midpoints 1526 (1525.5 rounded) and 1751 (1750.5).
         let rows = vec![
             row(2400, 2100, -200.0),
@@ -458,14 +458,7 @@ mod tests {
     #[test]
     fn strength_that_does_not_rise_or_cannot_be_measured_is_refused() {
         let dir = scratch("refused");
-        let row = |a: i32, elo: f64| {
-            let summary = match_summary(dir.as_path(), &format!("{a}.toml"), elo, 100);
-            Row::of(&Point {
-                uci_elo: a,
-                reference_elo: a,
-                summary,
-            })
-        };
+        let row = |a: i32, elo: f64| point_row(dir.as_path(), a, a, elo, 100);
         let rows = vec![row(1800, 100.0).unwrap(), row(2100, -250.0).unwrap()];
         let e = engine_file(&rows, "x").unwrap_err().to_string();
         assert!(e.contains("must rise"), "{e}");

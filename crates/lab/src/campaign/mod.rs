@@ -123,26 +123,10 @@ fn check_commands(campaign: &Campaign, parse: ParseCommand, begun: bool) -> Resu
             continue;
         }
         let args = campaign.resolve(stage)?.args;
-        if let Some(a) = args.iter().find(|a| unknown_placeholder(a)) {
-            bail!(
-                "stage '{}': '{a}' holds a placeholder the runner does not know \
-                 ({{dir}}, {{augur}}, {{lab}}, {{best}})",
-                stage.id
-            );
-        }
         parse(&args).with_context(|| format!("stage '{}' does not parse", stage.id))?;
         checked += 1;
     }
     Ok(checked)
-}
-
-/// `{name}` left in an argument after the runner's substitutions: a misspelt placeholder.
-fn unknown_placeholder(arg: &str) -> bool {
-    arg.split('{').skip(1).any(|rest| {
-        rest.split_once('}').is_some_and(|(name, _)| {
-            !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
-        })
-    })
 }
 
 pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {

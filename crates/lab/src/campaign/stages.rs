@@ -69,6 +69,15 @@ pub struct Frozen {
     pub args: Vec<String>,
 }
 
+/// `{name}` left in an argument after the runner's substitutions: a misspelt placeholder.
+fn unknown_placeholder(arg: &str) -> bool {
+    arg.split('{').skip(1).any(|rest| {
+        rest.split_once('}').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        })
+    })
+}
+
 /// What `augur-lab train --summary` writes that the campaign reads (the trainer's figures
 /// hold more; serde takes these).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -301,12 +310,19 @@ impl Campaign {
                 let s = &self.file.stage[*index];
                 let best = path(&self.best_now()?);
                 for a in &s.command {
-                    args.push(
-                        a.replace("{dir}", &path(&sd))
-                            .replace("{augur}", &path(&l.augur()))
-                            .replace("{lab}", &path(&l.lab()))
-                            .replace("{best}", &best),
-                    );
+                    let arg = a
+                        .replace("{dir}", &path(&sd))
+                        .replace("{augur}", &path(&l.augur()))
+                        .replace("{lab}", &path(&l.lab()))
+                        .replace("{best}", &best);
+                    if unknown_placeholder(&arg) {
+                        bail!(
+                            "stage '{}': '{a}' holds a placeholder the runner does not know \
+                             ({{dir}}, {{augur}}, {{lab}}, {{best}})",
+                            stage.id
+                        );
+                    }
+                    args.push(arg);
                 }
             }
             Step::Choose { .. } | Step::Promote { .. } => {

@@ -348,26 +348,12 @@ impl Row for Point {
 pub fn read_points(paths: &[PathBuf]) -> Result<Vec<Point>> {
     let mut points: Vec<Point> = Vec::new();
     for path in paths {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let mut columns = false;
-        for (i, line) in text.lines().enumerate() {
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            if !columns {
-                if line != COLUMNS {
-                    bail!(
-                        "{}: not a scaling.csv (expected the columns {COLUMNS})",
-                        path.display()
-                    );
-                }
-                columns = true;
-                continue;
-            }
-            let p = Point::parse(line)
-                .with_context(|| format!("{}:{}: bad point", path.display(), i + 1))?;
-            points.push(p);
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+        let rows: Vec<Point> = result_log::read_rows(&text, &name)
+            .with_context(|| format!("{name}: not a scaling.csv of whole points"))?;
+        for p in rows {
+            points.push(p.checked().with_context(|| format!("{name}: bad point"))?);
         }
     }
     Ok(last_of_each(points))

@@ -659,30 +659,10 @@ fn options_list(nodes: &[u64]) -> String {
 
 /// The rows of a finished (or partial) run's file, for `--correlate`.
 pub fn read_rows(path: &Path) -> Result<Vec<NodesRow>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut rows = Vec::new();
-    let mut seen_columns = false;
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        if !seen_columns {
-            if line != COLUMNS {
-                bail!(
-                    "{}: not an `accuracy --nodes` file (expected the columns {COLUMNS})",
-                    path.display()
-                );
-            }
-            seen_columns = true;
-            continue;
-        }
-        rows.push(
-            result_log::from_line(line)
-                .with_context(|| format!("{}:{}: bad row", path.display(), i + 1))?,
-        );
-    }
-    Ok(rows)
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+    result_log::read_rows(&text, &name)
+        .with_context(|| format!("{name}: not an `accuracy --nodes` file"))
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ enum Command {
     /// Time used against the clock per move, per engine (overshoot percentiles), and faults, from match PGNs.
     Timing(augur_arena::matchmaking::timing::TimingArgs),
     /// SPSA over numeric UCI options (OpenBench's parameter format): resumable, CSV and chart of every trajectory.
-    Spsa(Box<augur_arena::spsa::run::SpsaArgs>),
+    Spsa(Box<augur_lab::spsa::LabSpsaArgs>),
     /// SPP thesis experiment: NBP/NC of textbook algorithms per position and depth, extra pruning, correctness, charts.
     Compare(augur_lab::spp::compare::CompareArgs),
     /// Maximum positional difference of an evaluation: self-play (thesis method), distributions, spp vs spp-exact.

@@ -97,3 +97,62 @@ fn spsa_survives_kill_9_and_charts_its_trajectories() {
     assert_eq!(got, expected);
     std::fs::remove_dir_all(&base).ok();
 }
+
+/// A finished tuning leaves what a campaign's next stage needs: `--summary` with each
+/// parameter's start and tuned value, and `engines.toml` with the tuned engine against the
+/// starting one, which `match --engines-file` reads back with those values.
+#[test]
+fn spsa_writes_its_summary_and_the_engines_to_judge_it() {
+    let base = std::env::temp_dir().join(format!("augur-lab-spsa-sum-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let out = base.join("run");
+    let summary = base.join("summary.toml");
+    let mut cmd = spsa(&out);
+    cmd.arg("--summary").arg(&summary);
+    assert!(cmd.status().unwrap().success());
+
+    let text = std::fs::read_to_string(&summary).unwrap();
+    let s: toml::Table = toml::from_str(&text).unwrap();
+    assert_eq!(s["command"].as_str(), Some("spsa"));
+    let f = s["figures"].as_table().unwrap();
+    assert_eq!(f["iterations"].as_integer(), Some(40));
+    assert_eq!(f["games"].as_integer(), Some(160));
+    let params = f["params"].as_array().unwrap();
+    let tuned = |name: &str| {
+        params
+            .iter()
+            .find(|p| p["name"].as_str() == Some(name))
+            .map(|p| {
+                (
+                    p["start"].as_float().unwrap(),
+                    p["tuned"].as_float().unwrap(),
+                )
+            })
+            .unwrap()
+    };
+    let (skill_start, skill) = tuned("Skill");
+    assert_eq!(skill_start, 20.0);
+    assert!(
+        skill.fract() == 0.0 && (0.0..=100.0).contains(&skill),
+        "{skill}"
+    );
+    let (_, focus) = tuned("Focus");
+    assert!((0.0..=1.0).contains(&focus), "{focus}");
+
+    let engines = augur_arena::engine::spec::load_engines_file(&out.join("engines.toml")).unwrap();
+    let names: Vec<&str> = engines.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["tuned", "start"]);
+    let opt = |i: usize, k: &str| {
+        engines[i]
+            .options
+            .iter()
+            .find(|o| o.0 == k)
+            .map(|o| o.1.clone())
+            .unwrap()
+    };
+    assert_eq!(opt(0, "Skill"), format!("{}", skill as i64));
+    assert_eq!(opt(1, "Skill"), "20");
+    assert_eq!(opt(1, "Focus"), "0.9");
+    assert_eq!(engines[0].cmd, toy_engine());
+    std::fs::remove_dir_all(&base).ok();
+}

@@ -201,6 +201,54 @@ pub fn load_engines_file(path: &Path) -> Result<Vec<EngineSpec>> {
     Ok(specs)
 }
 
+/// The `[[engine]]` file that [`load_engines_file`] reads, for these specs: a run that ends
+/// in engines to play (fitted margins, tuned parameters) hands them to `match --engines-file`
+/// this way. A relative `cmd` is made absolute here, because the reader takes relative paths
+/// from the file's own folder.
+pub fn engines_file_text(specs: &[EngineSpec]) -> Result<String> {
+    let mut tables = Vec::new();
+    for spec in specs {
+        let mut t = toml::Table::new();
+        t.insert("name".into(), spec.name.clone().into());
+        let cmd = if spec.cmd.components().count() > 1 {
+            std::path::absolute(&spec.cmd)
+                .with_context(|| format!("cannot make {} absolute", spec.cmd.display()))?
+        } else {
+            spec.cmd.clone()
+        };
+        t.insert("cmd".into(), cmd.display().to_string().into());
+        if !spec.args.is_empty() {
+            t.insert("args".into(), spec.args.clone().into());
+        }
+        if let Some(dir) = &spec.dir {
+            t.insert("dir".into(), dir.display().to_string().into());
+        }
+        if let Some(n) = spec.nodes {
+            t.insert("nodes".into(), i64::try_from(n)?.into());
+        }
+        if let Some(d) = spec.depth {
+            t.insert("depth".into(), i64::from(d).into());
+        }
+        // Integers and switches keep their TOML type (the file is read by people too); any
+        // other value goes as the string the engine is sent.
+        let mut opts = toml::Table::new();
+        for (k, v) in &spec.options {
+            let value = match (v.parse::<i64>(), v.as_str()) {
+                (Ok(i), _) => toml::Value::Integer(i),
+                (_, "true") => toml::Value::Boolean(true),
+                (_, "false") => toml::Value::Boolean(false),
+                _ => toml::Value::String(v.clone()),
+            };
+            opts.insert(k.clone(), value);
+        }
+        t.insert("options".into(), opts.into());
+        tables.push(toml::Value::Table(t));
+    }
+    let mut file = toml::Table::new();
+    file.insert("engine".into(), toml::Value::Array(tables));
+    Ok(toml::to_string(&file)?)
+}
+
 /// Checks that names are unique and non-empty.
 pub fn check_names(specs: &[EngineSpec]) -> Result<()> {
     for (i, a) in specs.iter().enumerate() {
@@ -220,6 +268,38 @@ pub fn check_names(specs: &[EngineSpec]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engines_file_round_trips() {
+        let mut a = EngineSpec::parse_cli(
+            "name=tuned,cmd=/bin/x,arg=--uci,nodes=4000,option.Hash=16,option.Nmp=false,option.Ratio=0.5",
+        )
+        .unwrap();
+        a.dir = Some(PathBuf::from("/tmp"));
+        let b = EngineSpec::parse_cli("name=start,cmd=rel/x,option.Threads=1").unwrap();
+        let dir = std::env::temp_dir().join(format!("augur-engines-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("engines.toml");
+        std::fs::write(&path, engines_file_text(&[a.clone(), b.clone()]).unwrap()).unwrap();
+        let back = load_engines_file(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(back.len(), 2);
+        let mut sorted = a.options.clone();
+        sorted.sort();
+        assert_eq!(
+            (
+                back[0].name.as_str(),
+                &back[0].cmd,
+                &back[0].args,
+                &back[0].dir
+            ),
+            ("tuned", &a.cmd, &a.args, &a.dir)
+        );
+        assert_eq!((back[0].nodes, &back[0].options), (Some(4000), &sorted));
+        // A relative command is written absolute: read from another folder it still names
+        // the same file.
+        assert_eq!(back[1].cmd, std::path::absolute("rel/x").unwrap());
+    }
 
     #[test]
     fn parses_cli_spec() {

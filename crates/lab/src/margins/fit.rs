@@ -31,6 +31,7 @@ use augur::options::Kind;
 use augur::search::config::SearchConfig;
 use augur::search::margins::MarginRule;
 use augur::search::MATE_BOUND;
+use augur_arena::engine::spec::{engines_file_text, EngineSpec};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
@@ -572,24 +573,15 @@ pub struct FittedOption {
 /// one thread and 16 MiB each.
 pub fn engines_toml(cmd: &str, fitted: &[(&str, i64)]) -> Result<String> {
     let engine = |name: &str, options: &[(&str, i64)]| {
-        let mut opts = toml::Table::new();
-        opts.insert("Threads".into(), 1.into());
-        opts.insert("Hash".into(), 16.into());
+        let mut spec = EngineSpec::new(name, cmd);
+        spec.set_option("Threads", "1");
+        spec.set_option("Hash", "16");
         for (k, v) in options {
-            opts.insert((*k).into(), (*v).into());
+            spec.set_option(k, &v.to_string());
         }
-        let mut t = toml::Table::new();
-        t.insert("name".into(), name.into());
-        t.insert("cmd".into(), cmd.into());
-        t.insert("options".into(), opts.into());
-        toml::Value::Table(t)
+        spec
     };
-    let mut file = toml::Table::new();
-    file.insert(
-        "engine".into(),
-        toml::Value::Array(vec![engine("fitted", fitted), engine("today", &[])]),
-    );
-    Ok(toml::to_string(&file)?)
+    engines_file_text(&[engine("fitted", fitted), engine("today", &[])])
 }
 
 pub fn run(args: &FitArgs) -> Result<()> {

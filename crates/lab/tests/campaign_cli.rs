@@ -328,6 +328,56 @@ command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "3
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A stage that needs the machine alone (a timed match) is left by a plain `run`, which says
+/// so and ends; `start` refuses it without `--alone`; and `--alone` refuses while any other
+/// lab or engine process runs (here a stand-in named like one), naming it.
+#[test]
+fn a_stage_that_needs_the_machine_alone_is_left_for_it() {
+    let dir = common::scratch("campaign", "alone");
+    let file = stage_campaign(&dir, "delta", 5);
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text += r#"
+[[stage]]
+id = "timed"
+after = ["data"]
+alone = true
+command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "6", "--threads", "1", "--quiet"]
+"#;
+    std::fs::write(&file, text).unwrap();
+    let f = file.to_str().unwrap();
+    let out = run_ok(&["campaign", "run", f]);
+    assert!(out.contains("left for the machine alone: timed"), "{out}");
+    assert!(dir.join("delta/data/summary.toml").exists());
+    assert!(
+        !dir.join("delta/timed").exists(),
+        "the timed stage must not start"
+    );
+    let err = run_err(&["campaign", "start", f, "timed"]);
+    assert!(err.contains("needs the machine alone"), "{err}");
+    let other = stage_campaign(&dir, "epsilon", 7);
+    let err = run_err(&["campaign", "run", "--alone", f, other.to_str().unwrap()]);
+    assert!(err.contains("one file"), "{err}");
+
+    let stand_in = dir.join("augur-stand-in");
+    std::fs::copy("/bin/sleep", &stand_in).unwrap();
+    let mut busy = Command::new(&stand_in).arg("60").spawn().unwrap();
+    let pid = busy.id().to_string();
+    for args in [
+        vec!["campaign", "run", "--alone", f],
+        vec!["campaign", "start", "--alone", f, "timed"],
+    ] {
+        let err = run_err(&args);
+        assert!(
+            err.contains("not alone") && err.contains(&pid),
+            "{args:?}: {err}"
+        );
+    }
+    busy.kill().unwrap();
+    busy.wait().unwrap();
+    assert!(!dir.join("delta/timed").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Every committed campaign file checks: its keys, its stages' order and every declared command
 /// parsed as the binary parses its own, so a pre-registration cannot carry a misspelt flag.
 #[test]

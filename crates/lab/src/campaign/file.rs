@@ -41,6 +41,7 @@
 //! command = ["match", "--engine", "...", "--sprt", "0,10"]
 //! cores = 1
 //! after = ["gen1/promote"]
+//! alone = true                       # a timed match: only under `campaign run --alone`
 //! ```
 
 use std::collections::BTreeMap;
@@ -204,6 +205,11 @@ pub struct CommandStage {
     /// Stages that must be done first (ids, or the network loop's `genN/<step>`).
     #[serde(default)]
     pub after: Vec<String>,
+    /// [campaign-alone] A timed match measures the clock, so any other load changes its
+    /// result: such a stage runs only under `campaign run --alone` (one file, no other lab
+    /// process on the machine); a plain `run` leaves it and says so.
+    #[serde(default)]
+    pub alone: bool,
 }
 
 impl CampaignFile {

@@ -65,6 +65,10 @@ pub struct StartTarget {
     pub target: Target,
     /// The stage's id.
     pub stage: String,
+    /// Start a stage that needs the machine alone (a timed match), after checking that no
+    /// other lab or engine process runs.
+    #[arg(long)]
+    pub alone: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -84,6 +88,10 @@ pub struct RunTargets {
     /// The campaign's folder (default: the file's `dir`); with one file only.
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// Also run the stages that need the machine alone (timed matches): one file only, and
+    /// refused while any other lab or engine process runs.
+    #[arg(long)]
+    pub alone: bool,
 }
 
 impl Target {
@@ -152,6 +160,9 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
             if r.dir.is_some() && r.files.len() > 1 {
                 bail!("--dir names one campaign's folder: give one file with it");
             }
+            if r.alone && r.files.len() > 1 {
+                bail!("--alone gives one campaign the machine: give one file with it");
+            }
             let targets: Vec<Target> = r
                 .files
                 .iter()
@@ -173,7 +184,7 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
             let failed: Vec<String> = std::thread::scope(|scope| {
                 let runs: Vec<_> = campaigns
                     .iter()
-                    .map(|(t, c)| (t, scope.spawn(move || run_one(c, &t.file))))
+                    .map(|(t, c)| (t, scope.spawn(move || run_one(c, &t.file, r.alone))))
                     .collect();
                 runs.into_iter()
                     .filter_map(|(t, h)| match h.join() {
@@ -199,7 +210,7 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
             std::fs::create_dir_all(&campaign.layout.dir)
                 .with_context(|| format!("cannot create {}", campaign.layout.dir.display()))?;
             prepare(&campaign, &s.target.file)?;
-            let pid = runner::start_one(&campaign, &s.stage)?;
+            let pid = runner::start_one(&campaign, &s.stage, s.alone)?;
             println!("started {} (pid {pid}); a runner adopts it", s.stage);
             Ok(())
         }
@@ -207,11 +218,11 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
 }
 
 /// One campaign: its folder, its pinned binaries, then its runner to the end.
-fn run_one(campaign: &Campaign, file: &Path) -> Result<()> {
+fn run_one(campaign: &Campaign, file: &Path, alone: bool) -> Result<()> {
     std::fs::create_dir_all(&campaign.layout.dir)
         .with_context(|| format!("cannot create {}", campaign.layout.dir.display()))?;
     prepare(campaign, file)?;
-    runner::run(campaign)
+    runner::run(campaign, alone)
 }
 
 /// The first start pins the binaries and the start network into the folder and keeps a copy

@@ -56,6 +56,8 @@ pub struct Stage {
     pub step: Step,
     pub after: Vec<String>,
     pub cores: usize,
+    /// Needs the machine to itself (a timed match): see `CommandStage::alone`.
+    pub alone: bool,
 }
 
 pub fn gen_id(gen: u32, what: &str) -> String {
@@ -72,6 +74,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
             step: Step::HeldOut,
             after: vec![],
             cores: cap(n.held_out.threads),
+            alone: false,
         });
         for gen in 1..=n.generations {
             let previous = |what: &str| (gen > 1).then(|| gen_id(gen - 1, what));
@@ -80,6 +83,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 step: Step::Datagen { gen },
                 after: previous("datagen").into_iter().collect(),
                 cores: cap(n.datagen.threads),
+                alone: false,
             });
             let convert = n.convert_gates && gen > 1;
             if convert {
@@ -88,6 +92,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                     step: Step::Convert { gen },
                     after: vec![gen_id(gen - 1, "gate")],
                     cores: 1,
+                    alone: false,
                 });
             }
             let mut train_after = vec!["held-out".to_string(), gen_id(gen, "datagen")];
@@ -103,6 +108,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                     step: Step::Train { gen, run },
                     after: train_after.clone(),
                     cores: cap(t.threads),
+                    alone: false,
                 });
             }
             out.push(Stage {
@@ -110,6 +116,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 step: Step::Choose { gen },
                 after: runs,
                 cores: 0,
+                alone: false,
             });
             let mut gate_after = vec![gen_id(gen, "choose")];
             gate_after.extend(previous("promote"));
@@ -118,12 +125,14 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 step: Step::Gate { gen },
                 after: gate_after,
                 cores: cap(n.gate.concurrency),
+                alone: false,
             });
             out.push(Stage {
                 id: gen_id(gen, "promote"),
                 step: Step::Promote { gen },
                 after: vec![gen_id(gen, "gate")],
                 cores: 0,
+                alone: false,
             });
         }
     }
@@ -133,6 +142,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
             step: Step::Command { index },
             after: s.after.clone(),
             cores: cap(s.cores),
+            alone: s.alone,
         });
     }
     out

@@ -37,6 +37,70 @@ pub fn live_pid(layout: &Layout, id: &str) -> Option<u32> {
     cmdline(pid).contains(&summary).then_some(pid)
 }
 
+/// The parent of a live process.
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid ...`: the command may hold spaces and parentheses.
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// [campaign-alone] Other lab and engine processes on the machine (pid and command line):
+/// what would share the cores with a timed match. Any process whose program is named
+/// `augur...` counts, whichever campaign or shell started it.
+pub fn other_lab_processes() -> Vec<(u32, String)> {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found: Vec<(u32, String)> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != me)
+        .filter_map(|pid| {
+            let line = cmdline(pid);
+            let program = line.split('\0').next()?;
+            let name = Path::new(program).file_name()?.to_str()?;
+            name.starts_with("augur")
+                .then(|| (pid, line.replace('\0', " ").trim().to_string()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Refuses to go on unless the machine is free for a timed stage; the campaign's own stage
+/// processes (left by an earlier runner, adopted now) are not others, nor their engines.
+pub fn check_alone(campaign: &Campaign) -> Result<()> {
+    let own: Vec<u32> = campaign
+        .stages
+        .iter()
+        .filter_map(|s| live_pid(&campaign.layout, &s.id))
+        .collect();
+    let others: Vec<(u32, String)> = other_lab_processes()
+        .into_iter()
+        .filter(|(pid, _)| !own.contains(pid) && !own.iter().any(|&o| parent_of(*pid) == Some(o)))
+        .collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = others
+        .iter()
+        .map(|(pid, line)| format!("  {pid}: {}", line.chars().take(120).collect::<String>()))
+        .collect();
+    bail!(
+        "the machine is not alone: {} other lab or engine process{} run{} (a timed match would \
+         measure their load); stop them first (a campaign's stages resume later):\n{}",
+        others.len(),
+        if others.len() == 1 { "" } else { "es" },
+        if others.len() == 1 { "s" } else { "" },
+        shown.join("\n")
+    )
+}
+
 /// The runner's own pid file: one runner per campaign folder.
 fn lock(layout: &Layout) -> Result<()> {
     let path = layout.dir.join("runner.pid");
@@ -133,7 +197,7 @@ pub(super) fn spawn(campaign: &Campaign, stage: &Stage) -> Result<Child> {
 /// Starts one stage now, outside the campaign's core budget (the runner, running or started
 /// later, adopts it by its pid file): a match that must not wait for the stages before it in
 /// the file. Refused for a stage that is done, running, internal or still waiting.
-pub fn start_one(campaign: &Campaign, id: &str) -> Result<u32> {
+pub fn start_one(campaign: &Campaign, id: &str, alone: bool) -> Result<u32> {
     let l = &campaign.layout;
     let stage = campaign.stage(id).with_context(|| {
         format!(
@@ -159,14 +223,25 @@ pub fn start_one(campaign: &Campaign, id: &str) -> Result<u32> {
     if let Some(a) = stage.after.iter().find(|a| !l.is_done(a)) {
         bail!("{id} waits for {a}");
     }
+    if stage.alone {
+        if !alone {
+            bail!("{id} needs the machine alone (a timed match): stop every other campaign and pass --alone");
+        }
+        check_alone(campaign)?;
+    }
     std::fs::create_dir_all(l.stage_dir(id))?;
     let child = spawn(campaign, stage)?;
     Ok(child.id())
 }
 
 /// Runs the campaign to its end. Stages that failed in an earlier run are tried again.
-pub fn run(campaign: &Campaign) -> Result<()> {
+/// Without `alone`, a stage that needs the machine alone is left, and the runner ends when
+/// only such stages (and those after them) remain; with it, the machine is checked free first.
+pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
     let l = &campaign.layout;
+    if alone {
+        check_alone(campaign)?;
+    }
     lock(l)?;
     for s in &campaign.stages {
         let _ = std::fs::remove_file(l.failed(&s.id));
@@ -222,6 +297,7 @@ pub fn run(campaign: &Campaign) -> Result<()> {
                     || children.contains_key(&s.id)
                     || adopted.iter().any(|a| a.id == s.id)
                     || !s.after.iter().all(|a| l.is_done(a))
+                    || (s.alone && !alone)
                 {
                     continue;
                 }
@@ -264,6 +340,21 @@ pub fn run(campaign: &Campaign) -> Result<()> {
             return Ok(());
         }
         if children.is_empty() && adopted.is_empty() && !progressed {
+            let left: Vec<&str> = campaign
+                .stages
+                .iter()
+                .filter(|s| s.alone && !alone && !l.is_done(&s.id))
+                .map(|s| s.id.as_str())
+                .collect();
+            if failures.is_empty() && !left.is_empty() {
+                println!(
+                    "{} left for the machine alone: {} (stop every other campaign, then \
+                     `augur-lab campaign run --alone` on this file)",
+                    stamp(l),
+                    left.join(", ")
+                );
+                return Ok(());
+            }
             if !failures.is_empty() {
                 bail!(
                     "stage{} {} failed (its log.txt says why); `campaign run` again tries {} again",

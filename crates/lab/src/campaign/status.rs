@@ -30,7 +30,9 @@ fn state(campaign: &Campaign, s: &Stage) -> String {
             .filter(|a| !l.is_done(a))
             .map(String::as_str)
             .collect();
-        if waiting.is_empty() {
+        if waiting.is_empty() && s.alone {
+            "ready, needs --alone".into()
+        } else if waiting.is_empty() {
             "ready".into()
         } else {
             format!("waits for {}", waiting.join(", "))

@@ -378,6 +378,60 @@ command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "3
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A stage with `if_h1` runs after an SPRT that accepted H1 and is marked skipped, with the
+/// verdict, after one that did not (here the cap came first); `status` says which.
+#[test]
+fn a_stage_after_an_sprt_runs_only_on_h1() {
+    let dir = common::scratch("campaign", "if-h1");
+    let file = dir.join("judged.toml");
+    let sprt = |id: &str, strong: u32, games: u32| {
+        format!(
+            r#"
+[[stage]]
+id = "{id}"
+cores = 1
+command = ["match", "--engine", "name=a,cmd={{augur}},nodes={strong}", "--engine", "name=b,cmd={{augur}},nodes=20", "--tc", "nodes=1000", "--sprt", "0,5", "--games", "{games}", "--concurrency", "1", "--quiet", "--pgn", "{{dir}}/games.pgn"]
+"#
+        )
+    };
+    let follow = |id: &str, on: &str, seed: u32| {
+        format!(
+            r#"
+[[stage]]
+id = "{id}"
+cores = 1
+if_h1 = "{on}"
+command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "{seed}", "--threads", "1", "--quiet"]
+"#
+        )
+    };
+    let text = format!(
+        "name = \"judged\"\ndir = \"{run}\"\ncores = 1\n[engine]\naugur = \"{augur}\"\nlab = \"{lab}\"\n{}{}{}{}",
+        sprt("pass", 3000, 400),
+        sprt("cap", 20, 2),
+        follow("after-pass", "pass", 1),
+        follow("after-cap", "cap", 2),
+        run = dir.join("run").display(),
+        augur = common::augur_binary().display(),
+        lab = lab(),
+    );
+    std::fs::write(&file, text).unwrap();
+    let f = file.to_str().unwrap();
+    let out = run_ok(&["campaign", "run", f]);
+    assert!(
+        out.contains("skipped after-cap (cap: no decision yet)"),
+        "{out}"
+    );
+    assert!(dir.join("run/after-pass/d.bin").exists(), "{out}");
+    assert!(!dir.join("run/after-cap/d.bin").exists());
+    let status = run_ok(&["campaign", "status", f]);
+    assert!(
+        status.contains("skipped (cap: no decision yet)"),
+        "{status}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Every committed campaign file checks: its keys, its stages' order and every declared command
 /// parsed as the binary parses its own, so a pre-registration cannot carry a misspelt flag.
 #[test]

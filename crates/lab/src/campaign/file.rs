@@ -42,6 +42,7 @@
 //! cores = 1
 //! after = ["gen1/promote"]
 //! alone = true                       # a timed match: only under `campaign run --alone`
+//! if_h1 = "sprt-se-40k"              # runs only if that stage's SPRT accepted H1, else skipped
 //! ```
 
 use std::collections::BTreeMap;
@@ -210,6 +211,10 @@ pub struct CommandStage {
     /// process on the machine); a plain `run` leaves it and says so.
     #[serde(default)]
     pub alone: bool,
+    /// [campaign-if-h1] A stage that judges further only what an SPRT passed (a timed gate
+    /// after a fixed-node SPRT): it waits for that stage and runs only if its verdict is H1;
+    /// otherwise it is marked skipped, with the verdict, and nothing is played.
+    pub if_h1: Option<String>,
 }
 
 impl CampaignFile {

@@ -58,6 +58,8 @@ pub struct Stage {
     pub cores: usize,
     /// Needs the machine to itself (a timed match): see `CommandStage::alone`.
     pub alone: bool,
+    /// Runs only if this stage's SPRT accepted H1 (it is also in `after`).
+    pub if_h1: Option<String>,
 }
 
 pub fn gen_id(gen: u32, what: &str) -> String {
@@ -75,6 +77,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
             after: vec![],
             cores: cap(n.held_out.threads),
             alone: false,
+            if_h1: None,
         });
         for gen in 1..=n.generations {
             let previous = |what: &str| (gen > 1).then(|| gen_id(gen - 1, what));
@@ -84,6 +87,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 after: previous("datagen").into_iter().collect(),
                 cores: cap(n.datagen.threads),
                 alone: false,
+                if_h1: None,
             });
             let convert = n.convert_gates && gen > 1;
             if convert {
@@ -93,6 +97,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                     after: vec![gen_id(gen - 1, "gate")],
                     cores: 1,
                     alone: false,
+                    if_h1: None,
                 });
             }
             let mut train_after = vec!["held-out".to_string(), gen_id(gen, "datagen")];
@@ -109,6 +114,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                     after: train_after.clone(),
                     cores: cap(t.threads),
                     alone: false,
+                    if_h1: None,
                 });
             }
             out.push(Stage {
@@ -117,6 +123,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 after: runs,
                 cores: 0,
                 alone: false,
+                if_h1: None,
             });
             let mut gate_after = vec![gen_id(gen, "choose")];
             gate_after.extend(previous("promote"));
@@ -126,6 +133,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 after: gate_after,
                 cores: cap(n.gate.concurrency),
                 alone: false,
+                if_h1: None,
             });
             out.push(Stage {
                 id: gen_id(gen, "promote"),
@@ -133,6 +141,7 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 after: vec![gen_id(gen, "gate")],
                 cores: 0,
                 alone: false,
+                if_h1: None,
             });
         }
     }
@@ -140,9 +149,15 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
         out.push(Stage {
             id: s.id.clone(),
             step: Step::Command { index },
-            after: s.after.clone(),
+            after: s.after.iter().chain(&s.if_h1).fold(Vec::new(), |mut v, a| {
+                if !v.contains(a) {
+                    v.push(a.clone());
+                }
+                v
+            }),
             cores: cap(s.cores),
             alone: s.alone,
+            if_h1: s.if_h1.clone(),
         });
     }
     out

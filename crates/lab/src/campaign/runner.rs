@@ -223,6 +223,10 @@ pub fn start_one(campaign: &Campaign, id: &str, alone: bool) -> Result<u32> {
     if let Some(a) = stage.after.iter().find(|a| !l.is_done(a)) {
         bail!("{id} waits for {a}");
     }
+    if let Some(why) = campaign.skip_reason(stage)? {
+        campaign.write_skip(stage, &why)?;
+        bail!("{id} is skipped ({why}): nothing to start");
+    }
     if stage.alone {
         if !alone {
             bail!("{id} needs the machine alone (a timed match): stop every other campaign and pass --alone");
@@ -297,8 +301,26 @@ pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
                     || children.contains_key(&s.id)
                     || adopted.iter().any(|a| a.id == s.id)
                     || !s.after.iter().all(|a| l.is_done(a))
-                    || (s.alone && !alone)
                 {
+                    continue;
+                }
+                match campaign.skip_reason(s) {
+                    Ok(None) => {}
+                    Ok(Some(why)) => {
+                        campaign.write_skip(s, &why)?;
+                        println!("{} skipped {} ({why})", stamp(l), s.id);
+                        progressed = true;
+                        continue;
+                    }
+                    Err(e) => {
+                        std::fs::create_dir_all(l.stage_dir(&s.id))?;
+                        std::fs::write(l.failed(&s.id), format!("{e:#}\n"))?;
+                        println!("{} FAILED {}: {e:#}", stamp(l), s.id);
+                        failures.push(s.id.clone());
+                        break;
+                    }
+                }
+                if s.alone && !alone {
                     continue;
                 }
                 if s.step.is_internal() {

@@ -136,6 +136,14 @@ impl Verdict {
     }
 }
 
+/// [campaign-if-h1] The summary of a stage that did not run because the SPRT it follows
+/// ended without H1.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// The SPRT stage and its verdict, e.g. `sprt: H0 accepted`.
+    pub because: String,
+}
+
 /// `genG/promote`: what the gate decided.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Promotion {
@@ -171,6 +179,32 @@ impl Campaign {
             }
         }
         Ok(self.layout.start_net())
+    }
+
+    /// [campaign-if-h1] Why a stage is skipped (its `if_h1` SPRT ended H0 or undecided), or
+    /// `None` when it runs. Read when the stage is ready, so that SPRT is done.
+    pub fn skip_reason(&self, stage: &Stage) -> Result<Option<String>> {
+        let Some(id) = &stage.if_h1 else {
+            return Ok(None);
+        };
+        let figures: crate::tournament::Figures = summary::read(&self.layout.summary(id))?
+            .figures()
+            .with_context(|| format!("{id}'s summary is not a match's"))?;
+        let sprt = figures
+            .pairing
+            .and_then(|p| p.sprt)
+            .with_context(|| format!("{id}: its summary holds no SPRT, which if_h1 reads"))?;
+        let verdict = Verdict::parse(&sprt.verdict)?;
+        Ok((verdict != Verdict::H1).then(|| format!("{id}: {}", sprt.verdict)))
+    }
+
+    /// Marks a stage skipped: its summary says why, and it counts as done.
+    pub fn write_skip(&self, stage: &Stage, because: &str) -> Result<()> {
+        std::fs::create_dir_all(self.layout.stage_dir(&stage.id))?;
+        let skipped = Skipped {
+            because: because.to_string(),
+        };
+        summary::write(&self.layout.summary(&stage.id), "campaign-skip", &skipped)
     }
 
     /// The best network now: after every promotion done.

@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::plan::{Stage, Step};
 use super::runner::live_pid;
-use super::stages::{Campaign, Choice, Frozen, Promotion};
+use super::stages::{Campaign, Choice, Frozen, Promotion, Skipped};
 use crate::corpus::manifest::Line;
 use crate::kit::summary;
 use augur_arena::matchmaking::outcomes::Counts;
@@ -18,7 +18,12 @@ use augur_arena::matchmaking::sprt::{EloModel, Sprt};
 fn state(campaign: &Campaign, s: &Stage) -> String {
     let l = &campaign.layout;
     if l.is_done(&s.id) {
-        "done".into()
+        match summary::read(&l.summary(&s.id)) {
+            Ok(sum) if sum.command == "campaign-skip" => sum
+                .figures::<Skipped>()
+                .map_or("skipped".into(), |k| format!("skipped ({})", k.because)),
+            _ => "done".into(),
+        }
     } else if let Some(pid) = live_pid(l, &s.id) {
         format!("running (pid {pid})")
     } else if l.failed(&s.id).exists() {

@@ -315,6 +315,21 @@ impl CampaignFile {
                 );
             }
         }
+        for s in &self.stage {
+            let Some(on) = &s.if_h1 else { continue };
+            let is_sprt = |c: &CommandStage| {
+                c.command.first().is_some_and(|a| a == "match")
+                    && c.command.iter().any(|a| a == "--sprt")
+            };
+            let gate = on.starts_with("gen") && on.ends_with("/gate") && self.network.is_some();
+            if !gate && !self.stage.iter().any(|c| &c.id == on && is_sprt(c)) {
+                bail!(
+                    "stage '{}': if_h1 = '{on}' names no SPRT (a `match ... --sprt` stage of \
+                     this file, or a network gate genN/gate)",
+                    s.id
+                );
+            }
+        }
         if self.network.is_none() && self.stage.is_empty() {
             bail!("nothing declared: add [network] or [[stage]]");
         }
@@ -367,6 +382,19 @@ games = 10
     }
 
     #[test]
+    fn if_h1_reads_for_an_sprt_stage_and_a_gate() {
+        let sprt = "\n[[stage]]\nid = \"s\"\ncommand = [\"match\", \"--sprt\", \"0,5\"]\n";
+        for on in ["s", "gen1/gate"] {
+            let text = format!(
+                "{TINY}{sprt}[[stage]]\nid = \"t\"\nalone = true\nif_h1 = \"{on}\"\ncommand = [\"match\"]\n"
+            );
+            let f = parse(&text).unwrap();
+            assert_eq!(f.stage[1].if_h1.as_deref(), Some(on));
+            assert!(f.stage[1].alone);
+        }
+    }
+
+    #[test]
     fn the_priority_reads_and_a_bad_one_is_refused() {
         assert_eq!(parse(TINY).unwrap().priority, Priority::Normal);
         let idle = TINY.replace("cores = 2", "cores = 2\npriority = \"idle\"");
@@ -398,6 +426,13 @@ games = 10
                     "{TINY}\n[[stage]]\nid = \"s\"\ncommand = [\"match\", \"--summary\", \"x\"]\n"
                 ),
                 "adds --summary",
+            ),
+            (
+                format!(
+                    "{TINY}\n[[stage]]\nid = \"d\"\ncommand = [\"datagen\"]\n\
+                     [[stage]]\nid = \"t\"\nif_h1 = \"d\"\ncommand = [\"match\"]\n"
+                ),
+                "names no SPRT",
             ),
         ];
         for (text, why) in cases {

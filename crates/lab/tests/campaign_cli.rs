@@ -289,6 +289,16 @@ fn several_campaigns_run_side_by_side_and_a_broken_one_stops_all() {
         );
         assert!(dir.join(name).join("data/summary.toml").exists());
     }
+    let status = run_ok(&[
+        "campaign",
+        "status",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(
+        status.contains("campaign alpha") && status.contains("campaign beta"),
+        "{status}"
+    );
     // Done campaigns run again: nothing to do, both say so at once.
     let again = run_ok(&["campaign", "run", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert!(!again.contains("start data"), "{again}");

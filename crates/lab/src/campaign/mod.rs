@@ -38,8 +38,8 @@ pub enum CampaignCommand {
     /// Run the campaigns until every stage is done (again: resume where their files end);
     /// several files run side by side in one process, each with its own runner.
     Run(RunTargets),
-    /// Where each stage stands: progress, LLR, positions.
-    Status(Target),
+    /// Where each stage stands: progress, LLR, positions; several files one after another.
+    Status(StatusTargets),
     /// Start one stage now, beside a runner and outside its cores (the runner adopts it).
     Start(StartTarget),
     /// Check campaign files without running anything: the file, the stages' order, and every
@@ -58,6 +58,16 @@ pub struct CheckTargets {
 /// Parses one `augur-lab` command line (without the program's name); the binary owns its
 /// command-line grammar, so it hands this in.
 pub type ParseCommand<'a> = &'a dyn Fn(&[String]) -> Result<()>;
+
+#[derive(clap::Args, Debug)]
+pub struct StatusTargets {
+    /// The campaign files (TOML).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The campaign's folder (default: the file's `dir`); with one file only.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
 
 #[derive(clap::Args, Debug)]
 pub struct StartTarget {
@@ -200,7 +210,19 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
             Ok(())
         }
         CampaignCommand::Status(t) => {
-            print!("{}", status::render(&t.open()?)?);
+            if t.dir.is_some() && t.files.len() > 1 {
+                bail!("--dir names one campaign's folder: give one file with it");
+            }
+            for (i, file) in t.files.iter().enumerate() {
+                let target = Target {
+                    file: file.clone(),
+                    dir: t.dir.clone(),
+                };
+                if i > 0 {
+                    println!();
+                }
+                print!("{}", status::render(&target.open()?)?);
+            }
             Ok(())
         }
         CampaignCommand::Start(s) => {

@@ -80,8 +80,8 @@ pub struct DatagenArgs {
     #[arg(long)]
     pub book: Option<PathBuf>,
     /// Hash table per game, MiB. 2 MiB holds a 5,000-node search many times over and stays
-    /// in cache: 26% less CPU a position than 16 MiB, the same strength at 5,000 nodes
-    /// (docs/datagen.md, "A 2 MiB table for datagen").
+    /// in cache: 26% less CPU a position than 16 MiB, no strength difference resolved at 5,000 nodes
+    /// (docs/datagen.md, "Throughput").
     #[arg(long, default_value_t = 2)]
     pub hash: usize,
     /// Win adjudication: the score from white's view at or beyond ±this (cp) ...

@@ -101,6 +101,48 @@ pub fn check_alone(campaign: &Campaign) -> Result<()> {
     )
 }
 
+/// The nice level of a process, field 19 of `/proc/PID/stat`.
+fn nice_in_stat(stat: &str) -> Option<i32> {
+    // `pid (comm) state ppid ...`: the command may hold spaces and parentheses; after it,
+    // the state is field 3, so the nice level (field 19) is the 17th word.
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(16)?
+        .parse()
+        .ok()
+}
+
+/// [campaign-start-nice] The nice level of the campaign's live runner, if one runs: a stage
+/// started by hand takes it, so that it shares the machine as the runner's own stages do (a
+/// runner under `nice -n 19` would otherwise see them starved by a stage started at 0).
+fn runner_nice(layout: &Layout) -> Option<i32> {
+    let pid = pid_in(&layout.dir.join("runner.pid"))?;
+    if !cmdline(pid).contains("campaign") {
+        return None;
+    }
+    nice_in_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// Starts the command at nice level `nice` (raising it only: an unprivileged process cannot
+/// lower its nice level, and then stays where it is).
+fn with_nice(command: &mut Command, nice: i32) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec only the async-signal-safe setpriority runs; a failure
+        // leaves the child at the caller's level.
+        unsafe {
+            command.pre_exec(move || {
+                libc::setpriority(libc::PRIO_PROCESS, 0, nice);
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (command, nice);
+}
+
 /// The runner's own pid file: one runner per campaign folder.
 fn lock(layout: &Layout) -> Result<()> {
     let path = layout.dir.join("runner.pid");
@@ -164,7 +206,7 @@ pub fn with_priority(command: &mut Command, priority: Priority) {
     let _ = (command, priority);
 }
 
-pub(super) fn spawn(campaign: &Campaign, stage: &Stage) -> Result<Child> {
+pub(super) fn spawn(campaign: &Campaign, stage: &Stage, nice: Option<i32>) -> Result<Child> {
     let l = &campaign.layout;
     let f = frozen(campaign, stage)?;
     let log = OpenOptions::new()
@@ -179,6 +221,9 @@ pub(super) fn spawn(campaign: &Campaign, stage: &Stage) -> Result<Child> {
         .stdout(log.try_clone()?)
         .stderr(log);
     with_priority(&mut command, campaign.file.priority);
+    if let Some(n) = nice {
+        with_nice(&mut command, n);
+    }
     let child = command
         .spawn()
         .with_context(|| format!("cannot start {}", l.lab().display()))?;
@@ -234,7 +279,7 @@ pub fn start_one(campaign: &Campaign, id: &str, alone: bool) -> Result<u32> {
         check_alone(campaign)?;
     }
     std::fs::create_dir_all(l.stage_dir(id))?;
-    let child = spawn(campaign, stage)?;
+    let child = spawn(campaign, stage, runner_nice(l))?;
     Ok(child.id())
 }
 
@@ -341,7 +386,7 @@ pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
                     continue;
                 }
                 std::fs::create_dir_all(l.stage_dir(&s.id))?;
-                match spawn(campaign, s) {
+                match spawn(campaign, s, None) {
                     Ok(child) => {
                         children.insert(s.id.clone(), (child, Instant::now()));
                         busy += s.cores;
@@ -396,6 +441,20 @@ pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_nice_level_is_read_past_a_command_with_parentheses() {
+        let stat = "4242 (augur-lab (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 1 0 0 39 19 1 0 \
+                    123 4567 89";
+        assert_eq!(nice_in_stat(stat), Some(19));
+        let me = std::fs::read_to_string("/proc/self/stat");
+        if let Ok(me) = me {
+            // SAFETY: getpriority reads this process's own nice level.
+            let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+            assert_eq!(nice_in_stat(&me), Some(nice));
+        }
+        assert_eq!(nice_in_stat("garbage"), None);
+    }
 
     /// The scheduling policy a child started under `priority` reports for itself
     /// (`/proc/self/sched`: 0 normal, 5 SCHED_IDLE).

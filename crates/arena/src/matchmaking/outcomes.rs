@@ -1,7 +1,7 @@
 //! What a match's games count up to, and what both the Elo estimates (`elo`) and the SPRT
 //! (`sprt`) are computed from: W/D/L, the pentanomial counts of game pairs, the sample that is
 //! chosen between the two, and the normalized-Elo scale of a t-value. Kept apart so that `elo`
-//! and `sprt` each depend on these counts and neither on the other's.
+//! and `sprt` each depend on these counts; `sprt` also uses `elo`'s score conversion.
 
 /// Win/draw/loss counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! (Lazy SMP) or textbook mode (textbook.rs) and returns a `SearchResult` (result.rs).
 //!
 //! One thread's search, by concept: deepening.rs (iterative deepening, aspiration windows,
-//! time, reporting), negamax.rs (the node search, as numbered steps), qsearch.rs, probcut.rs
+//! time, reporting), negamax.rs (the node search, as numbered steps), qsearch.rs, probcut/
 //! (the ProbCut family's models and cuts), moves.rs (what a move is: noisy, its victim,
 //! check, SEE), ordering.rs (the move picker), history.rs (every learned table: butterfly,
 //! continuation, counter-move, capture and correction histories).

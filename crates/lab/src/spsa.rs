@@ -115,26 +115,16 @@ pub fn run(lab: &LabSpsaArgs) -> Result<SpsaSummary> {
 /// values) against the same spec with the starting values, in the order an SPRT tests them.
 pub fn write_engines_file(engine: &str, summary: &SpsaSummary, out: &Path) -> Result<PathBuf> {
     let base = EngineSpec::parse_cli(engine)?;
-    let with = |name: &str, values: &mut dyn Iterator<Item = String>| {
+    let with = |name: &str, values: &[f64]| {
         let mut spec = base.clone();
         spec.name = name.to_string();
-        for (p, v) in summary.params.iter().zip(values) {
-            spec.set_option(&p.name, &v);
+        for (p, &v) in summary.params.iter().zip(values) {
+            spec.set_option(&p.name, &p.format(v));
         }
         spec
     };
-    let tuned = with(
-        "tuned",
-        &mut summary
-            .params
-            .iter()
-            .zip(&summary.theta)
-            .map(|(p, &v)| p.format(v)),
-    );
-    let start = with(
-        "start",
-        &mut summary.params.iter().map(|p| p.format(p.start)),
-    );
+    let starts: Vec<f64> = summary.params.iter().map(|p| p.start).collect();
+    let (tuned, start) = (with("tuned", &summary.theta), with("start", &starts));
     let path = out.join(ENGINES_FILE);
     atomic::write(&path, engines_file_text(&[tuned, start])?.as_bytes())?;
     Ok(path)

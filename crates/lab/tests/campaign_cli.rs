@@ -255,6 +255,12 @@ command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "120", "--nodes",
     file
 }
 
+/// Adds stages to a campaign file.
+fn append(file: &Path, stages: &str) {
+    let text = std::fs::read_to_string(file).unwrap() + stages;
+    std::fs::write(file, text).unwrap();
+}
+
 /// `campaign run A B` runs both campaigns side by side in one process, each line naming its
 /// campaign; a broken file among them stops the command before any campaign starts.
 #[test]
@@ -311,15 +317,16 @@ fn several_campaigns_run_side_by_side_and_a_broken_one_stops_all() {
 fn one_stage_starts_alone_and_the_wrong_ones_are_refused() {
     let dir = common::scratch("campaign", "start");
     let file = stage_campaign(&dir, "gamma", 3);
-    let mut text = std::fs::read_to_string(&file).unwrap();
-    text += r#"
+    append(
+        &file,
+        r#"
 [[stage]]
 id = "later"
 cores = 1
 after = ["data"]
 command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "4", "--threads", "1", "--quiet"]
-"#;
-    std::fs::write(&file, text).unwrap();
+"#,
+    );
     let f = file.to_str().unwrap();
     assert!(run_err(&["campaign", "start", f, "nosuch"]).contains("no stage 'nosuch'"));
     assert!(run_err(&["campaign", "start", f, "later"]).contains("waits for data"));
@@ -345,15 +352,16 @@ command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "3
 fn a_stage_that_needs_the_machine_alone_is_left_for_it() {
     let dir = common::scratch("campaign", "alone");
     let file = stage_campaign(&dir, "delta", 5);
-    let mut text = std::fs::read_to_string(&file).unwrap();
-    text += r#"
+    append(
+        &file,
+        r#"
 [[stage]]
 id = "timed"
 after = ["data"]
 alone = true
 command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "6", "--threads", "1", "--quiet"]
-"#;
-    std::fs::write(&file, text).unwrap();
+"#,
+    );
     let f = file.to_str().unwrap();
     let out = run_ok(&["campaign", "run", f]);
     assert!(out.contains("left for the machine alone: timed"), "{out}");

@@ -313,13 +313,7 @@ fn the_engines_file_is_the_matchs() {
     let specs = augur_arena::engine::spec::load_engines_file(&path).unwrap();
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["fitted", "today"]);
-    let opt = |i: usize, k: &str| {
-        specs[i]
-            .options
-            .iter()
-            .find(|o| o.0 == k)
-            .map(|o| o.1.clone())
-    };
+    let opt = |i: usize, k: &str| specs[i].option(k).map(str::to_string);
     assert_eq!(opt(0, "RfpBase").as_deref(), Some("30"));
     assert_eq!(opt(1, "RfpBase"), None);
     assert_eq!(opt(1, "Threads").as_deref(), Some("1"));

@@ -142,14 +142,7 @@ fn spsa_writes_its_summary_and_the_engines_to_judge_it() {
     let engines = augur_arena::engine::spec::load_engines_file(&out.join("engines.toml")).unwrap();
     let names: Vec<&str> = engines.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["tuned", "start"]);
-    let opt = |i: usize, k: &str| {
-        engines[i]
-            .options
-            .iter()
-            .find(|o| o.0 == k)
-            .map(|o| o.1.clone())
-            .unwrap()
-    };
+    let opt = |i: usize, k: &str| engines[i].option(k).unwrap().to_string();
     assert_eq!(opt(0, "Skill"), format!("{}", skill as i64));
     assert_eq!(opt(1, "Skill"), "20");
     assert_eq!(opt(1, "Focus"), "0.9");

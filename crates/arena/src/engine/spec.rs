@@ -56,6 +56,14 @@ impl EngineSpec {
         }
     }
 
+    /// The value an option is sent with, if the spec sets it (names case-insensitive).
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
     /// Parses `name=X,cmd=PATH,arg=A,dir=D,option.NAME=VALUE,...`.
     pub fn parse_cli(text: &str) -> Result<Self> {
         let mut spec = EngineSpec::new("", "");

@@ -59,14 +59,37 @@ pub struct CheckTargets {
 /// command-line grammar, so it hands this in.
 pub type ParseCommand<'a> = &'a dyn Fn(&[String]) -> Result<()>;
 
+/// Several campaign files, or one with `--dir` (what `run` and `status` take).
 #[derive(clap::Args, Debug)]
-pub struct StatusTargets {
+pub struct Files {
     /// The campaign files (TOML).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// The campaign's folder (default: the file's `dir`); with one file only.
     #[arg(long)]
     pub dir: Option<PathBuf>,
+}
+
+impl Files {
+    fn targets(&self) -> Result<Vec<Target>> {
+        if self.dir.is_some() && self.files.len() > 1 {
+            bail!("--dir names one campaign's folder: give one file with it");
+        }
+        Ok(self
+            .files
+            .iter()
+            .map(|file| Target {
+                file: file.clone(),
+                dir: self.dir.clone(),
+            })
+            .collect())
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StatusTargets {
+    #[command(flatten)]
+    pub files: Files,
 }
 
 #[derive(clap::Args, Debug)]
@@ -92,12 +115,8 @@ pub struct Target {
 
 #[derive(clap::Args, Debug)]
 pub struct RunTargets {
-    /// The campaign files (TOML).
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// The campaign's folder (default: the file's `dir`); with one file only.
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub files: Files,
     /// Also run the stages that need the machine alone (timed matches): one file only, and
     /// refused while any other lab or engine process runs.
     #[arg(long)]
@@ -167,20 +186,10 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
             Ok(())
         }
         CampaignCommand::Run(r) => {
-            if r.dir.is_some() && r.files.len() > 1 {
-                bail!("--dir names one campaign's folder: give one file with it");
-            }
-            if r.alone && r.files.len() > 1 {
+            let targets = r.files.targets()?;
+            if r.alone && targets.len() > 1 {
                 bail!("--alone gives one campaign the machine: give one file with it");
             }
-            let targets: Vec<Target> = r
-                .files
-                .iter()
-                .map(|file| Target {
-                    file: file.clone(),
-                    dir: r.dir.clone(),
-                })
-                .collect();
             // Every file is checked before any campaign starts: a typo stops nothing that runs.
             let campaigns = targets
                 .iter()
@@ -210,14 +219,7 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
             Ok(())
         }
         CampaignCommand::Status(t) => {
-            if t.dir.is_some() && t.files.len() > 1 {
-                bail!("--dir names one campaign's folder: give one file with it");
-            }
-            for (i, file) in t.files.iter().enumerate() {
-                let target = Target {
-                    file: file.clone(),
-                    dir: t.dir.clone(),
-                };
+            for (i, target) in t.files.targets()?.iter().enumerate() {
                 if i > 0 {
                     println!();
                 }

@@ -56,10 +56,6 @@ pub struct Stage {
     pub step: Step,
     pub after: Vec<String>,
     pub cores: usize,
-    /// Needs the machine to itself (a timed match): see `CommandStage::alone`.
-    pub alone: bool,
-    /// Runs only if this stage's SPRT accepted H1 (it is also in `after`).
-    pub if_h1: Option<String>,
 }
 
 pub fn gen_id(gen: u32, what: &str) -> String {
@@ -76,8 +72,6 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
             step: Step::HeldOut,
             after: vec![],
             cores: cap(n.held_out.threads),
-            alone: false,
-            if_h1: None,
         });
         for gen in 1..=n.generations {
             let previous = |what: &str| (gen > 1).then(|| gen_id(gen - 1, what));
@@ -86,8 +80,6 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 step: Step::Datagen { gen },
                 after: previous("datagen").into_iter().collect(),
                 cores: cap(n.datagen.threads),
-                alone: false,
-                if_h1: None,
             });
             let convert = n.convert_gates && gen > 1;
             if convert {
@@ -96,8 +88,6 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                     step: Step::Convert { gen },
                     after: vec![gen_id(gen - 1, "gate")],
                     cores: 1,
-                    alone: false,
-                    if_h1: None,
                 });
             }
             let mut train_after = vec!["held-out".to_string(), gen_id(gen, "datagen")];
@@ -113,8 +103,6 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                     step: Step::Train { gen, run },
                     after: train_after.clone(),
                     cores: cap(t.threads),
-                    alone: false,
-                    if_h1: None,
                 });
             }
             out.push(Stage {
@@ -122,8 +110,6 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 step: Step::Choose { gen },
                 after: runs,
                 cores: 0,
-                alone: false,
-                if_h1: None,
             });
             let mut gate_after = vec![gen_id(gen, "choose")];
             gate_after.extend(previous("promote"));
@@ -132,32 +118,26 @@ pub fn stages(file: &CampaignFile) -> Vec<Stage> {
                 step: Step::Gate { gen },
                 after: gate_after,
                 cores: cap(n.gate.concurrency),
-                alone: false,
-                if_h1: None,
             });
             out.push(Stage {
                 id: gen_id(gen, "promote"),
                 step: Step::Promote { gen },
                 after: vec![gen_id(gen, "gate")],
                 cores: 0,
-                alone: false,
-                if_h1: None,
             });
         }
     }
     for (index, s) in file.stage.iter().enumerate() {
+        // A stage that runs only on an SPRT's H1 waits for that SPRT.
+        let mut after = s.after.clone();
+        if let Some(on) = s.if_h1.as_ref().filter(|on| !after.contains(on)) {
+            after.push(on.clone());
+        }
         out.push(Stage {
             id: s.id.clone(),
             step: Step::Command { index },
-            after: s.after.iter().chain(&s.if_h1).fold(Vec::new(), |mut v, a| {
-                if !v.contains(a) {
-                    v.push(a.clone());
-                }
-                v
-            }),
+            after,
             cores: cap(s.cores),
-            alone: s.alone,
-            if_h1: s.if_h1.clone(),
         });
     }
     out

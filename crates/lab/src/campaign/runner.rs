@@ -37,16 +37,24 @@ pub fn live_pid(layout: &Layout, id: &str) -> Option<u32> {
     cmdline(pid).contains(&summary).then_some(pid)
 }
 
-/// The parent of a live process.
-fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // `pid (comm) state ppid ...`: the command may hold spaces and parentheses.
+/// Field `n` (numbered as proc(5) numbers them: 3 the state, 4 the parent, 19 the nice
+/// level) of a `/proc/PID/stat` line. The command in field 2 may hold spaces and parentheses,
+/// so the fields are counted from its last `)`.
+fn stat_field<T: std::str::FromStr>(stat: &str, n: usize) -> Option<T> {
     stat.rsplit_once(')')?
         .1
         .split_whitespace()
-        .nth(1)?
+        .nth(n.checked_sub(3)?)?
         .parse()
         .ok()
+}
+
+/// Field `n` of a live process's `/proc/PID/stat`.
+fn proc_stat<T: std::str::FromStr>(pid: u32, n: usize) -> Option<T> {
+    stat_field(
+        &std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?,
+        n,
+    )
 }
 
 /// [campaign-alone] Other lab and engine processes on the machine (pid and command line):
@@ -82,7 +90,9 @@ pub fn check_alone(campaign: &Campaign) -> Result<()> {
         .collect();
     let others: Vec<(u32, String)> = other_lab_processes()
         .into_iter()
-        .filter(|(pid, _)| !own.contains(pid) && !own.iter().any(|&o| parent_of(*pid) == Some(o)))
+        .filter(|(pid, _)| {
+            !own.contains(pid) && !own.iter().any(|&o| proc_stat(*pid, 4) == Some(o))
+        })
         .collect();
     if others.is_empty() {
         return Ok(());
@@ -101,18 +111,6 @@ pub fn check_alone(campaign: &Campaign) -> Result<()> {
     )
 }
 
-/// The nice level of a process, field 19 of `/proc/PID/stat`.
-fn nice_in_stat(stat: &str) -> Option<i32> {
-    // `pid (comm) state ppid ...`: the command may hold spaces and parentheses; after it,
-    // the state is field 3, so the nice level (field 19) is the 17th word.
-    stat.rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(16)?
-        .parse()
-        .ok()
-}
-
 /// [campaign-start-nice] The nice level of the campaign's live runner, if one runs: a stage
 /// started by hand takes it, so that it shares the machine as the runner's own stages do (a
 /// runner under `nice -n 19` would otherwise see them starved by a stage started at 0).
@@ -121,7 +119,7 @@ fn runner_nice(layout: &Layout) -> Option<i32> {
     if !cmdline(pid).contains("campaign") {
         return None;
     }
-    nice_in_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+    proc_stat(pid, 19)
 }
 
 /// Starts the command at nice level `nice` (raising it only: an unprivileged process cannot
@@ -141,6 +139,14 @@ fn with_nice(command: &mut Command, nice: i32) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (command, nice);
+}
+
+/// Marks a stage failed: its `failed` file holds the error, and the runner's log says so.
+fn mark_failed(l: &Layout, id: &str, e: &anyhow::Error) -> Result<()> {
+    std::fs::create_dir_all(l.stage_dir(id))?;
+    std::fs::write(l.failed(id), format!("{e:#}\n"))?;
+    println!("{} FAILED {id}: {e:#}", stamp(l));
+    Ok(())
 }
 
 /// The runner's own pid file: one runner per campaign folder.
@@ -272,7 +278,7 @@ pub fn start_one(campaign: &Campaign, id: &str, alone: bool) -> Result<u32> {
         campaign.write_skip(stage, &why)?;
         bail!("{id} is skipped ({why}): nothing to start");
     }
-    if stage.alone {
+    if campaign.alone(stage) {
         if !alone {
             bail!("{id} needs the machine alone (a timed match): stop every other campaign and pass --alone");
         }
@@ -358,14 +364,12 @@ pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
                         continue;
                     }
                     Err(e) => {
-                        std::fs::create_dir_all(l.stage_dir(&s.id))?;
-                        std::fs::write(l.failed(&s.id), format!("{e:#}\n"))?;
-                        println!("{} FAILED {}: {e:#}", stamp(l), s.id);
+                        mark_failed(l, &s.id, &e)?;
                         failures.push(s.id.clone());
                         break;
                     }
                 }
-                if s.alone && !alone {
+                if campaign.alone(s) && !alone {
                     continue;
                 }
                 if s.step.is_internal() {
@@ -373,8 +377,7 @@ pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
                     match campaign.run_internal(s) {
                         Ok(()) => println!("{} done {}", stamp(l), s.id),
                         Err(e) => {
-                            std::fs::write(l.failed(&s.id), format!("{e:#}\n"))?;
-                            println!("{} FAILED {}: {e:#}", stamp(l), s.id);
+                            mark_failed(l, &s.id, &e)?;
                             failures.push(s.id.clone());
                             break;
                         }
@@ -393,8 +396,7 @@ pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
                         progressed = true;
                     }
                     Err(e) => {
-                        std::fs::write(l.failed(&s.id), format!("{e:#}\n"))?;
-                        println!("{} FAILED {}: {e:#}", stamp(l), s.id);
+                        mark_failed(l, &s.id, &e)?;
                         failures.push(s.id.clone());
                         break;
                     }
@@ -410,7 +412,7 @@ pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
             let left: Vec<&str> = campaign
                 .stages
                 .iter()
-                .filter(|s| s.alone && !alone && !l.is_done(&s.id))
+                .filter(|s| campaign.alone(s) && !alone && !l.is_done(&s.id))
                 .map(|s| s.id.as_str())
                 .collect();
             if failures.is_empty() && !left.is_empty() {
@@ -446,14 +448,15 @@ mod tests {
     fn the_nice_level_is_read_past_a_command_with_parentheses() {
         let stat = "4242 (augur-lab (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 1 0 0 39 19 1 0 \
                     123 4567 89";
-        assert_eq!(nice_in_stat(stat), Some(19));
+        assert_eq!(stat_field::<i32>(stat, 19), Some(19));
+        assert_eq!(stat_field::<u32>(stat, 4), Some(1));
         let me = std::fs::read_to_string("/proc/self/stat");
         if let Ok(me) = me {
             // SAFETY: getpriority reads this process's own nice level.
             let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
-            assert_eq!(nice_in_stat(&me), Some(nice));
+            assert_eq!(stat_field::<i32>(&me, 19), Some(nice));
         }
-        assert_eq!(nice_in_stat("garbage"), None);
+        assert_eq!(stat_field::<i32>("garbage", 19), None);
     }
 
     /// The scheduling policy a child started under `priority` reports for itself

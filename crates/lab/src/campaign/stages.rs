@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::file::CampaignFile;
+use super::file::{CampaignFile, CommandStage};
 use super::plan::{gen_id, Stage, Step};
 use crate::corpus::manifest::{Line, Manifest};
 use crate::kit::summary;
+use crate::tournament::{Pairing, Sprt};
 
 /// Where a campaign keeps its files.
 #[derive(Clone, Debug)]
@@ -184,18 +185,41 @@ impl Campaign {
     /// [campaign-if-h1] Why a stage is skipped (its `if_h1` SPRT ended H0 or undecided), or
     /// `None` when it runs. Read when the stage is ready, so that SPRT is done.
     pub fn skip_reason(&self, stage: &Stage) -> Result<Option<String>> {
-        let Some(id) = &stage.if_h1 else {
+        let Some(id) = self.command_stage(stage).and_then(|c| c.if_h1.as_deref()) else {
             return Ok(None);
         };
+        let (_, sprt, verdict) = self.sprt_of(id)?;
+        Ok((verdict != Verdict::H1).then(|| format!("{id}: {}", sprt.verdict)))
+    }
+
+    /// The SPRT a match stage ended with (a network gate, or the stage an `if_h1` names): its
+    /// pairing, the SPRT's figures and its verdict, read from the match summary.
+    fn sprt_of(&self, id: &str) -> Result<(Pairing, Sprt, Verdict)> {
         let figures: crate::tournament::Figures = summary::read(&self.layout.summary(id))?
             .figures()
             .with_context(|| format!("{id}'s summary is not a match's"))?;
-        let sprt = figures
+        let pairing = figures
             .pairing
-            .and_then(|p| p.sprt)
-            .with_context(|| format!("{id}: its summary holds no SPRT, which if_h1 reads"))?;
+            .with_context(|| format!("{id}: the summary has no pairing"))?;
+        let sprt = pairing
+            .sprt
+            .clone()
+            .with_context(|| format!("{id}: the summary has no SPRT"))?;
         let verdict = Verdict::parse(&sprt.verdict)?;
-        Ok((verdict != Verdict::H1).then(|| format!("{id}: {}", sprt.verdict)))
+        Ok((pairing, sprt, verdict))
+    }
+
+    /// The file's declaration of a `[[stage]]` (none for the network loop's own stages).
+    pub fn command_stage(&self, stage: &Stage) -> Option<&CommandStage> {
+        match stage.step {
+            Step::Command { index } => self.file.stage.get(index),
+            _ => None,
+        }
+    }
+
+    /// Whether a stage needs the machine alone (`[[stage]] alone`).
+    pub fn alone(&self, stage: &Stage) -> bool {
+        self.command_stage(stage).is_some_and(|c| c.alone)
     }
 
     /// Marks a stage skipped: its summary says why, and it counts as done.
@@ -514,16 +538,7 @@ impl Campaign {
                 summary::write(&l.summary(&stage.id), "campaign-choose", &choice)
             }
             Step::Promote { gen } => {
-                let gate = gen_id(gen, "gate");
-                let figures: crate::tournament::Figures =
-                    summary::read(&l.summary(&gate))?.figures()?;
-                let pairing = figures
-                    .pairing
-                    .with_context(|| format!("{gate}: the summary has no pairing"))?;
-                let sprt = pairing
-                    .sprt
-                    .with_context(|| format!("{gate}: the summary has no SPRT"))?;
-                let verdict = Verdict::parse(&sprt.verdict)?;
+                let (pairing, sprt, verdict) = self.sprt_of(&gen_id(gen, "gate"))?;
                 let choice: Choice =
                     summary::read(&l.summary(&gen_id(gen, "choose")))?.figures()?;
                 let before = self.best_before(gen)?;

@@ -35,7 +35,7 @@ fn state(campaign: &Campaign, s: &Stage) -> String {
             .filter(|a| !l.is_done(a))
             .map(String::as_str)
             .collect();
-        if waiting.is_empty() && s.alone {
+        if waiting.is_empty() && campaign.alone(s) {
             "ready, needs --alone".into()
         } else if waiting.is_empty() {
             "ready".into()

@@ -515,14 +515,14 @@ fn king_safety_scales_the_hce_and_bad_values_are_refused() {
     }
 }
 
-/// [strength] A GUI's weak mode: a move at the lowest Elo whatever the seed, the same move again
+/// [strength] A GUI's weak mode (its range 1435..=2229 is the calibrated table's): a move at the lowest Elo whatever the seed, the same move again
 /// after `ucinewgame` with a fixed seed, and bad values refused with the previous value kept.
 #[test]
 fn limit_strength_plays_reproducibly_with_a_seed_and_refuses_bad_values() {
     let mut s = Session::start();
     for cmd in [
         "setoption name UCI_LimitStrength value true",
-        "setoption name UCI_Elo value 1320",
+        "setoption name UCI_Elo value 1435",
         "setoption name StrengthSeed value 17",
     ] {
         s.send(cmd);
@@ -538,8 +538,8 @@ fn limit_strength_plays_reproducibly_with_a_seed_and_refuses_bad_values() {
     }
     assert_eq!(moves[0], moves[1]);
     for bad in [
-        "setoption name UCI_Elo value 1319",
-        "setoption name UCI_Elo value 3001",
+        "setoption name UCI_Elo value 1434",
+        "setoption name UCI_Elo value 2230",
         "setoption name UCI_Elo value strong",
         "setoption name UCI_LimitStrength value sometimes",
     ] {
@@ -551,7 +551,7 @@ fn limit_strength_plays_reproducibly_with_a_seed_and_refuses_bad_values() {
             "no error for '{bad}': {lines:?}"
         );
     }
-    // Still the weak mode at 1320 with seed 17.
+    // Still the weak mode at 1435 with seed 17.
     s.send("ucinewgame");
     s.send("position startpos moves e2e4 e7e5 g1f3");
     s.send("go wtime 60000 btime 60000");

@@ -222,7 +222,7 @@ search_config! {
         limit_strength: bool = false => "UCI_LimitStrength";
             "[strength] play weaker, at the strength `UCI_Elo` asks for: fewer nodes a move and a move drawn among the best few root moves (docs/strength.md); the clock and `go` limits still bound each search"
         elo: i32 = ELO_MAX as i32 => "UCI_Elo" [ELO_MIN, ELO_MAX];
-            "[strength] the Elo `UCI_LimitStrength` plays at (the range is that of the table of levels, provisional until calibrated against Stockfish 15.1's `UCI_Elo`); the provisional top is about full strength at blitz"
+            "[strength] the Elo `UCI_LimitStrength` plays at, on the scale of Stockfish 15.1's `UCI_Elo`: the range is what was measured against it (docs/strength.md); full strength is far above the top, so to play at full strength switch `UCI_LimitStrength` off"
         strength_seed: i32 = 0 => "StrengthSeed" [0, 1000000];
             "[strength] 0: each engine process draws the weak mode's moves its own way; another value: they follow from it, the position and the `go`s since `ucinewgame` alone (reproducible games)"
     }

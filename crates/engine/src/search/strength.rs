@@ -27,7 +27,7 @@ pub const ELO_MAX: i64 = LEVELS[LEVELS.len() - 1].0 as i64;
 /// What a strength in Elo plays with.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Level {
-    /// The Elo this level plays at (nominal until the table is calibrated).
+    /// The Elo this level plays at (measured for a row, interpolated between rows).
     pub elo: i32,
     /// Nodes a move at most (the main thread's; a GUI's smaller `go nodes` wins).
     pub nodes: u64,
@@ -38,10 +38,10 @@ pub struct Level {
 }
 
 impl Level {
-    /// The table's rows. PROVISIONAL until calibrated: the Elo column is a first guess, to be
-    /// replaced by the Elo each row's settings measure against Stockfish 15.1's own calibrated
-    /// `UCI_Elo` (`campaigns/calibrate-elo.toml`; `augur-lab strength` writes the CSV of the
-    /// measurements and this table, `strength_levels.rs`, from it).
+    /// The table's rows: each row's Elo is the one its settings measured against Stockfish
+    /// 15.1's own calibrated `UCI_Elo` (200 games a row; `augur-lab strength` wrote
+    /// `strength_levels.rs` from docs/evidence/strength/calibration.csv, which keeps the
+    /// intervals).
     pub fn table() -> impl ExactSizeIterator<Item = Level> + Clone {
         LEVELS
             .iter()
@@ -194,14 +194,14 @@ mod tests {
     fn the_pick_is_reproducible_and_prefers_the_best() {
         let scores = [50, 40, 0, -300];
         let lines = lines(&scores);
-        let weak = |go| Strength::new(1320, 7, 42, go);
+        let weak = |go| Strength::new(ELO_MIN as i32, 7, 42, go);
         assert_eq!(weak(3), weak(3));
         let draws = 4000;
         let mut counts = [0usize; 4];
         for go in 0..draws {
             counts[weak(go).pick(&lines).unwrap()] += 1;
         }
-        let t = Level::at(1320).temperature;
+        let t = Level::at(ELO_MIN as i32).temperature;
         let w: Vec<f64> = scores
             .iter()
             .map(|&s| (f64::from(s - 50) / t).exp())
@@ -215,9 +215,14 @@ mod tests {
             );
         }
         assert!(counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 4 * counts[3]);
-        let strong = Strength::new(3000, 7, 42, 1);
-        assert_eq!(strong.level.temperature, 0.0);
-        assert!((0..50).all(|go| Strength::new(3000, 7, 42, go).pick(&lines) == Some(0)));
+        let cold = |go| Strength {
+            level: Level {
+                temperature: 0.0,
+                ..Level::at(ELO_MAX as i32)
+            },
+            ..weak(go)
+        };
+        assert!((0..50).all(|go| cold(go).pick(&lines) == Some(0)));
         assert_eq!(weak(1).pick(&[]), None);
     }
 

@@ -1,13 +1,11 @@
-// Provisional, not yet calibrated: a first guess from a pilot of 20 games a level against
-// Stockfish 15.1 at 2+0.02 (too short for its higher levels), to be replaced by `augur-lab
-// strength` from the calibration against Stockfish 15.1 (campaigns/calibrate-elo.toml).
+// Calibrated: written by `augur-lab strength` (docs/strength.md) from calibration.csv: each
+// row's settings measured in matches against Stockfish 15.1's UCI_Elo, the Elo column the
+// measured one (95% intervals in the CSV).
 // One row per level: the Elo it plays at, nodes a move, root moves scored, temperature (cp).
-pub const LEVELS: [(i32, u64, u32, i32); 7] = [
-    (1320, 1_200, 4, 65),
-    (1500, 2_500, 4, 55),
-    (1800, 8_000, 4, 35),
-    (2100, 25_000, 4, 22),
-    (2400, 100_000, 4, 10),
-    (2700, 400_000, 4, 4),
-    (3000, 2_000_000, 1, 0),
+pub const LEVELS: [(i32, u64, u32, i32); 5] = [
+    (1435, 2500, 4, 55),
+    (1556, 8000, 4, 35),
+    (1845, 25000, 4, 22),
+    (1965, 100000, 4, 10),
+    (2229, 400000, 4, 4),
 ];

@@ -9,7 +9,7 @@ use super::report::Recorder;
 use super::result::SearchResult;
 use super::score::{score_text, INF, MATE};
 use super::stats::{SearchStats, Technique};
-use super::strength::Level;
+use super::strength::{Level, ELO_MIN};
 use super::team::SearchTeam;
 use super::textbook::{self, Algorithm, TextbookConfig};
 use crate::eval::EvalKind;
@@ -862,7 +862,12 @@ fn the_weak_mode_plays_a_scored_move_and_sometimes_not_the_best() {
         let mut nodes = Vec::new();
         for seed in 1..=8 {
             let mut lines = Recorder::default();
-            let r = team(weak(1320, seed)).search_with(&pos, &Limits::default(), &mut lines, || {});
+            let r = team(weak(ELO_MIN as i32, seed)).search_with(
+                &pos,
+                &Limits::default(),
+                &mut lines,
+                || {},
+            );
             assert!(r.depth >= 1, "{fen}");
             let scored: Vec<_> = lines
                 .lines
@@ -877,7 +882,7 @@ fn the_weak_mode_plays_a_scored_move_and_sometimes_not_the_best() {
                 "{fen}: {mv} not in {scored:?}"
             );
             assert_eq!(r.pv.first(), Some(&mv));
-            let again = team(weak(1320, seed)).search(&pos, &Limits::default());
+            let again = team(weak(ELO_MIN as i32, seed)).search(&pos, &Limits::default());
             assert_eq!(again.best, r.best, "{fen}: seed {seed} is not reproducible");
             nodes.push(r.stats.nodes);
             let rank = scored
@@ -894,7 +899,7 @@ fn the_weak_mode_plays_a_scored_move_and_sometimes_not_the_best() {
     // A mate in one is no close call: even the weakest level plays it.
     let mate = Position::from_fen(FENS[4], false).unwrap();
     for seed in 1..=8 {
-        let r = team(weak(1320, seed)).search(&mate, &Limits::default());
+        let r = team(weak(ELO_MIN as i32, seed)).search(&mate, &Limits::default());
         assert_eq!(r.best.map(|m| m.to_string()), Some("d1d8".into()));
     }
 }
@@ -929,8 +934,12 @@ fn the_top_elo_plays_as_the_full_engine() {
 fn the_weak_mode_keeps_its_node_cap_and_the_gui_limits() {
     let pos = Position::from_fen(FENS[2], false).unwrap();
     // The first iteration, and the one node of the second that finds the cap passed.
-    let first = team(weak(1320, 1)).search(&pos, &depth(1)).stats.nodes + 1;
-    for elo in [1320, 1800, 2400] {
+    let first = team(weak(ELO_MIN as i32, 1))
+        .search(&pos, &depth(1))
+        .stats
+        .nodes
+        + 1;
+    for elo in [ELO_MIN as i32, 1800, 2100] {
         let cap = Level::at(elo).nodes;
         let r = team(weak(elo, 1)).search(&pos, &Limits::default());
         assert!(

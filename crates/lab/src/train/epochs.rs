@@ -197,7 +197,12 @@ pub fn train(
         .progress_chars("=> "),
     );
     let layout = ck.model.layout;
-    let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.len()]; threads];
+    // [train-fold] The gradient pass runs on the model with its factoriser folded in; the
+    // folded model and the full gradient are buffers kept across batches.
+    let mut folded = ck.model.clone();
+    ck.model.fold_into(&mut folded);
+    let mut grads: Vec<Vec<f32>> = vec![vec![0.0; folded.layout.len()]; threads];
+    let mut full_grad: Vec<f32> = Vec::with_capacity(layout.len());
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new(opts.hidden)).collect();
     let start = Instant::now();
     let mut trained = 0usize;
@@ -226,7 +231,8 @@ pub fn train(
             let batch = &batch[..];
             let lr = opts.schedule.at(epoch as f64 + b as f64 / batches as f64);
             let part = batch.len().div_ceil(threads);
-            let model = &ck.model;
+            ck.model.fold_into(&mut folded);
+            let model = &folded;
             let loss_cfg = &opts.loss;
             let loss: f64 = std::thread::scope(|s| {
                 let handles: Vec<_> = batch
@@ -253,9 +259,10 @@ pub fn train(
                     *t += o;
                 }
             }
+            layout.unfold_gradient(total, &mut full_grad);
             let inv = 1.0 / batch.len() as f32;
-            total.iter_mut().for_each(|g| *g *= inv);
-            ck.opt.step(&mut ck.model.params, total, lr, layout);
+            full_grad.iter_mut().for_each(|g| *g *= inv);
+            ck.opt.step(&mut ck.model.params, &full_grad, lr, layout);
             ck.model.clip();
             epoch_loss += loss;
             trained += batch.len();

@@ -904,28 +904,43 @@ fn the_weak_mode_plays_a_scored_move_and_sometimes_not_the_best() {
     }
 }
 
-/// [strength] At the top Elo the search is the full one: same move, same nodes (under its cap).
+/// [strength] `UCI_Elo` alone changes nothing: without `UCI_LimitStrength` the search at the
+/// table's lowest and highest Elo is the full one (same move, same nodes), and with it the
+/// highest level is still a weakened search (its root moves scored, its draw), not the full one.
 #[test]
-fn the_top_elo_plays_as_the_full_engine() {
-    let top = match options::all()
+fn uci_elo_acts_only_with_limit_strength() {
+    let (low, high) = match options::all()
         .into_iter()
         .find(|s| s.name == "UCI_Elo")
         .unwrap()
         .kind
     {
-        Kind::Spin { max, .. } => max as i32,
+        Kind::Spin { min, max, .. } => (min as i32, max as i32),
         k => panic!("UCI_Elo is a spin, not {k:?}"),
     };
     let limits = Limits {
         nodes: Some(20_000),
         ..Default::default()
     };
+    let mut weakened = 0;
     for fen in FENS {
         let pos = Position::from_fen(fen, false).unwrap();
         let full = team(SearchConfig::default()).search(&pos, &limits);
-        let weak = team(weak(top, 3)).search(&pos, &limits);
-        assert_eq!(weak, full.clone().with_times_of(&weak), "{fen}");
+        for elo in [low, high] {
+            let off = SearchConfig {
+                elo,
+                ..SearchConfig::default()
+            };
+            let r = team(off).search(&pos, &limits);
+            assert_eq!(r, full.clone().with_times_of(&r), "{elo}: {fen}");
+        }
+        let top = team(weak(high, 3)).search(&pos, &limits);
+        weakened += usize::from(top != full.clone().with_times_of(&top));
     }
+    assert!(
+        weakened > 0,
+        "the top level searched as the full engine everywhere"
+    );
 }
 
 /// [strength] The level's node cap holds after the first iteration, and a smaller `go nodes`

@@ -27,6 +27,10 @@ pub struct StrengthArgs {
     /// The calibration CSV: written from the points, or read when no point is given.
     #[arg(long, value_name = "FILE")]
     pub csv: PathBuf,
+    /// Add the points' rows to those the CSV has (a later round of measurements, such as the
+    /// checks of a table, each played under the table then in force) instead of replacing them.
+    #[arg(long, requires = "points")]
+    pub append: bool,
     /// Also write the engine's table of levels from the CSV
     /// (crates/engine/src/search/strength_levels.rs).
     #[arg(long, value_name = "FILE")]
@@ -75,7 +79,9 @@ impl FromStr for Point {
 }
 
 /// A row of the calibration CSV: the settings a `UCI_Elo` played with, its match against the
-/// reference and the Elo those settings measure at (95% interval).
+/// reference and the Elo those settings measure at (95% interval). `uci_elo` is the value asked
+/// under the table in force when the match was played; the settings are what played, and what
+/// the table is built from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub uci_elo: i32,
@@ -157,9 +163,10 @@ pub fn write_csv(path: &Path, rows: &[Row]) -> Result<()> {
     crate::kit::atomic::write(path, &w.into_inner()?)
 }
 
-/// The engine's table from the calibration: one level per row, ordered by settings (the
-/// `UCI_Elo` each was measured at), its Elo the measured one. The measured strengths must rise
-/// with the settings, or a `UCI_Elo` would not name one level.
+/// The engine's table from the calibration: one level per row, ordered by settings (the node
+/// budget, which every table raises with the Elo; rows played under different tables have
+/// `UCI_Elo` labels that do not compare), its Elo the measured one. The measured strengths must
+/// rise with the settings, or a `UCI_Elo` would not name one level.
 pub fn engine_file(rows: &[Row], source: &str) -> Result<String> {
     ensure!(
         rows.len() >= 2,
@@ -167,16 +174,19 @@ pub fn engine_file(rows: &[Row], source: &str) -> Result<String> {
         rows.len()
     );
     let mut rows = rows.to_vec();
-    rows.sort_by_key(|r| r.uci_elo);
+    rows.sort_by_key(|r| r.nodes);
     for pair in rows.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         ensure!(
             a.measured.round() < b.measured.round() && a.nodes < b.nodes,
-            "the settings of UCI_Elo {} measure {:.0}, those of {} {:.0}: strength must rise \
-             with the settings (play more games, or space the points further apart)",
+            "the settings of UCI_Elo {} ({} nodes) measure {:.0}, those of {} ({} nodes) {:.0}: \
+             strength must rise with the settings, and two rows may not share them (play more \
+             games, or space the points further apart)",
             a.uci_elo,
+            a.nodes,
             a.measured,
             b.uci_elo,
+            b.nodes,
             b.measured
         );
     }
@@ -284,11 +294,14 @@ pub fn run(args: &StrengthArgs) -> Result<()> {
     let rows = if args.points.is_empty() {
         read_csv(&args.csv)?
     } else {
-        let rows = args
-            .points
-            .iter()
-            .map(Row::of)
-            .collect::<Result<Vec<_>>>()?;
+        let mut rows = if args.append {
+            read_csv(&args.csv)?
+        } else {
+            Vec::new()
+        };
+        for point in &args.points {
+            rows.push(Row::of(point)?);
+        }
         write_csv(&args.csv, &rows)?;
         rows
     };
@@ -453,6 +466,50 @@ mod tests {
         );
         assert!(check_campaign(&rows[..1], 200, Path::new("/x"), "c").is_err());
         assert!(check_campaign(&rows, 199, Path::new("/x"), "c").is_err());
+    }
+
+    /// A later round (a check's points, played under the table then in force) joins the rows
+    /// the CSV has; the table orders every row by its settings, not by the `UCI_Elo` labels of
+    /// two tables, and refuses two rows with the same settings.
+    #[test]
+    fn appended_points_join_the_table_by_their_settings() {
+        let dir = scratch("append");
+        let csv = dir.as_path().join("calibration.csv");
+        let first = vec![
+            point_row(dir.as_path(), 1500, 1500, -60.0, 200).unwrap(),
+            point_row(dir.as_path(), 2400, 2100, 0.0, 200).unwrap(),
+        ];
+        write_csv(&csv, &first).unwrap();
+        let check = match_summary(dir.as_path(), "check.toml", 10.0, 200);
+        let args = StrengthArgs {
+            points: vec![Point {
+                uci_elo: 1900,
+                reference_elo: 1900,
+                summary: check,
+            }],
+            csv: csv.clone(),
+            append: true,
+            engine_file: Some(dir.as_path().join("levels.rs")),
+            check_campaign: None,
+            check_games: 200,
+            check_dir: dir.as_path().join("c"),
+            summary: SummaryArgs::default(),
+        };
+        run(&args).unwrap();
+        let rows = read_csv(&csv).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[..2], first[..]);
+        assert_eq!(rows[2].nodes, Level::at(1900).nodes);
+        let table = std::fs::read_to_string(dir.as_path().join("levels.rs")).unwrap();
+        let elos: Vec<&str> = table
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix('('))
+            .map(|l| l.split(',').next().unwrap())
+            .collect();
+        assert_eq!(elos, ["1440", "1910", "2100"], "{table}");
+        let twice = [first.clone(), first[..1].to_vec()].concat();
+        let e = engine_file(&twice, "x").unwrap_err().to_string();
+        assert!(e.contains("may not share"), "{e}");
     }
 
     #[test]

@@ -498,3 +498,75 @@ fn a_misspelt_stage_command_is_refused_before_it_runs() {
     let out = run_ok(&["campaign", "check", fine.to_str().unwrap()]);
     assert!(out.contains("its 2 declared commands parse"), "{out}");
 }
+
+/// `campaign pin`: a campaign moves to newer binaries only when both labs write the same
+/// datagen records with its datagen command; the record keeps the history; pinning the
+/// binaries it already runs changes nothing; a lab that writes other records is refused and
+/// the pinned one stays.
+#[cfg(unix)]
+#[test]
+fn a_running_campaign_is_repinned_only_to_a_lab_that_writes_the_same_records() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::scratch("campaign", "pin");
+    let file = tiny_campaign(&dir);
+    let run = dir.join("run");
+    let bin = run.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(run.join("nets")).unwrap();
+    let net = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/nets/default.nnue");
+    std::fs::copy(&net, run.join("nets/start.nnue")).unwrap();
+    std::fs::copy(common::augur_binary(), bin.join("augur")).unwrap();
+    let script = |body: &str| {
+        let path = bin.join("augur-lab");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    // An "older" lab that is the same program under another file.
+    script(&format!("exec '{}' \"$@\"", lab()));
+    let record = bin.join("pinned.toml");
+    std::fs::write(
+        &record,
+        "# the binaries this campaign runs\nlab_commit = \"0123456789abcdef\"\n",
+    )
+    .unwrap();
+    let file_arg = file.to_str().unwrap();
+    let pin = |reason: &str| {
+        vec![
+            "campaign",
+            "pin",
+            file_arg,
+            "--reason",
+            reason,
+            "--check-positions",
+            "40",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>()
+    };
+    let args = pin("the trainer");
+    let out = run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.contains("datagen identical on 40 positions"), "{out}");
+    assert_eq!(
+        std::fs::read(bin.join("augur-lab")).unwrap(),
+        std::fs::read(lab()).unwrap()
+    );
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(
+        text.contains("# re-pinned at ") && text.contains("(was 0123456): the trainer"),
+        "{text}"
+    );
+    assert!(!run.join("gen1/datagen/summary.toml").exists());
+    let out = run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.contains("nothing changed"), "{out}");
+
+    // A lab whose datagen writes other records.
+    script(
+        "while [ $# -gt 0 ]; do if [ \"$1\" = --out ]; then echo other > \"$2\"; fi; shift; done",
+    );
+    let before = std::fs::read(bin.join("augur-lab")).unwrap();
+    let err = run_err(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(err.contains("different datagen records"), "{err}");
+    assert_eq!(std::fs::read(bin.join("augur-lab")).unwrap(), before);
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
+}

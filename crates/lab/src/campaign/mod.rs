@@ -9,11 +9,13 @@
 //! - [`stages`]: what each stage runs, frozen at its first start; the runner's own stages.
 //! - [`runner`]: keeps the campaign's cores busy, survives `kill -9`.
 //! - [`status`]: one screen of where each stage stands.
+//! - [`pin`]: newer binaries for a running campaign, checked and recorded.
 //!
 //! docs/campaign.md has the file's keys, the folder's layout and how the stages map onto
 //! OpenBench.
 
 pub mod file;
+pub mod pin;
 pub mod plan;
 pub mod runner;
 pub mod stages;
@@ -46,6 +48,23 @@ pub enum CampaignCommand {
     /// declared command parsed as `augur-lab` would parse it (a misspelt flag found now, not
     /// when its stage starts hours later).
     Check(CheckTargets),
+    /// Re-pin a campaign's binaries (bin/) to the running lab and the augur beside it (or the
+    /// file's [engine]), with the reason kept in bin/pinned.toml; where the campaign declares
+    /// datagen, both labs first write the same positions with its datagen command and the pin
+    /// is refused unless the records are identical.
+    Pin(PinTarget),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PinTarget {
+    #[command(flatten)]
+    pub target: Target,
+    /// Why the campaign moves to these binaries (kept in bin/pinned.toml).
+    #[arg(long)]
+    pub reason: String,
+    /// Positions each lab writes for the datagen check (0: no check).
+    #[arg(long, default_value_t = 2000)]
+    pub check_positions: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -227,6 +246,36 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
             }
             Ok(())
         }
+        CampaignCommand::Pin(p) => {
+            let campaign = p.target.open()?;
+            let (lab, augur) = binaries(&campaign)?;
+            match pin::pin(
+                &campaign,
+                &pin::PinRequest {
+                    lab: &lab,
+                    augur: &augur,
+                    reason: &p.reason,
+                    check_positions: p.check_positions,
+                },
+            )? {
+                pin::Pinned::Already => println!(
+                    "{}: already runs these binaries; nothing changed",
+                    campaign.layout.dir.display()
+                ),
+                pin::Pinned::Repinned { checked } => println!(
+                    "{}: re-pinned to {} and {}{} (bin/pinned.toml)",
+                    campaign.layout.dir.display(),
+                    lab.display(),
+                    augur.display(),
+                    if checked > 0 {
+                        format!("; datagen identical on {checked} positions")
+                    } else {
+                        String::new()
+                    }
+                ),
+            }
+            Ok(())
+        }
         CampaignCommand::Start(s) => {
             let campaign = s.target.open()?;
             check_commands(&campaign, parse, false)
@@ -249,16 +298,21 @@ fn run_one(campaign: &Campaign, file: &Path, alone: bool) -> Result<()> {
     runner::run(campaign, alone)
 }
 
+/// The binaries a campaign pins: its [engine]'s, else the running lab and the augur beside it.
+fn binaries(campaign: &Campaign) -> Result<(PathBuf, PathBuf)> {
+    let exe = std::env::current_exe().context("the running augur-lab's path")?;
+    let augur = match &campaign.file.engine.augur {
+        Some(p) => p.clone(),
+        None => exe.with_file_name(format!("augur{}", std::env::consts::EXE_SUFFIX)),
+    };
+    Ok((campaign.file.engine.lab.clone().unwrap_or(exe), augur))
+}
+
 /// The first start pins the binaries and the start network into the folder and keeps a copy
 /// of the campaign file; a later start keeps what is there.
 fn prepare(campaign: &Campaign, file: &Path) -> Result<()> {
     let l = &campaign.layout;
-    let exe = std::env::current_exe().context("the running augur-lab's path")?;
-    let lab_src = campaign.file.engine.lab.clone().unwrap_or(exe.clone());
-    let augur_src = match &campaign.file.engine.augur {
-        Some(p) => p.clone(),
-        None => exe.with_file_name(format!("augur{}", std::env::consts::EXE_SUFFIX)),
-    };
+    let (lab_src, augur_src) = binaries(campaign)?;
     let mut pinned = String::new();
     for (src, dst) in [(&lab_src, l.lab()), (&augur_src, l.augur())] {
         if !dst.exists() {

@@ -529,23 +529,16 @@ fn a_running_campaign_is_repinned_only_to_a_lab_that_writes_the_same_records() {
         "# the binaries this campaign runs\nlab_commit = \"0123456789abcdef\"\n",
     )
     .unwrap();
-    let file_arg = file.to_str().unwrap();
-    let pin = |reason: &str| {
-        vec![
-            "campaign",
-            "pin",
-            file_arg,
-            "--reason",
-            reason,
-            "--check-positions",
-            "40",
-        ]
-        .into_iter()
-        .map(String::from)
-        .collect::<Vec<_>>()
-    };
-    let args = pin("the trainer");
-    let out = run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let args = [
+        "campaign",
+        "pin",
+        file.to_str().unwrap(),
+        "--reason",
+        "the trainer",
+        "--check-positions",
+        "40",
+    ];
+    let out = run_ok(&args);
     assert!(out.contains("datagen identical on 40 positions"), "{out}");
     assert_eq!(
         std::fs::read(bin.join("augur-lab")).unwrap(),
@@ -557,7 +550,7 @@ fn a_running_campaign_is_repinned_only_to_a_lab_that_writes_the_same_records() {
         "{text}"
     );
     assert!(!run.join("gen1/datagen/summary.toml").exists());
-    let out = run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = run_ok(&args);
     assert!(out.contains("nothing changed"), "{out}");
 
     // A lab whose datagen writes other records.
@@ -565,7 +558,7 @@ fn a_running_campaign_is_repinned_only_to_a_lab_that_writes_the_same_records() {
         "while [ $# -gt 0 ]; do if [ \"$1\" = --out ]; then echo other > \"$2\"; fi; shift; done",
     );
     let before = std::fs::read(bin.join("augur-lab")).unwrap();
-    let err = run_err(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = run_err(&args);
     assert!(err.contains("different datagen records"), "{err}");
     assert_eq!(std::fs::read(bin.join("augur-lab")).unwrap(), before);
     assert_eq!(std::fs::read_to_string(&record).unwrap(), text);

@@ -324,19 +324,9 @@ fn prepare(campaign: &Campaign, file: &Path) -> Result<()> {
                 );
             }
             std::fs::create_dir_all(dst.parent().expect("bin/ has a parent"))?;
-            let tmp = dst.with_extension("tmp");
-            std::fs::copy(src, &tmp)
-                .with_context(|| format!("cannot copy {} to {}", src.display(), dst.display()))?;
-            std::fs::rename(&tmp, &dst)?;
-            pinned += &format!(
-                "{} = {{ from = {:?}, sha256 = {:?} }}\n",
-                dst.file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .replace('-', "_"),
-                src.display().to_string(),
-                sha256_file(&dst)?
-            );
+            pin::install(src, &dst)?;
+            pinned += &pin::binary_line(src, &dst, &sha256_file(&dst)?);
+            pinned.push('\n');
         }
     }
     if !pinned.is_empty() {
@@ -344,7 +334,7 @@ fn prepare(campaign: &Campaign, file: &Path) -> Result<()> {
             "# the binaries this campaign runs\nlab_commit = {:?}\n{pinned}",
             source_commit()
         );
-        crate::kit::atomic::write(&l.dir.join("bin").join("pinned.toml"), pinned.as_bytes())?;
+        crate::kit::atomic::write(&l.pinned(), pinned.as_bytes())?;
     }
     if let Some(n) = &campaign.file.network {
         let start = l.start_net();

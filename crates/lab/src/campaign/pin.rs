@@ -6,7 +6,7 @@
 //! so where it declares datagen both labs first write the same positions with the campaign's
 //! own datagen command, and the pin is refused unless the records are byte for byte the same.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, ensure, Context, Result};
@@ -38,7 +38,7 @@ pub enum Pinned {
 /// Re-pins `campaign`'s binaries to `req`'s, after the datagen check.
 pub fn pin(campaign: &Campaign, req: &PinRequest) -> Result<Pinned> {
     let l = &campaign.layout;
-    let record = l.dir.join("bin").join("pinned.toml");
+    let record = l.pinned();
     let old = std::fs::read_to_string(&record).with_context(|| {
         format!(
             "{}: nothing is pinned yet (the first `campaign run` or `start` pins the binaries)",
@@ -60,11 +60,7 @@ pub fn pin(campaign: &Campaign, req: &PinRequest) -> Result<Pinned> {
         _ => 0,
     };
     for (src, dst) in [(req.lab, l.lab()), (req.augur, l.augur())] {
-        // A copy beside the target, then a rename: a running stage keeps its old file.
-        let tmp = dst.with_extension("pin-tmp");
-        std::fs::copy(src, &tmp)
-            .with_context(|| format!("cannot copy {} to {}", src.display(), tmp.display()))?;
-        std::fs::rename(&tmp, &dst)?;
+        install(src, &dst)?;
     }
     let text = record_text(
         &old,
@@ -72,8 +68,8 @@ pub fn pin(campaign: &Campaign, req: &PinRequest) -> Result<Pinned> {
         req.reason,
         checked,
         [
-            (req.lab, new_lab.as_str(), "augur_lab"),
-            (req.augur, new_augur.as_str(), "augur"),
+            (req.lab, &l.lab(), new_lab.as_str()),
+            (req.augur, &l.augur(), new_augur.as_str()),
         ],
     );
     crate::kit::atomic::write(&record, text.as_bytes())?;
@@ -144,6 +140,27 @@ fn same_records(old: &Path, new: &Path, args: &[String], positions: u64, dir: &P
     Ok(())
 }
 
+/// Copies a binary into `bin/`: beside the target first, then renamed over it, so a stage
+/// that runs the old file keeps it and a kill leaves one whole file.
+pub(super) fn install(src: &Path, dst: &Path) -> Result<()> {
+    let tmp = dst.with_extension("tmp");
+    std::fs::copy(src, &tmp)
+        .with_context(|| format!("cannot copy {} to {}", src.display(), tmp.display()))?;
+    std::fs::rename(&tmp, dst).with_context(|| format!("cannot write {}", dst.display()))
+}
+
+/// A binary's line of pinned.toml: keyed by its name in `bin/`, where it came from, its hash.
+pub(super) fn binary_line(src: &Path, dst: &Path, sha: &str) -> String {
+    format!(
+        "{} = {{ from = {:?}, sha256 = {sha:?} }}",
+        dst.file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .replace('-', "_"),
+        src.display().to_string()
+    )
+}
+
 /// Sets `flag`'s value in a command line, adding the flag if absent.
 fn set_flag(args: &mut Vec<String>, flag: &str, value: &str) {
     match args.iter().position(|a| a == flag) {
@@ -159,7 +176,7 @@ fn record_text(
     commit: &str,
     reason: &str,
     checked: u64,
-    binaries: [(&Path, &str, &str); 2],
+    binaries: [(&Path, &Path, &str); 2],
 ) -> String {
     let was = old
         .lines()
@@ -186,11 +203,8 @@ fn record_text(
         reason.replace('\n', " ")
     ));
     out.push(format!("lab_commit = {commit:?}"));
-    for (src, sha, key) in binaries {
-        out.push(format!(
-            "{key} = {{ from = {:?}, sha256 = {sha:?} }}",
-            PathBuf::from(src).display().to_string()
-        ));
+    for (src, dst, sha) in binaries {
+        out.push(binary_line(src, dst, sha));
     }
     out.join("\n") + "\n"
 }
@@ -221,8 +235,8 @@ mod tests {
             "trainer",
             2000,
             [
-                (Path::new("/b/augur-lab"), "ab", "augur_lab"),
-                (Path::new("/b/augur"), "cd", "augur"),
+                (Path::new("/b/augur-lab"), Path::new("bin/augur-lab"), "ab"),
+                (Path::new("/b/augur"), Path::new("bin/augur"), "cd"),
             ],
         );
         let lines: Vec<&str> = text.lines().collect();

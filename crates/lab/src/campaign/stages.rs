@@ -54,6 +54,10 @@ impl Layout {
     pub fn lab(&self) -> PathBuf {
         self.dir.join("bin").join("augur-lab")
     }
+    /// What the pinned binaries are: commit, sources, SHA-256, and every re-pin.
+    pub fn pinned(&self) -> PathBuf {
+        self.dir.join("bin").join("pinned.toml")
+    }
     /// The network the loop starts from.
     pub fn start_net(&self) -> PathBuf {
         self.dir.join("nets").join("start.nnue")

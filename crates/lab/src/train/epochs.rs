@@ -197,11 +197,11 @@ pub fn train(
         .progress_chars("=> "),
     );
     let layout = ck.model.layout;
-    // [train-fold] The gradient pass runs on the model with its factoriser folded in; the
-    // folded model and the full gradient are buffers kept across batches.
-    let mut folded = ck.model.clone();
-    ck.model.fold_into(&mut folded);
-    let mut grads: Vec<Vec<f32>> = vec![vec![0.0; folded.layout.len()]; threads];
+    // [train-fold] The gradient pass runs on the model with its factoriser folded in, folded
+    // again after each step; the folded model and the full gradient are buffers kept across
+    // batches.
+    let mut folded = ck.model.folded();
+    let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.folded().len()]; threads];
     let mut full_grad: Vec<f32> = Vec::with_capacity(layout.len());
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new(opts.hidden)).collect();
     let start = Instant::now();
@@ -231,7 +231,6 @@ pub fn train(
             let batch = &batch[..];
             let lr = opts.schedule.at(epoch as f64 + b as f64 / batches as f64);
             let part = batch.len().div_ceil(threads);
-            ck.model.fold_into(&mut folded);
             let model = &folded;
             let loss_cfg = &opts.loss;
             let loss: f64 = std::thread::scope(|s| {
@@ -264,6 +263,7 @@ pub fn train(
             full_grad.iter_mut().for_each(|g| *g *= inv);
             ck.opt.step(&mut ck.model.params, &full_grad, lr, layout);
             ck.model.clip();
+            ck.model.fold_into(&mut folded);
             epoch_loss += loss;
             trained += batch.len();
             bar.inc(batch.len() as u64);

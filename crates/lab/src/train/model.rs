@@ -144,6 +144,14 @@ impl Layout {
     pub fn is_empty(self) -> bool {
         false
     }
+    /// [train-fold] The same layout without a factoriser: where a folded model keeps its
+    /// parameters.
+    pub fn folded(self) -> Layout {
+        Layout {
+            factoriser: false,
+            ..self
+        }
+    }
     /// [train-fold] The gradient of this layout from `folded`'s, the gradient of the same
     /// model folded ([`Model::fold_into`]): each bucket row's is its own, the factoriser row's
     /// is the sum of its rows' over the buckets (it is added into every one), and the rest
@@ -696,11 +704,7 @@ impl Model {
     /// [`Layout::unfold_gradient`] maps its gradient back.
     pub fn fold_into(&self, out: &mut Model) {
         let l = self.layout;
-        let folded = Layout {
-            factoriser: false,
-            ..l
-        };
-        out.layout = folded;
+        out.layout = l.folded();
         out.activation = self.activation;
         out.params.clear();
         if !l.factoriser {
@@ -716,42 +720,54 @@ impl Model {
         out.params.extend_from_slice(&self.params[l.ft_bias()..]);
     }
 
+    /// [train-fold] [`Model::fold_into`] into a new model.
+    pub fn folded(&self) -> Model {
+        let mut out = Model {
+            layout: self.layout.folded(),
+            activation: self.activation,
+            params: Vec::with_capacity(self.layout.folded().len()),
+        };
+        self.fold_into(&mut out);
+        out
+    }
+
     /// The engine's integer network: feature layer × QA, output weights × QB, output bias × QA·QB.
-    /// [train-factoriser] The factoriser is added into every king bucket's rows first, the
-    /// sum kept within [`CLIP`] as every trained weight is.
+    /// [train-factoriser] The factoriser is added into every king bucket's rows first
+    /// ([`Model::folded`]), the sum kept within [`CLIP`] as every trained weight is.
     pub fn quantise(
         &self,
         quant: Quantisation,
     ) -> Result<Network, augur::eval::nnue::NetworkError> {
-        let l = self.layout;
+        let folded = self.folded();
+        let (l, params) = (folded.layout, &folded.params);
         let (qa, qb) = (quant.qa as f32, quant.qb as f32);
         let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         // The SCReLU kernel multiplies activation × weight in int16.
         let out_max = (i16::MAX as f32 / qa).floor();
-        let block = INPUTS * l.hidden;
-        let factor = &self.params[l.factor()..l.ft_bias()];
-        let ft = self.params[..l.factor()]
+        // Only a sum needs the clamp: a model's own weights are what its file holds.
+        let clip = if self.layout.factoriser {
+            CLIP
+        } else {
+            f32::INFINITY
+        };
+        let ft = params[..l.factor()]
             .iter()
-            .enumerate()
-            .map(|(i, &w)| match factor.get(i % block) {
-                Some(f) => q16((w + f).clamp(-CLIP, CLIP), qa),
-                None => q16(w, qa),
-            })
+            .map(|&w| q16(w.clamp(-clip, clip), qa))
             .collect();
         Network::from_parts_kings(
             l.kings,
             self.activation,
             quant,
             ft,
-            self.params[l.ft_bias()..l.out_weights()]
+            params[l.ft_bias()..l.out_weights()]
                 .iter()
                 .map(|&w| q16(w, qa))
                 .collect(),
-            self.params[l.out_weights()..l.out_bias()]
+            params[l.out_weights()..l.out_bias()]
                 .iter()
                 .map(|&w| q16(w, qb).clamp(-out_max as i16, out_max as i16))
                 .collect(),
-            self.params[l.out_bias()..l.len()]
+            params[l.out_bias()..l.len()]
                 .iter()
                 .map(|&b| (b * qa * qb).round() as i32)
                 .collect(),

@@ -43,6 +43,10 @@ pub struct StrengthArgs {
     /// Games of each check.
     #[arg(long, default_value_t = 200)]
     pub check_games: u32,
+    /// Check only the N widest gaps between neighbouring rows (where the interpolation is
+    /// least constrained by a measurement); every gap when absent.
+    #[arg(long, value_name = "N")]
+    pub check_widest: Option<usize>,
     /// The check campaign's folder.
     #[arg(long, default_value = "/work/campaign/calibrate-elo-check")]
     pub check_dir: PathBuf,
@@ -218,21 +222,38 @@ pub fn engine_file(rows: &[Row], source: &str) -> Result<String> {
 }
 
 /// The `UCI_Elo`s the table is checked at: midway between neighbouring measured rows, where
-/// the engine plays settings interpolated between two points and nothing was measured.
-pub fn check_points(rows: &[Row]) -> Vec<i32> {
+/// the engine plays settings interpolated between two points and nothing was measured; with
+/// `widest`, only the midpoints of that many widest gaps (ties to the lower gap), in order.
+pub fn check_points(rows: &[Row], widest: Option<usize>) -> Vec<i32> {
     let mut measured: Vec<f64> = rows.iter().map(|r| r.measured).collect();
     measured.sort_by(f64::total_cmp);
-    measured
-        .windows(2)
-        .map(|w| ((w[0] + w[1]) / 2.0).round() as i32)
+    let mut gaps: Vec<(f64, f64)> = measured.windows(2).map(|w| (w[0], w[1])).collect();
+    if let Some(n) = widest {
+        // A stable sort keeps the lower of two equal gaps first.
+        gaps.sort_by(|a, b| (b.1 - b.0).total_cmp(&(a.1 - a.0)));
+        gaps.truncate(n);
+        gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    gaps.iter()
+        .map(|(lo, hi)| ((lo + hi) / 2.0).round() as i32)
         .collect()
 }
 
 /// The check as a campaign file: each midpoint a 200-game match (by default) of Augur at that
 /// `UCI_Elo` against Stockfish 15.1 at the same `UCI_Elo`, in the points' protocol (300,000
 /// nodes a move for Stockfish, Augur at its level's cap, the bundled 8-move book, seed 1).
-pub fn check_campaign(rows: &[Row], games: u32, dir: &Path, source: &str) -> Result<String> {
-    let points = check_points(rows);
+pub fn check_campaign(
+    rows: &[Row],
+    games: u32,
+    widest: Option<usize>,
+    dir: &Path,
+    source: &str,
+) -> Result<String> {
+    ensure!(
+        widest != Some(0),
+        "--check-widest 0: check one gap at least"
+    );
+    let points = check_points(rows, widest);
     ensure!(
         !points.is_empty(),
         "{} calibration rows: a check needs two at least",
@@ -247,6 +268,15 @@ pub fn check_campaign(rows: &[Row], games: u32, dir: &Path, source: &str) -> Res
         .map(i32::to_string)
         .collect::<Vec<_>>()
         .join(", ");
+    let gaps = rows.len().saturating_sub(1);
+    let which = match widest {
+        Some(n) if n < gaps => format!("the {n} widest of the table's {gaps} gaps"),
+        _ => "every gap of the table".to_string(),
+    };
+    let name = dir.file_name().map_or_else(
+        || "calibrate-elo-check".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -254,13 +284,13 @@ pub fn check_campaign(rows: &[Row], games: u32, dir: &Path, source: &str) -> Res
          # strength --check-campaign` from {source}; commit it before its first game and run it on\n\
          # the engine that embeds that table (bin/ is pinned from target/release at the first start).\n\
          # Each check: Augur at UCI_Elo m against Stockfish 15.1 at UCI_Elo m, m midway between two\n\
-         # neighbouring rows ({list}), {games} games, the calibration's protocol (Stockfish 300,000\n\
+         # neighbouring rows, {which} ({list}), {games} games, the calibration's protocol (Stockfish 300,000\n\
          # nodes a move, Augur at its level's node cap, the bundled 8-move book, seed 1, colours\n\
          # swapped, one thread, 16 MiB, resign 1000 cp for 4 moves).\n\
          # Hypothesis: the table holds, each check's 95% Elo interval contains 0 (its pentanomial\n\
          # interval, `augur-lab stats`); a check whose interval excludes 0 is reported as a miss\n\
          # with its numbers. No correction: each check is its own claim about one UCI_Elo.\n\
-         name = \"calibrate-elo-check\"\n\
+         name = {name:?}\n\
          dir = {:?}\n\
          cores = 2",
         dir.display().to_string()
@@ -332,12 +362,18 @@ pub fn run(args: &StrengthArgs) -> Result<()> {
     }
     if let Some(path) = &args.check_campaign {
         let name = args.csv.display().to_string();
-        let text = check_campaign(&rows, args.check_games, &args.check_dir, &name)?;
+        let text = check_campaign(
+            &rows,
+            args.check_games,
+            args.check_widest,
+            &args.check_dir,
+            &name,
+        )?;
         crate::kit::atomic::write(path, text.as_bytes())?;
         println!(
             "check campaign: {} (UCI_Elo {:?})",
             path.display(),
-            check_points(&rows)
+            check_points(&rows, args.check_widest)
         );
     }
     args.summary.write("strength", &Calibration { rows })
@@ -451,8 +487,19 @@ mod tests {
             row(1500, 1500, -50.0),
             row(1800, 1800, -199.0),
         ];
-        assert_eq!(check_points(&rows), vec![1526, 1751]);
-        let text = check_campaign(&rows, 200, Path::new("/tmp/check"), "c.csv").unwrap();
+        assert_eq!(check_points(&rows, None), vec![1526, 1751]);
+        // The wider gap (1601 to 1900) alone, then both again when more are asked for.
+        assert_eq!(check_points(&rows, Some(1)), vec![1751]);
+        assert_eq!(check_points(&rows, Some(5)), vec![1526, 1751]);
+        let one = check_campaign(&rows, 200, Some(1), Path::new("/tmp/check2"), "c").unwrap();
+        assert!(
+            one.contains("the 1 widest of the table's 2 gaps (1751)"),
+            "{one}"
+        );
+        assert!(one.contains("name = \"check2\""), "{one}");
+        assert!(!one.contains("check-1526"), "{one}");
+        assert!(check_campaign(&rows, 200, Some(0), Path::new("/x"), "c").is_err());
+        let text = check_campaign(&rows, 200, None, Path::new("/tmp/check"), "c.csv").unwrap();
         let file = dir.as_path().join("check.toml");
         std::fs::write(&file, &text).unwrap();
         let campaign = crate::campaign::file::CampaignFile::read(&file).unwrap();
@@ -464,8 +511,8 @@ mod tests {
             cmd.contains("stockfish-1526,cmd=/usr/games/stockfish,nodes=300000"),
             "{cmd}"
         );
-        assert!(check_campaign(&rows[..1], 200, Path::new("/x"), "c").is_err());
-        assert!(check_campaign(&rows, 199, Path::new("/x"), "c").is_err());
+        assert!(check_campaign(&rows[..1], 200, None, Path::new("/x"), "c").is_err());
+        assert!(check_campaign(&rows, 199, None, Path::new("/x"), "c").is_err());
     }
 
     /// A later round (a check's points, played under the table then in force) joins the rows
@@ -492,6 +539,7 @@ mod tests {
             engine_file: Some(dir.as_path().join("levels.rs")),
             check_campaign: None,
             check_games: 200,
+            check_widest: None,
             check_dir: dir.as_path().join("c"),
             summary: SummaryArgs::default(),
         };

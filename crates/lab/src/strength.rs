@@ -43,6 +43,12 @@ pub struct StrengthArgs {
     /// Games of each check.
     #[arg(long, default_value_t = 200)]
     pub check_games: u32,
+    /// The table's rows: only those that scored within LOW,HIGH against their reference (the
+    /// rest keep their CSV lines); where two rows' strengths then fail to rise with their nodes,
+    /// the one scored farther from 50% leaves (docs/evidence/strength/table3-rule.txt). Every
+    /// row when absent, and a table that does not rise is refused.
+    #[arg(long, value_name = "LOW,HIGH", value_parser = parse_window)]
+    pub score_window: Option<(f64, f64)>,
     /// Check only the N widest gaps between neighbouring rows (where the interpolation is
     /// least constrained by a measurement); every gap when absent.
     #[arg(long, value_name = "N")]
@@ -165,6 +171,84 @@ pub fn write_csv(path: &Path, rows: &[Row]) -> Result<()> {
         w.serialize(r)?;
     }
     crate::kit::atomic::write(path, &w.into_inner()?)
+}
+
+/// A score window `LOW,HIGH` of `--score-window`, two shares with 0 <= LOW < 0.5 < HIGH <= 1.
+fn parse_window(text: &str) -> Result<(f64, f64)> {
+    let (a, b) = text
+        .split_once(',')
+        .with_context(|| format!("'{text}' is not LOW,HIGH (such as 0.25,0.75)"))?;
+    let share = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .with_context(|| format!("'{t}' in '{text}' is not a share"))
+    };
+    let (low, high) = (share(a)?, share(b)?);
+    ensure!(
+        (0.0..0.5).contains(&low) && high > 0.5 && high <= 1.0,
+        "'{text}': the window must hold 50% (0 <= LOW < 0.5 < HIGH <= 1)"
+    );
+    Ok((low, high))
+}
+
+/// A row left out of the table, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeftOut {
+    pub row: Row,
+    pub why: String,
+}
+
+/// The rows the table is made of under `--score-window` (table3-rule.txt): a score outside
+/// the window measures an Elo that leans most on the logistic's tail and on the reference's
+/// scale far from its label, so that row leaves; then, ordered by nodes, wherever a row does
+/// not measure above the one before it, the one of the pair scored farther from 50% leaves
+/// (the later one on a tie), until the strengths rise. Without a window every row stays.
+pub fn table_rows(rows: &[Row], window: Option<(f64, f64)>) -> (Vec<Row>, Vec<LeftOut>) {
+    let Some((low, high)) = window else {
+        return (rows.to_vec(), Vec::new());
+    };
+    let mut left = Vec::new();
+    let mut kept: Vec<Row> = Vec::new();
+    for r in rows {
+        if (low..=high).contains(&r.score) {
+            kept.push(r.clone());
+        } else {
+            left.push(LeftOut {
+                row: r.clone(),
+                why: format!(
+                    "scored {:.1}%, outside [{:.0}%, {:.0}%]",
+                    r.score * 100.0,
+                    low * 100.0,
+                    high * 100.0
+                ),
+            });
+        }
+    }
+    kept.sort_by_key(|r| r.nodes);
+    while let Some(i) = kept
+        .windows(2)
+        .position(|w| w[1].measured.round() <= w[0].measured.round() || w[1].nodes == w[0].nodes)
+    {
+        let off = |r: &Row| (r.score - 0.5).abs();
+        let (a, b) = (&kept[i], &kept[i + 1]);
+        let (gone, other) = if off(a) > off(b) {
+            (i, i + 1)
+        } else {
+            (i + 1, i)
+        };
+        let why = format!(
+            "measures {:.0} at {} nodes against {:.0} at {} nodes, scored farther from 50% ({:.1}% against {:.1}%)",
+            kept[gone].measured,
+            kept[gone].nodes,
+            kept[other].measured,
+            kept[other].nodes,
+            kept[gone].score * 100.0,
+            kept[other].score * 100.0
+        );
+        let row = kept.remove(gone);
+        left.push(LeftOut { row, why });
+    }
+    (kept, left)
 }
 
 /// The engine's table from the calibration: one level per row, ordered by settings (the node
@@ -351,19 +435,26 @@ pub fn run(args: &StrengthArgs) -> Result<()> {
             r.measured_high
         );
     }
+    let (table, left) = table_rows(&rows, args.score_window);
+    for l in &left {
+        println!(
+            "left out of the table: UCI_Elo {} ({} nodes): {}",
+            l.row.uci_elo, l.row.nodes, l.why
+        );
+    }
     if let Some(path) = &args.engine_file {
         let name = args.csv.file_name().map_or_else(
             || args.csv.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let text = engine_file(&rows, &name)?;
+        let text = engine_file(&table, &name)?;
         crate::kit::atomic::write(path, text.as_bytes())?;
         println!("engine table: {}", path.display());
     }
     if let Some(path) = &args.check_campaign {
         let name = args.csv.display().to_string();
         let text = check_campaign(
-            &rows,
+            &table,
             args.check_games,
             args.check_widest,
             &args.check_dir,
@@ -373,7 +464,7 @@ pub fn run(args: &StrengthArgs) -> Result<()> {
         println!(
             "check campaign: {} (UCI_Elo {:?})",
             path.display(),
-            check_points(&rows, args.check_widest)
+            check_points(&table, args.check_widest)
         );
     }
     args.summary.write("strength", &Calibration { rows })
@@ -428,6 +519,64 @@ mod tests {
             reference_elo,
             summary,
         })
+    }
+
+    /// A row of given settings, score and measured Elo (the rest does not matter to the table).
+    fn bare(nodes: u64, score: f64, measured: f64) -> Row {
+        Row {
+            uci_elo: measured as i32,
+            nodes,
+            candidates: 4,
+            temperature: 10.0,
+            reference_elo: measured as i32,
+            games: 200,
+            score,
+            elo: 0.0,
+            elo_low: -45.0,
+            elo_high: 45.0,
+            measured,
+            measured_low: measured - 45.0,
+            measured_high: measured + 45.0,
+        }
+    }
+
+    /// table3-rule.txt: a row scored outside the window leaves; of a pair whose strength does
+    /// not rise with nodes, the one scored farther from 50% leaves; at the window's edges a
+    /// row stays, and without a window nothing leaves.
+    #[test]
+    fn the_table_keeps_rows_scored_near_half_and_rising() {
+        let rows = vec![
+            bare(2_500, 0.25, 1435.0),  // on the window's edge: stays
+            bare(8_000, 0.198, 1556.0), // outside: leaves
+            bare(10_662, 0.6275, 1750.0),
+            bare(70_711, 0.60, 1990.0),
+            bare(100_000, 0.315, 1965.0), // below 70,711's and farther from 50%: leaves
+            bare(400_000, 0.75, 2229.0),  // on the edge: stays
+        ];
+        let (all, none) = table_rows(&rows, None);
+        assert_eq!((all.len(), none.len()), (6, 0));
+        let (kept, left) = table_rows(&rows, Some((0.25, 0.75)));
+        let nodes: Vec<u64> = kept.iter().map(|r| r.nodes).collect();
+        assert_eq!(nodes, vec![2_500, 10_662, 70_711, 400_000]);
+        let gone: Vec<u64> = left.iter().map(|l| l.row.nodes).collect();
+        assert_eq!(gone, vec![8_000, 100_000]);
+        assert!(
+            left[0].why.contains("outside [25%, 75%]"),
+            "{}",
+            left[0].why
+        );
+        assert!(left[1].why.contains("farther from 50%"), "{}", left[1].why);
+        // The nearer-50% row leaves when it is the later one's score that lies nearer.
+        let flipped = vec![bare(70_711, 0.30, 1990.0), bare(100_000, 0.55, 1965.0)];
+        let (kept, _) = table_rows(&flipped, Some((0.25, 0.75)));
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].nodes, 100_000);
+        assert!(engine_file(&table_rows(&rows, Some((0.25, 0.75))).0, "c").is_ok());
+        assert!(engine_file(&rows, "c").is_err(), "the raw rows do not rise");
+        for bad in ["0.5,0.75", "0.25", "0.25,1.5", "a,b", "0.6,0.4"] {
+            assert!(parse_window(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_window(" 0.2 , 0.8").unwrap(), (0.2, 0.8));
     }
 
     #[test]
@@ -540,6 +689,7 @@ mod tests {
             check_campaign: None,
             check_games: 200,
             check_widest: None,
+            score_window: None,
             check_dir: dir.as_path().join("c"),
             summary: SummaryArgs::default(),
         };

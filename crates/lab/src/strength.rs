@@ -191,6 +191,12 @@ fn parse_window(text: &str) -> Result<(f64, f64)> {
     Ok((low, high))
 }
 
+/// Whether `b`, the row after `a` in node order, makes a level of its own above it: more nodes
+/// and a higher measured Elo (to the table's whole Elo), the one test of a table that rises.
+fn rises(a: &Row, b: &Row) -> bool {
+    a.nodes < b.nodes && a.measured.round() < b.measured.round()
+}
+
 /// A row left out of the table, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LeftOut {
@@ -225,10 +231,7 @@ pub fn table_rows(rows: &[Row], window: Option<(f64, f64)>) -> (Vec<Row>, Vec<Le
         }
     }
     kept.sort_by_key(|r| r.nodes);
-    while let Some(i) = kept
-        .windows(2)
-        .position(|w| w[1].measured.round() <= w[0].measured.round() || w[1].nodes == w[0].nodes)
-    {
+    while let Some(i) = kept.windows(2).position(|w| !rises(&w[0], &w[1])) {
         let off = |r: &Row| (r.score - 0.5).abs();
         let (a, b) = (&kept[i], &kept[i + 1]);
         let (gone, other) = if off(a) > off(b) {
@@ -266,7 +269,7 @@ pub fn engine_file(rows: &[Row], source: &str) -> Result<String> {
     for pair in rows.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         ensure!(
-            a.measured.round() < b.measured.round() && a.nodes < b.nodes,
+            rises(a, b),
             "the settings of UCI_Elo {} ({} nodes) measure {:.0}, those of {} ({} nodes) {:.0}: \
              strength must rise with the settings, and two rows may not share them (play more \
              games, or space the points further apart)",

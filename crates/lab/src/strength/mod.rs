@@ -18,6 +18,10 @@ use serde::{Deserialize, Serialize};
 use crate::kit::summary::{self, SummaryArgs};
 use crate::tournament::Figures;
 
+pub mod check;
+
+use check::{check_campaign, check_points, judge, Judgement};
+
 #[derive(clap::Args, Debug)]
 pub struct StrengthArgs {
     /// A calibration point, `UCI_ELO:REFERENCE_ELO:SUMMARY`: Augur at UCI_ELO against a reference
@@ -53,6 +57,11 @@ pub struct StrengthArgs {
     /// least constrained by a measurement); every gap when absent.
     #[arg(long, value_name = "N")]
     pub check_widest: Option<usize>,
+    /// Judge the check rows of this CSV (written with `--point ... --csv FILE`, as the table
+    /// then in force played them) against the table of `--csv` and `--score-window`: the
+    /// check's error alone, and the table's error beside it (table3-rule.txt).
+    #[arg(long, value_name = "FILE")]
+    pub judge: Option<PathBuf>,
     /// The check campaign's folder.
     #[arg(long, default_value = "/work/campaign/calibrate-elo-check")]
     pub check_dir: PathBuf,
@@ -308,103 +317,12 @@ pub fn engine_file(rows: &[Row], source: &str) -> Result<String> {
     Ok(out)
 }
 
-/// The `UCI_Elo`s the table is checked at: midway between neighbouring measured rows, where
-/// the engine plays settings interpolated between two points and nothing was measured; with
-/// `widest`, only the midpoints of that many widest gaps (ties to the lower gap), in order.
-pub fn check_points(rows: &[Row], widest: Option<usize>) -> Vec<i32> {
-    let mut measured: Vec<f64> = rows.iter().map(|r| r.measured).collect();
-    measured.sort_by(f64::total_cmp);
-    let mut gaps: Vec<(f64, f64)> = measured.windows(2).map(|w| (w[0], w[1])).collect();
-    if let Some(n) = widest {
-        // A stable sort keeps the lower of two equal gaps first.
-        gaps.sort_by(|a, b| (b.1 - b.0).total_cmp(&(a.1 - a.0)));
-        gaps.truncate(n);
-        gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
-    }
-    gaps.iter()
-        .map(|(lo, hi)| ((lo + hi) / 2.0).round() as i32)
-        .collect()
-}
-
-/// The check as a campaign file: each midpoint a 200-game match (by default) of Augur at that
-/// `UCI_Elo` against Stockfish 15.1 at the same `UCI_Elo`, in the points' protocol (300,000
-/// nodes a move for Stockfish, Augur at its level's cap, the bundled 8-move book, seed 1).
-pub fn check_campaign(
-    rows: &[Row],
-    games: u32,
-    widest: Option<usize>,
-    dir: &Path,
-    source: &str,
-) -> Result<String> {
-    ensure!(
-        widest != Some(0),
-        "--check-widest 0: check one gap at least"
-    );
-    let points = check_points(rows, widest);
-    ensure!(
-        !points.is_empty(),
-        "{} calibration rows: a check needs two at least",
-        rows.len()
-    );
-    ensure!(
-        games >= 2 && games.is_multiple_of(2),
-        "--check-games {games}: an even number, both colours of each opening"
-    );
-    let list = points
-        .iter()
-        .map(i32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    let gaps = rows.len().saturating_sub(1);
-    let which = match widest {
-        Some(n) if n < gaps => format!("the {n} widest of the table's {gaps} gaps"),
-        _ => "every gap of the table".to_string(),
-    };
-    let name = dir.file_name().map_or_else(
-        || "calibrate-elo-check".to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# Pre-registration: the check of the UCI_Elo table (issue 68 §3), written by `augur-lab\n\
-         # strength --check-campaign` from {source}; commit it before its first game and run it on\n\
-         # the engine that embeds that table (bin/ is pinned from target/release at the first start).\n\
-         # Each check: Augur at UCI_Elo m against Stockfish 15.1 at UCI_Elo m, m midway between two\n\
-         # neighbouring rows, {which} ({list}), {games} games, the calibration's protocol (Stockfish 300,000\n\
-         # nodes a move, Augur at its level's node cap, the bundled 8-move book, seed 1, colours\n\
-         # swapped, one thread, 16 MiB, resign 1000 cp for 4 moves).\n\
-         # Hypothesis: the table holds, each check's 95% Elo interval contains 0 (its pentanomial\n\
-         # interval, `augur-lab stats`); a check whose interval excludes 0 is reported as a miss\n\
-         # with its numbers. No correction: each check is its own claim about one UCI_Elo.\n\
-         name = {name:?}\n\
-         dir = {:?}\n\
-         cores = 2",
-        dir.display().to_string()
-    );
-    for m in points {
-        let _ = write!(
-            out,
-            "\n[[stage]]\n\
-             id = \"check-{m}\"\n\
-             cores = 1\n\
-             command = [\n  \"match\",\n  \
-             \"--engine\", \"name=augur-{m},cmd={{augur}},nodes=100000000,option.UCI_LimitStrength=true,option.UCI_Elo={m}\",\n  \
-             \"--engine\", \"name=stockfish-{m},cmd=/usr/games/stockfish,nodes=300000,option.UCI_LimitStrength=true,option.UCI_Elo={m}\",\n  \
-             \"--each\", \"option.Threads=1,option.Hash=16\",\n  \
-             \"--tc\", \"nodes=300000\", \"--stall-timeout\", \"600\",\n  \
-             \"--games\", \"{games}\", \"--concurrency\", \"1\", \"--seed\", \"1\",\n  \
-             \"--resign-score\", \"1000\", \"--resign-moves\", \"4\",\n  \
-             \"--pgn\", \"{{dir}}/games.pgn\", \"--quiet\",\n]\n"
-        );
-    }
-    Ok(out)
-}
-
-/// What `--summary` keeps: the calibration rows.
+/// What `--summary` keeps: the calibration rows, and the judged checks with `--judge`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Calibration {
     pub rows: Vec<Row>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judged: Vec<Judgement>,
 }
 
 pub fn run(args: &StrengthArgs) -> Result<()> {
@@ -470,7 +388,36 @@ pub fn run(args: &StrengthArgs) -> Result<()> {
             check_points(&table, args.check_widest)
         );
     }
-    args.summary.write("strength", &Calibration { rows })
+    let judged = match &args.judge {
+        Some(path) => {
+            let judged = judge(&table, &read_csv(path)?)?;
+            println!(
+                "check  between (nodes)     place  check - table [95%, check alone]  table sigma  [95%, both]       alone  both"
+            );
+            for j in &judged {
+                let word = |b: bool| if b { "holds" } else { "miss" };
+                println!(
+                    "{:>5}  {:>7}-{:<9}  {:>5.2}  {:>+6.1} [{:+.1}, {:+.1}]  {:>19.1}  [{:+.1}, {:+.1}]  {:>5}  {}",
+                    j.uci_elo,
+                    j.below_nodes,
+                    j.above_nodes,
+                    j.place,
+                    j.difference,
+                    j.check_low,
+                    j.check_high,
+                    j.table_sigma,
+                    j.low,
+                    j.high,
+                    word(j.holds_alone),
+                    word(j.holds)
+                );
+            }
+            judged
+        }
+        None => Vec::new(),
+    };
+    args.summary
+        .write("strength", &Calibration { rows, judged })
 }
 
 #[cfg(test)]
@@ -478,7 +425,7 @@ mod tests {
     use super::*;
     use crate::tournament::{EloFigures, Pairing};
 
-    fn scratch(name: &str) -> PathBuf {
+    pub(super) fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("augur-strength-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
         d
@@ -509,7 +456,7 @@ mod tests {
     }
 
     /// The row of a point: Augur at `uci_elo` scored `elo` against the reference.
-    fn point_row(
+    pub(super) fn point_row(
         dir: &Path,
         uci_elo: i32,
         reference_elo: i32,
@@ -525,7 +472,7 @@ mod tests {
     }
 
     /// A row of given settings, score and measured Elo (the rest does not matter to the table).
-    fn bare(nodes: u64, score: f64, measured: f64) -> Row {
+    pub(super) fn bare(nodes: u64, score: f64, measured: f64) -> Row {
         Row {
             uci_elo: measured as i32,
             nodes,
@@ -627,46 +574,6 @@ mod tests {
         assert!(table.contains("pub const LEVELS: [(i32, u64, u32, i32); 3] = ["));
     }
 
-    /// The check sits midway between neighbouring measured rows, whatever their order in the
-    /// CSV, and its campaign file is one the runner accepts, a stage per midpoint.
-    #[test]
-    fn the_check_campaign_plays_the_midpoints() {
-        let dir = scratch("check");
-        let row = |a: i32, r: i32, elo: f64| point_row(dir.as_path(), a, r, elo, 200).unwrap();
-        // Measured 1900, 1450, 1601: midpoints 1526 (1525.5 rounded) and 1751 (1750.5).
-        let rows = vec![
-            row(2400, 2100, -200.0),
-            row(1500, 1500, -50.0),
-            row(1800, 1800, -199.0),
-        ];
-        assert_eq!(check_points(&rows, None), vec![1526, 1751]);
-        // The wider gap (1601 to 1900) alone, then both again when more are asked for.
-        assert_eq!(check_points(&rows, Some(1)), vec![1751]);
-        assert_eq!(check_points(&rows, Some(5)), vec![1526, 1751]);
-        let one = check_campaign(&rows, 200, Some(1), Path::new("/tmp/check2"), "c").unwrap();
-        assert!(
-            one.contains("the 1 widest of the table's 2 gaps (1751)"),
-            "{one}"
-        );
-        assert!(one.contains("name = \"check2\""), "{one}");
-        assert!(!one.contains("check-1526"), "{one}");
-        assert!(check_campaign(&rows, 200, Some(0), Path::new("/x"), "c").is_err());
-        let text = check_campaign(&rows, 200, None, Path::new("/tmp/check"), "c.csv").unwrap();
-        let file = dir.as_path().join("check.toml");
-        std::fs::write(&file, &text).unwrap();
-        let campaign = crate::campaign::file::CampaignFile::read(&file).unwrap();
-        assert_eq!(campaign.stage.len(), 2);
-        assert_eq!(campaign.stage[1].id, "check-1751");
-        let cmd = campaign.stage[0].command.join(" ");
-        assert!(cmd.contains("option.UCI_Elo=1526 --engine"), "{cmd}");
-        assert!(
-            cmd.contains("stockfish-1526,cmd=/usr/games/stockfish,nodes=300000"),
-            "{cmd}"
-        );
-        assert!(check_campaign(&rows[..1], 200, None, Path::new("/x"), "c").is_err());
-        assert!(check_campaign(&rows, 199, None, Path::new("/x"), "c").is_err());
-    }
-
     /// A later round (a check's points, played under the table then in force) joins the rows
     /// the CSV has; the table orders every row by its settings, not by the `UCI_Elo` labels of
     /// two tables, and refuses two rows with the same settings.
@@ -693,6 +600,7 @@ mod tests {
             check_games: 200,
             check_widest: None,
             score_window: None,
+            judge: None,
             check_dir: dir.as_path().join("c"),
             summary: SummaryArgs::default(),
         };

@@ -76,9 +76,12 @@ pub fn check_campaign(
          # neighbouring rows, {which} ({list}), {games} games, the calibration's protocol (Stockfish 300,000\n\
          # nodes a move, Augur at its level's node cap, the bundled 8-move book, seed 1, colours\n\
          # swapped, one thread, 16 MiB, resign 1000 cp for 4 moves).\n\
-         # Hypothesis: the table holds, each check's 95% Elo interval contains 0 (its pentanomial\n\
-         # interval, `augur-lab stats`); a check whose interval excludes 0 is reported as a miss\n\
-         # with its numbers. No correction: each check is its own claim about one UCI_Elo.\n\
+         # Hypothesis: the table holds at each check: the 95% interval of the check's Elo minus the\n\
+         # table's contains 0, the error being the check's (its pentanomial interval, `augur-lab\n\
+         # stats`) and the table's at that point (its two rows' errors interpolated as independent;\n\
+         # `augur-lab strength --judge`, docs/evidence/strength/table3-rule.txt). The check's own\n\
+         # interval is reported beside it (the rule of the first two checks). A check that misses is\n\
+         # reported with its numbers. No correction: each check is its own claim about one UCI_Elo.\n\
          name = {name:?}\n\
          dir = {:?}\n\
          cores = 2",
@@ -237,6 +240,7 @@ mod tests {
             "{one}"
         );
         assert!(one.contains("name = \"check2\""), "{one}");
+        assert!(one.contains("strength --judge"), "the rule with both errors: {one}");
         assert!(!one.contains("check-1526"), "{one}");
         assert!(check_campaign(&rows, 200, Some(0), Path::new("/x"), "c").is_err());
         let text = check_campaign(&rows, 200, None, Path::new("/tmp/check"), "c.csv").unwrap();

@@ -240,7 +240,10 @@ mod tests {
             "{one}"
         );
         assert!(one.contains("name = \"check2\""), "{one}");
-        assert!(one.contains("strength --judge"), "the rule with both errors: {one}");
+        assert!(
+            one.contains("strength --judge"),
+            "the rule with both errors: {one}"
+        );
         assert!(!one.contains("check-1526"), "{one}");
         assert!(check_campaign(&rows, 200, Some(0), Path::new("/x"), "c").is_err());
         let text = check_campaign(&rows, 200, None, Path::new("/tmp/check"), "c.csv").unwrap();

@@ -66,7 +66,13 @@ impl Level {
             return Level { elo, ..last };
         }
         let i = rows.iter().rposition(|r| r.elo <= elo).unwrap_or(0);
-        let (lo, hi) = (rows[i], rows[i + 1]);
+        Level::between(rows[i], rows[i + 1], elo)
+    }
+
+    /// The level at `elo` between the rows `lo` and `hi` (`lo.elo <= elo <= hi.elo`, the Elos
+    /// distinct), by `at`'s rule; also what a check of a table (`augur-lab strength --judge`)
+    /// expects a point to have played.
+    pub fn between(lo: Level, hi: Level, elo: i32) -> Level {
         let t = f64::from(elo - lo.elo) / f64::from(hi.elo - lo.elo);
         let between = |a: f64, b: f64| a + t * (b - a);
         let nodes = between((lo.nodes as f64).ln(), (hi.nodes as f64).ln()).exp();

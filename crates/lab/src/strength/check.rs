@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{ensure, Result};
+use augur::search::strength::Level;
+use augur_arena::matchmaking::elo::phi_inv;
 use serde::{Deserialize, Serialize};
 
 use super::Row;
@@ -107,13 +109,15 @@ pub fn check_campaign(
 }
 
 /// The normal quantile of a two-sided 95% interval, with which every interval here is read.
-const Z95: f64 = 1.959_964;
+fn z95() -> f64 {
+    phi_inv(0.975)
+}
 
 /// The standard error of an Elo whose 95% interval is `low..high`: its half-width over 1.96
 /// (the pentanomial intervals are nearly symmetric at these scores; the mean of both halves is
 /// the normal reading of an asymmetric one).
 fn sigma(low: f64, high: f64) -> f64 {
-    (high - low) / (2.0 * Z95)
+    (high - low) / (2.0 * z95())
 }
 
 /// One check read against its table (table3-rule.txt): the difference between what the check
@@ -169,12 +173,15 @@ pub fn judge(table: &[Row], checks: &[Row]) -> Result<Vec<Judgement>> {
                 })?;
             let (a, b) = (&table[i], &table[i + 1]);
             let f = f64::from(m - elo(a)) / f64::from(elo(b) - elo(a));
-            let nodes = ((a.nodes as f64).ln()
-                + f * ((b.nodes as f64).ln() - (a.nodes as f64).ln()))
-            .exp()
-            .round();
+            let level = |r: &Row| Level {
+                elo: elo(r),
+                nodes: r.nodes,
+                candidates: r.candidates,
+                temperature: r.temperature,
+            };
+            let nodes = Level::between(level(a), level(b), m).nodes;
             ensure!(
-                (c.nodes as f64 - nodes).abs() <= 1.0,
+                c.nodes.abs_diff(nodes) <= 1,
                 "the check at UCI_Elo {m} played {} nodes a move; this table gives {nodes} there: \
                  judge a check against the table it was played under",
                 c.nodes
@@ -185,14 +192,12 @@ pub fn judge(table: &[Row], checks: &[Row]) -> Result<Vec<Judgement>> {
             );
             let table_sigma = ((1.0 - f).powi(2) * sa * sa + f * f * sb * sb).sqrt();
             let check_sigma = sigma(c.elo_low, c.elo_high);
-            let difference = c.measured - f64::from(m);
-            let shift = c.measured - c.elo;
-            let half = Z95 * (check_sigma * check_sigma + table_sigma * table_sigma).sqrt();
+            // The check's Elo is against the reference; the table's is m.
+            let offset = f64::from(c.reference_elo - m);
+            let difference = c.elo + offset;
+            let half = z95() * (check_sigma * check_sigma + table_sigma * table_sigma).sqrt();
             let (low, high) = (difference - half, difference + half);
-            let (check_low, check_high) = (
-                c.elo_low + shift - f64::from(m),
-                c.elo_high + shift - f64::from(m),
-            );
+            let (check_low, check_high) = (c.elo_low + offset, c.elo_high + offset);
             Ok(Judgement {
                 uci_elo: m,
                 below_nodes: a.nodes,

@@ -563,3 +563,86 @@ fn a_running_campaign_is_repinned_only_to_a_lab_that_writes_the_same_records() {
     assert_eq!(std::fs::read(bin.join("augur-lab")).unwrap(), before);
     assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
 }
+
+/// A lost machine costs only the stage in flight: a finished match stage's games, kept with
+/// `stats --keep` (which records where they came from), come back with `campaign restore`
+/// into a campaign folder that is gone, and the stage is done again without a game played;
+/// a file that exists is never overwritten, and a kept file whose SHA-256 is not the recorded
+/// one is refused before anything is written.
+#[test]
+fn a_lost_campaign_gets_its_finished_games_back_from_the_evidence() {
+    let dir = common::scratch("campaign", "restore");
+    let file = dir.join("kept.toml");
+    let run = dir.join("kept");
+    std::fs::write(
+        &file,
+        format!(
+            r#"
+name = "kept"
+dir = "{run}"
+cores = 1
+[engine]
+augur = "{augur}"
+lab = "{lab}"
+[[stage]]
+id = "m"
+cores = 1
+command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "name=b,cmd={{augur}},nodes=20", "--tc", "nodes=1000", "--games", "4", "--concurrency", "1", "--pgn", "{{dir}}/games.pgn"]
+"#,
+            run = run.display(),
+            augur = common::augur_binary().display(),
+            lab = lab(),
+        ),
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    run_ok(&["campaign", "run", f]);
+    let pgn = run.join("m/games.pgn");
+    let evidence = dir.join("evidence");
+    let registry = dir.join("verdicts.csv");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let columns = std::fs::read_to_string(root.join("docs/evidence/verdicts.csv")).unwrap();
+    std::fs::write(&registry, format!("{}\n", columns.lines().next().unwrap())).unwrap();
+    run_ok(&[
+        "stats",
+        pgn.to_str().unwrap(),
+        "--row",
+        "kept-m",
+        "--kind",
+        "match",
+        "--keep",
+        evidence.join("kept-m").to_str().unwrap(),
+        "--strip-comments",
+        "--registry",
+        registry.to_str().unwrap(),
+    ]);
+    let record = std::fs::read_to_string(evidence.join("kept-m/restore.toml")).unwrap();
+    assert!(record.contains(pgn.to_str().unwrap()), "{record}");
+
+    // The machine is lost: the campaign's folder with it.
+    std::fs::remove_dir_all(&run).unwrap();
+    let ev = evidence.to_str().unwrap();
+    let dry = run_ok(&["campaign", "restore", "--dry-run", "--evidence", ev, f]);
+    assert!(dry.contains("would restore"), "{dry}");
+    assert!(!pgn.exists(), "a dry run writes nothing");
+    let out = run_ok(&["campaign", "restore", "--evidence", ev, f]);
+    assert!(out.contains("1 restored, 0 already there"), "{out}");
+    let restored = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(restored.matches("[Result ").count(), 4, "{restored}");
+    let again = run_ok(&["campaign", "restore", "--evidence", ev, f]);
+    assert!(again.contains("0 restored, 1 already there"), "{again}");
+    // The stage resumes with all its games played: done, and its PGN unchanged.
+    run_ok(&["campaign", "run", f]);
+    assert!(run.join("m/summary.toml").exists());
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), restored);
+    let log = std::fs::read_to_string(run.join("m/log.txt")).unwrap();
+    assert!(log.contains("4 games already played, 0 to go"), "{log}");
+
+    // A kept file that is not what its record says: refused, nothing written.
+    std::fs::remove_dir_all(&run).unwrap();
+    std::fs::write(evidence.join("kept-m/games.pgn.xz"), b"not xz").unwrap();
+    let err = run_err(&["campaign", "restore", "--evidence", ev, f]);
+    assert!(err.contains("games.pgn.xz"), "{err}");
+    assert!(!pgn.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

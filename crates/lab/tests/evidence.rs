@@ -118,3 +118,29 @@ fn a_match_becomes_evidence_and_a_registry_row_in_one_step() {
     assert_eq!(std::fs::read_to_string(&registry).unwrap(), text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every committed restore record (`docs/evidence/**/restore.toml`) names kept files that are
+/// there and decompress to the recorded SHA-256, so that `campaign restore` after a lost
+/// machine puts back exactly what was kept (a table appended to since must have its SHA-256
+/// updated with it).
+#[test]
+fn every_restore_record_matches_its_kept_files() {
+    use augur_arena::matchmaking::kept::{self, Origins};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/evidence");
+    let mut checked = 0;
+    let mut pending = vec![root];
+    while let Some(dir) = pending.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                pending.push(e.path());
+            }
+        }
+        for origin in Origins::read(&dir).unwrap().files {
+            kept::checked_bytes(&dir, &origin)
+                .unwrap_or_else(|err| panic!("{}: {err:#}", dir.display()));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} restore records found");
+}

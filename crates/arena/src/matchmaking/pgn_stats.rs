@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use crate::matchmaking::games_csv;
+use crate::matchmaking::kept;
 use crate::matchmaking::results::ResultTable;
 use crate::matchmaking::tournament::{final_report, strength_row, RowLabels, SprtArgs};
 use crate::matchmaking::verdicts::{self, Verdict};
@@ -55,7 +56,8 @@ pub struct StatsArgs {
     pub write_games: Option<PathBuf>,
     /// With --row: keep the games as evidence in DIR (games.csv.xz, and games.pgn.xz when the
     /// games are a PGN); the row's evidence path becomes DIR/games.csv.xz unless --evidence
-    /// names one. An existing DIR/games.csv.xz is refused (evidence is written once).
+    /// names one. An existing DIR/games.csv.xz is refused (evidence is written once). A plain
+    /// PGN's path goes into DIR/restore.toml, for `augur-lab campaign restore`.
     #[arg(long, value_name = "DIR", requires = "row")]
     pub keep: Option<PathBuf>,
     /// With --keep: leave the move comments (scores, depths, times) out of games.pgn.xz.
@@ -198,6 +200,20 @@ fn keep(dir: &Path, games: &Path, rows: &[games_csv::GameRow], strip: bool) -> R
             whole.to_string()
         };
         write_xz(&dir.join("games.pgn.xz"), pgn.as_bytes())?;
+        // A campaign's PGN (plain, where the match runner writes it) can be put back after a
+        // lost machine: its stage then resumes with these games played.
+        if !name.ends_with(".xz") {
+            let to = std::path::absolute(games)
+                .with_context(|| format!("the absolute path of {}", games.display()))?;
+            kept::Origins::add(
+                dir,
+                kept::Origin {
+                    kept: "games.pgn.xz".into(),
+                    to,
+                    sha256: kept::sha256_hex(pgn.as_bytes()),
+                },
+            )?;
+        }
     }
     write_xz(&record, games_csv::to_text(rows)?.as_bytes())?;
     Ok(record.display().to_string())

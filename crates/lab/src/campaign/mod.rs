@@ -10,6 +10,7 @@
 //! - [`runner`]: keeps the campaign's cores busy, survives `kill -9`.
 //! - [`status`]: one screen of where each stage stands.
 //! - [`pin`]: newer binaries for a running campaign, checked and recorded.
+//! - [`restore`]: a lost machine's finished stages back from the committed evidence.
 //!
 //! docs/campaign.md has the file's keys, the folder's layout and how the stages map onto
 //! OpenBench.
@@ -17,6 +18,7 @@
 pub mod file;
 pub mod pin;
 pub mod plan;
+pub mod restore;
 pub mod runner;
 pub mod stages;
 pub mod status;
@@ -53,6 +55,23 @@ pub enum CampaignCommand {
     /// datagen, both labs first write the same positions with its datagen command and the pin
     /// is refused unless the records are identical.
     Pin(PinTarget),
+    /// After a lost machine: put every file that the committed evidence keeps for these
+    /// campaigns (each evidence folder's restore.toml) back into their folders where it is
+    /// missing, each checked by its SHA-256; nothing that exists is touched. Finished stages
+    /// then count as done and a study resumes after its finished points.
+    Restore(RestoreTargets),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RestoreTargets {
+    #[command(flatten)]
+    pub files: Files,
+    /// The evidence folder searched for restore.toml files (three levels down).
+    #[arg(long, default_value = "docs/evidence")]
+    pub evidence: PathBuf,
+    /// Say what would be written, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -234,6 +253,38 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
             });
             if !failed.is_empty() {
                 bail!("{}", failed.join("\n"));
+            }
+            Ok(())
+        }
+        CampaignCommand::Restore(r) => {
+            for target in r.files.targets()? {
+                let campaign = target.open()?;
+                let entries = restore::restore(&campaign, &r.evidence, r.dry_run)
+                    .with_context(|| format!("{}", target.file.display()))?;
+                let verb = if r.dry_run { "to restore" } else { "restored" };
+                let mut restored = 0;
+                for e in &entries {
+                    if e.outcome == restore::Outcome::Restored {
+                        restored += 1;
+                        println!(
+                            "{} {} from {}",
+                            if r.dry_run {
+                                "would restore"
+                            } else {
+                                "restored"
+                            },
+                            e.origin.to.display(),
+                            e.evidence.join(&e.origin.kept).display()
+                        );
+                    }
+                }
+                println!(
+                    "{}: {restored} {verb}, {} already there ({} kept files belong to {})",
+                    target.file.display(),
+                    entries.len() - restored,
+                    entries.len(),
+                    campaign.layout.dir.display()
+                );
             }
             Ok(())
         }

@@ -38,14 +38,9 @@ pub fn source_commit() -> String {
     head_commit().unwrap_or_else(|| "unknown (not run inside a git checkout)".to_string())
 }
 
-/// The SHA-256 of some bytes, lower-case hex: the identity of a data file or engine binary.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+/// The SHA-256 of some bytes, lower-case hex: the identity of a data file or engine binary
+/// (the arena's, which checks kept evidence with it).
+pub use augur_arena::matchmaking::kept::sha256_hex;
 
 /// The SHA-256 of a file's contents, read in pieces (training data runs to gigabytes).
 pub fn sha256_file(path: &Path) -> Result<String> {

@@ -646,3 +646,50 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
     assert!(!pgn.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// [campaign-commit] A campaign that names its commit runs that commit's build from
+/// `DIR/src` (here a build already there, so no cargo runs): bin/ holds those binaries and
+/// pinned.toml names the commit, not the running lab's.
+#[test]
+fn a_campaign_with_a_commit_pins_that_commits_build() {
+    let dir = common::scratch("campaign", "commit");
+    let run = dir.join("c");
+    let release = run.join("src/target/release");
+    std::fs::create_dir_all(&release).unwrap();
+    // A worktree's `.git` is a file naming the repository; its presence says "made already".
+    std::fs::write(run.join("src/.git"), "gitdir: elsewhere\n").unwrap();
+    std::fs::copy(lab(), release.join("augur-lab")).unwrap();
+    std::fs::copy(common::augur_binary(), release.join("augur")).unwrap();
+    let file = dir.join("c.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r#"
+name = "c"
+dir = "{run}"
+cores = 1
+[engine]
+commit = "abcdef1"
+[[stage]]
+id = "data"
+cores = 1
+command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "3", "--threads", "1", "--quiet"]
+"#,
+            run = run.display()
+        ),
+    )
+    .unwrap();
+    run_ok(&["campaign", "run", file.to_str().unwrap()]);
+    let pinned = std::fs::read_to_string(run.join("bin/pinned.toml")).unwrap();
+    assert!(pinned.contains("lab_commit = \"abcdef1\""), "{pinned}");
+    assert!(
+        pinned.contains(release.join("augur").to_str().unwrap()),
+        "{pinned}"
+    );
+    assert_eq!(
+        std::fs::read(run.join("bin/augur")).unwrap(),
+        std::fs::read(common::augur_binary()).unwrap()
+    );
+    assert!(run.join("data/summary.toml").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

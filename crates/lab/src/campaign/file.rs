@@ -11,6 +11,7 @@
 //! [engine]                           # pinned into DIR/bin at the first start
 //! augur = "target/release/augur"
 //! lab = "target/release/augur-lab"
+//! # or: commit = "284ef9d"           # both built from this commit in DIR/src
 //!
 //! [network]                          # the network loop
 //! generations = 3
@@ -97,6 +98,10 @@ pub struct EngineFiles {
     pub augur: Option<PathBuf>,
     /// The lab (default: the running `augur-lab`).
     pub lab: Option<PathBuf>,
+    /// [campaign-commit] The commit whose build the campaign runs: at the first start both
+    /// binaries are built from it in `DIR/src` (a git worktree of the checkout), so that any
+    /// machine, a new one after a lost one included, plays the same engine.
+    pub commit: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -235,6 +240,14 @@ impl CampaignFile {
         }
         if self.cores == 0 {
             bail!("cores = 0: a campaign needs at least one core");
+        }
+        if let Some(c) = &self.engine.commit {
+            if !(7..=40).contains(&c.len()) || !c.chars().all(|ch| ch.is_ascii_hexdigit()) {
+                bail!("engine.commit '{c}': a commit is 7 to 40 hex digits");
+            }
+            if self.engine.augur.is_some() || self.engine.lab.is_some() {
+                bail!("engine.commit builds both binaries: leave out engine.augur and engine.lab");
+            }
         }
         if let Some(n) = &self.network {
             if n.generations == 0 {
@@ -391,6 +404,21 @@ games = 10
             let f = parse(&text).unwrap();
             assert_eq!(f.stage[1].if_h1.as_deref(), Some(on));
             assert!(f.stage[1].alone);
+        }
+    }
+
+    #[test]
+    fn an_engine_commit_reads_and_a_bad_one_is_refused() {
+        let with =
+            |engine: &str| TINY.replace("cores = 2", &format!("cores = 2\n[engine]\n{engine}"));
+        let f = parse(&with("commit = \"284ef9d\"")).unwrap();
+        assert_eq!(f.engine.commit.as_deref(), Some("284ef9d"));
+        for bad in [
+            "commit = \"284ef9\"",
+            "commit = \"main\"",
+            "commit = \"284ef9d\"\naugur = \"x\"",
+        ] {
+            assert!(parse(&with(bad)).is_err(), "{bad}");
         }
     }
 

@@ -349,8 +349,12 @@ fn run_one(campaign: &Campaign, file: &Path, alone: bool) -> Result<()> {
     runner::run(campaign, alone)
 }
 
-/// The binaries a campaign pins: its [engine]'s, else the running lab and the augur beside it.
+/// The binaries a campaign pins: built from its [engine] commit, else its [engine]'s files,
+/// else the running lab and the augur beside it.
 fn binaries(campaign: &Campaign) -> Result<(PathBuf, PathBuf)> {
+    if let Some(commit) = &campaign.file.engine.commit {
+        return pin::build_commit(&campaign.layout.dir.join("src"), commit);
+    }
     let exe = std::env::current_exe().context("the running augur-lab's path")?;
     let augur = match &campaign.file.engine.augur {
         Some(p) => p.clone(),
@@ -363,10 +367,13 @@ fn binaries(campaign: &Campaign) -> Result<(PathBuf, PathBuf)> {
 /// of the campaign file; a later start keeps what is there.
 fn prepare(campaign: &Campaign, file: &Path) -> Result<()> {
     let l = &campaign.layout;
-    let (lab_src, augur_src) = binaries(campaign)?;
     let mut pinned = String::new();
-    for (src, dst) in [(&lab_src, l.lab()), (&augur_src, l.augur())] {
-        if !dst.exists() {
+    if !(l.lab().exists() && l.augur().exists()) {
+        let (lab_src, augur_src) = binaries(campaign)?;
+        for (src, dst) in [(&lab_src, l.lab()), (&augur_src, l.augur())] {
+            if dst.exists() {
+                continue;
+            }
             if !src.exists() {
                 bail!(
                     "{} does not exist: build it (cargo build --release -p augur -p augur-lab) \
@@ -381,10 +388,13 @@ fn prepare(campaign: &Campaign, file: &Path) -> Result<()> {
         }
     }
     if !pinned.is_empty() {
-        pinned = format!(
-            "# the binaries this campaign runs\nlab_commit = {:?}\n{pinned}",
-            source_commit()
-        );
+        let commit = campaign
+            .file
+            .engine
+            .commit
+            .clone()
+            .unwrap_or_else(source_commit);
+        pinned = format!("# the binaries this campaign runs\nlab_commit = {commit:?}\n{pinned}");
         crate::kit::atomic::write(&l.pinned(), pinned.as_bytes())?;
     }
     if let Some(n) = &campaign.file.network {

@@ -6,7 +6,7 @@
 //! so where it declares datagen both labs first write the same positions with the campaign's
 //! own datagen command, and the pin is refused unless the records are byte for byte the same.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, ensure, Context, Result};
@@ -62,9 +62,15 @@ pub fn pin(campaign: &Campaign, req: &PinRequest) -> Result<Pinned> {
     for (src, dst) in [(req.lab, l.lab()), (req.augur, l.augur())] {
         install(src, &dst)?;
     }
+    let commit = campaign
+        .file
+        .engine
+        .commit
+        .clone()
+        .unwrap_or_else(source_commit);
     let text = record_text(
         &old,
-        &source_commit(),
+        &commit,
         req.reason,
         checked,
         [
@@ -207,6 +213,46 @@ fn record_text(
         out.push(binary_line(src, dst, sha));
     }
     out.join("\n") + "\n"
+}
+
+/// [campaign-commit] Both binaries built from `commit` in `src` (a detached git worktree of the
+/// checkout the lab runs in, made on first use), returned as (lab, augur). Release builds of
+/// one commit are the same bytes wherever the worktree lies, so the binary a study's settings
+/// name by SHA-256 comes back on a new machine.
+pub fn build_commit(src: &Path, commit: &str) -> Result<(PathBuf, PathBuf)> {
+    let release = src.join("target").join("release");
+    let (lab, augur) = (release.join("augur-lab"), release.join("augur"));
+    if lab.exists() && augur.exists() {
+        return Ok((lab, augur));
+    }
+    if !src.join(".git").exists() {
+        // A worktree left registered by a lost folder would block the name: prune it first.
+        let _ = Command::new("git").args(["worktree", "prune"]).status();
+        let status = Command::new("git")
+            .args(["worktree", "add", "--detach", "--force"])
+            .arg(src)
+            .arg(commit)
+            .status()
+            .context("cannot run git (the campaign's engine.commit needs a checkout)")?;
+        ensure!(
+            status.success(),
+            "git worktree add {} {commit}: {status} (run from the repository, with that commit in it)",
+            src.display()
+        );
+    }
+    eprintln!("building {commit} in {} (a few minutes)", src.display());
+    let status = Command::new("cargo")
+        .args(["build", "--release", "-p", "augur", "-p", "augur-lab"])
+        .current_dir(src)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .context("cannot run cargo")?;
+    ensure!(
+        status.success(),
+        "cargo build of {commit} in {}: {status}",
+        src.display()
+    );
+    Ok((lab, augur))
 }
 
 #[cfg(test)]

@@ -352,10 +352,16 @@ fn run_one(campaign: &Campaign, file: &Path, alone: bool) -> Result<()> {
 /// The binaries a campaign pins: built from its [engine] commit, else its [engine]'s files,
 /// else the running lab and the augur beside it.
 fn binaries(campaign: &Campaign) -> Result<(PathBuf, PathBuf)> {
+    let exe = std::env::current_exe().context("the running augur-lab's path")?;
     if let Some(commit) = &campaign.file.engine.commit {
+        // The running lab built from that very commit (clean) is its build: no second one.
+        let running = source_commit();
+        let beside = exe.with_file_name(format!("augur{}", std::env::consts::EXE_SUFFIX));
+        if running.len() == 40 && running.starts_with(commit.as_str()) && beside.exists() {
+            return Ok((exe, beside));
+        }
         return pin::build_commit(&campaign.layout.dir.join("src"), commit);
     }
-    let exe = std::env::current_exe().context("the running augur-lab's path")?;
     let augur = match &campaign.file.engine.augur {
         Some(p) => p.clone(),
         None => exe.with_file_name(format!("augur{}", std::env::consts::EXE_SUFFIX)),

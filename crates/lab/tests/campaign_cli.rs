@@ -566,7 +566,8 @@ fn a_running_campaign_is_repinned_only_to_a_lab_that_writes_the_same_records() {
 
 /// A lost machine costs only the stage in flight: a finished match stage's games, kept with
 /// `stats --keep` (which records where they came from), come back with `campaign restore`
-/// into a campaign folder that is gone, and the stage is done again without a game played;
+/// (or by themselves at a first start from the repository's root) into a campaign folder
+/// that is gone, and the stage is done again without a game played;
 /// a file that exists is never overwritten, and a kept file whose SHA-256 is not the recorded
 /// one is refused before anything is written.
 #[test]
@@ -598,7 +599,7 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
     let f = file.to_str().unwrap();
     run_ok(&["campaign", "run", f]);
     let pgn = run.join("m/games.pgn");
-    let evidence = dir.join("evidence");
+    let evidence = dir.join("docs/evidence");
     let registry = dir.join("verdicts.csv");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let columns = std::fs::read_to_string(root.join("docs/evidence/verdicts.csv")).unwrap();
@@ -637,6 +638,18 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), restored);
     let log = std::fs::read_to_string(run.join("m/log.txt")).unwrap();
     assert!(log.contains("4 games already played, 0 to go"), "{log}");
+
+    // A first start on a new machine, run from the repository's root, restores by itself.
+    std::fs::remove_dir_all(&run).unwrap();
+    let first = Command::new(lab())
+        .current_dir(&dir)
+        .args(["campaign", "run", f])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&first.stdout);
+    assert!(first.status.success(), "{said}");
+    assert!(said.contains("1 finished files restored"), "{said}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), restored);
 
     // A kept file that is not what its record says: refused, nothing written.
     std::fs::remove_dir_all(&run).unwrap();

@@ -62,12 +62,15 @@ pub enum CampaignCommand {
     Restore(RestoreTargets),
 }
 
+/// Where the committed evidence lies, from the repository's root (where campaigns run).
+const DEFAULT_EVIDENCE: &str = "docs/evidence";
+
 #[derive(clap::Args, Debug)]
 pub struct RestoreTargets {
     #[command(flatten)]
     pub files: Files,
     /// The evidence folder searched for restore.toml files (three levels down).
-    #[arg(long, default_value = "docs/evidence")]
+    #[arg(long, default_value = DEFAULT_EVIDENCE)]
     pub evidence: PathBuf,
     /// Say what would be written, write nothing.
     #[arg(long)]
@@ -343,6 +346,24 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
 
 /// One campaign: its folder, its pinned binaries, then its runner to the end.
 fn run_one(campaign: &Campaign, file: &Path, alone: bool) -> Result<()> {
+    // A first start on this machine (no copy of the file yet) of a campaign that finished
+    // stages elsewhere: their kept files come back first, so a lost machine's campaign
+    // resumes where its committed evidence ends with the same command that starts it.
+    let evidence = Path::new(DEFAULT_EVIDENCE);
+    if !campaign.layout.dir.join("campaign.toml").exists() && evidence.is_dir() {
+        let entries = restore::restore(campaign, evidence, false)?;
+        let restored = entries
+            .iter()
+            .filter(|e| e.outcome == restore::Outcome::Restored)
+            .count();
+        if restored > 0 {
+            println!(
+                "{}: first start here: {restored} finished files restored from {}",
+                campaign.file.name,
+                evidence.display()
+            );
+        }
+    }
     std::fs::create_dir_all(&campaign.layout.dir)
         .with_context(|| format!("cannot create {}", campaign.layout.dir.display()))?;
     prepare(campaign, file)?;

@@ -619,6 +619,28 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
     ]);
     let record = std::fs::read_to_string(evidence.join("kept-m/restore.toml")).unwrap();
     assert!(record.contains(pgn.to_str().unwrap()), "{record}");
+    // A file `stats` does not record (a study's table) is recorded by `campaign keep`, again
+    // after it grows: the entry follows the file.
+    let table = evidence.join("kept-m/table.csv");
+    let table_to = run.join("m/table.csv");
+    for text in ["a,b\n", "a,b\n1,2\n"] {
+        std::fs::write(&table, text).unwrap();
+        run_ok(&[
+            "campaign",
+            "keep",
+            table.to_str().unwrap(),
+            "--to",
+            table_to.to_str().unwrap(),
+        ]);
+    }
+    assert!(run_err(&[
+        "campaign",
+        "keep",
+        table.to_str().unwrap(),
+        "--to",
+        "m/table.csv"
+    ])
+    .contains("absolute"));
 
     // The machine is lost: the campaign's folder with it.
     std::fs::remove_dir_all(&run).unwrap();
@@ -627,11 +649,12 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
     assert!(dry.contains("would restore"), "{dry}");
     assert!(!pgn.exists(), "a dry run writes nothing");
     let out = run_ok(&["campaign", "restore", "--evidence", ev, f]);
-    assert!(out.contains("1 restored, 0 already there"), "{out}");
+    assert!(out.contains("2 restored, 0 already there"), "{out}");
+    assert_eq!(std::fs::read_to_string(&table_to).unwrap(), "a,b\n1,2\n");
     let restored = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(restored.matches("[Result ").count(), 4, "{restored}");
     let again = run_ok(&["campaign", "restore", "--evidence", ev, f]);
-    assert!(again.contains("0 restored, 1 already there"), "{again}");
+    assert!(again.contains("0 restored, 2 already there"), "{again}");
     // The stage resumes with all its games played: done, and its PGN unchanged.
     run_ok(&["campaign", "run", f]);
     assert!(run.join("m/summary.toml").exists());
@@ -648,7 +671,7 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
         .unwrap();
     let said = String::from_utf8_lossy(&first.stdout);
     assert!(first.status.success(), "{said}");
-    assert!(said.contains("1 finished files restored"), "{said}");
+    assert!(said.contains("2 finished files restored"), "{said}");
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), restored);
 
     // A kept file that is not what its record says: refused, nothing written.

@@ -26,6 +26,7 @@ pub mod status;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use augur_arena::matchmaking::kept;
 
 use crate::kit::provenance::{sha256_file, sha256_hex, source_commit};
 use file::CampaignFile;
@@ -60,6 +61,20 @@ pub enum CampaignCommand {
     /// missing, each checked by its SHA-256; nothing that exists is touched. Finished stages
     /// then count as done and a study resumes after its finished points.
     Restore(RestoreTargets),
+    /// Record in an evidence folder's restore.toml that a kept file (`.xz` decompressed)
+    /// restores to a campaign's path, with its SHA-256 as it is now: for what `stats --keep`
+    /// does not record itself (a study's table of finished points, a fit's input), and again
+    /// after such a file is appended to.
+    Keep(KeepTarget),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct KeepTarget {
+    /// The kept file, inside its evidence folder (docs/evidence/ID/FILE).
+    pub kept: PathBuf,
+    /// The absolute path it restores to, inside a campaign's folder.
+    #[arg(long)]
+    pub to: PathBuf,
 }
 
 /// Where the committed evidence lies, from the repository's root (where campaigns run).
@@ -289,6 +304,36 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
                     campaign.layout.dir.display()
                 );
             }
+            Ok(())
+        }
+        CampaignCommand::Keep(k) => {
+            let (dir, name) = match (k.kept.parent(), k.kept.file_name()) {
+                (Some(d), Some(n)) => (d, n.to_string_lossy().into_owned()),
+                _ => bail!(
+                    "{}: name a kept file inside its evidence folder",
+                    k.kept.display()
+                ),
+            };
+            if !k.to.is_absolute() {
+                bail!(
+                    "--to {}: give the absolute path inside the campaign's folder",
+                    k.to.display()
+                );
+            }
+            let mut origin = kept::Origin {
+                kept: name,
+                to: k.to.clone(),
+                sha256: String::new(),
+            };
+            origin.sha256 = sha256_hex(&kept::restored_bytes(dir, &origin)?);
+            kept::Origins::add(dir, origin.clone())?;
+            println!(
+                "{}: {} restores to {} (sha256 {})",
+                dir.join(kept::FILE_NAME).display(),
+                origin.kept,
+                origin.to.display(),
+                &origin.sha256[..16]
+            );
             Ok(())
         }
         CampaignCommand::Status(t) => {

@@ -1,6 +1,7 @@
 //! `augur-lab campaign restore`: a campaign's finished work back from its committed evidence.
 //! A campaign's folder is outside git and is lost with its machine; each evidence folder's
-//! `restore.toml` (`augur_arena::matchmaking::kept`) names where its files came from. Restore
+//! `restore.toml` (`augur_arena::matchmaking::kept`; `stats --keep` and `campaign keep` write
+//! it) names where its files came from. Restore
 //! writes every listed file that belongs to the campaign's folder and is missing there, after
 //! checking its SHA-256, and never touches a file that exists. A match stage then resumes with
 //! its kept games played (a finished one writes its summary at once); a study resumes after

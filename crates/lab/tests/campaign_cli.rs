@@ -14,7 +14,16 @@ fn lab() -> &'static str {
 }
 
 fn run_ok(args: &[&str]) -> String {
-    let out = Command::new(lab()).args(args).output().unwrap();
+    run_ok_in(Path::new("."), args)
+}
+
+/// `run_ok` from the folder `cwd` (a command that reads paths relative to the repository).
+fn run_ok_in(cwd: &Path, args: &[&str]) -> String {
+    let out = Command::new(lab())
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "augur-lab {args:?} failed:\n{}\n{}",
@@ -664,13 +673,7 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
 
     // A first start on a new machine, run from the repository's root, restores by itself.
     std::fs::remove_dir_all(&run).unwrap();
-    let first = Command::new(lab())
-        .current_dir(&dir)
-        .args(["campaign", "run", f])
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&first.stdout);
-    assert!(first.status.success(), "{said}");
+    let said = run_ok_in(&dir, &["campaign", "run", f]);
     assert!(said.contains("2 finished files restored"), "{said}");
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), restored);
 

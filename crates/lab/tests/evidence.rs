@@ -125,18 +125,11 @@ fn a_match_becomes_evidence_and_a_registry_row_in_one_step() {
 /// updated with it).
 #[test]
 fn every_restore_record_matches_its_kept_files() {
-    use augur_arena::matchmaking::kept::{self, Origins};
+    use augur_arena::matchmaking::kept;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/evidence");
     let mut checked = 0;
-    let mut pending = vec![root];
-    while let Some(dir) = pending.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let e = e.unwrap();
-            if e.file_type().unwrap().is_dir() {
-                pending.push(e.path());
-            }
-        }
-        for origin in Origins::read(&dir).unwrap().files {
+    for (dir, origins) in augur_lab::campaign::restore::records(&root).unwrap() {
+        for origin in origins.files {
             kept::checked_bytes(&dir, &origin)
                 .unwrap_or_else(|err| panic!("{}: {err:#}", dir.display()));
             checked += 1;

@@ -27,6 +27,20 @@ pub struct Origin {
     pub sha256: String,
 }
 
+impl Origin {
+    /// The entry of the kept file `dir/kept` restoring to `to`, with the SHA-256 of what it
+    /// restores to now.
+    pub fn of(dir: &Path, kept: String, to: PathBuf) -> Result<Origin> {
+        let mut origin = Origin {
+            kept,
+            to,
+            sha256: String::new(),
+        };
+        origin.sha256 = sha256_hex(&restored_bytes(dir, &origin)?);
+        Ok(origin)
+    }
+}
+
 /// An evidence folder's `restore.toml`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

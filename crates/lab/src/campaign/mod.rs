@@ -279,23 +279,22 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
                 let campaign = target.open()?;
                 let entries = restore::restore(&campaign, &r.evidence, r.dry_run)
                     .with_context(|| format!("{}", target.file.display()))?;
-                let verb = if r.dry_run { "to restore" } else { "restored" };
-                let mut restored = 0;
-                for e in &entries {
-                    if e.outcome == restore::Outcome::Restored {
-                        restored += 1;
-                        println!(
-                            "{} {} from {}",
-                            if r.dry_run {
-                                "would restore"
-                            } else {
-                                "restored"
-                            },
-                            e.origin.to.display(),
-                            e.evidence.join(&e.origin.kept).display()
-                        );
-                    }
+                let (each, verb) = if r.dry_run {
+                    ("would restore", "to restore")
+                } else {
+                    ("restored", "restored")
+                };
+                for e in entries
+                    .iter()
+                    .filter(|e| e.outcome == restore::Outcome::Restored)
+                {
+                    println!(
+                        "{each} {} from {}",
+                        e.origin.to.display(),
+                        e.evidence.join(&e.origin.kept).display()
+                    );
                 }
+                let restored = restore::restored(&entries);
                 println!(
                     "{}: {restored} {verb}, {} already there ({} kept files belong to {})",
                     target.file.display(),
@@ -320,12 +319,7 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
                     k.to.display()
                 );
             }
-            let mut origin = kept::Origin {
-                kept: name,
-                to: k.to.clone(),
-                sha256: String::new(),
-            };
-            origin.sha256 = sha256_hex(&kept::restored_bytes(dir, &origin)?);
+            let origin = kept::Origin::of(dir, name, k.to.clone())?;
             kept::Origins::add(dir, origin.clone())?;
             println!(
                 "{}: {} restores to {} (sha256 {})",
@@ -396,11 +390,7 @@ fn run_one(campaign: &Campaign, file: &Path, alone: bool) -> Result<()> {
     // resumes where its committed evidence ends with the same command that starts it.
     let evidence = Path::new(DEFAULT_EVIDENCE);
     if !campaign.layout.dir.join("campaign.toml").exists() && evidence.is_dir() {
-        let entries = restore::restore(campaign, evidence, false)?;
-        let restored = entries
-            .iter()
-            .filter(|e| e.outcome == restore::Outcome::Restored)
-            .count();
+        let restored = restore::restored(&restore::restore(campaign, evidence, false)?);
         if restored > 0 {
             println!(
                 "{}: first start here: {restored} finished files restored from {}",
@@ -460,13 +450,10 @@ fn prepare(campaign: &Campaign, file: &Path) -> Result<()> {
         }
     }
     if !pinned.is_empty() {
-        let commit = campaign
-            .file
-            .engine
-            .commit
-            .clone()
-            .unwrap_or_else(source_commit);
-        pinned = format!("# the binaries this campaign runs\nlab_commit = {commit:?}\n{pinned}");
+        pinned = format!(
+            "# the binaries this campaign runs\nlab_commit = {:?}\n{pinned}",
+            pin::pinned_commit(campaign)
+        );
         crate::kit::atomic::write(&l.pinned(), pinned.as_bytes())?;
     }
     if let Some(n) = &campaign.file.network {

@@ -62,15 +62,9 @@ pub fn pin(campaign: &Campaign, req: &PinRequest) -> Result<Pinned> {
     for (src, dst) in [(req.lab, l.lab()), (req.augur, l.augur())] {
         install(src, &dst)?;
     }
-    let commit = campaign
-        .file
-        .engine
-        .commit
-        .clone()
-        .unwrap_or_else(source_commit);
     let text = record_text(
         &old,
-        &commit,
+        &pinned_commit(campaign),
         req.reason,
         checked,
         [
@@ -213,6 +207,16 @@ fn record_text(
         out.push(binary_line(src, dst, sha));
     }
     out.join("\n") + "\n"
+}
+
+/// The commit a pin of `campaign` records: its [engine] commit, else the running lab's.
+pub fn pinned_commit(campaign: &Campaign) -> String {
+    campaign
+        .file
+        .engine
+        .commit
+        .clone()
+        .unwrap_or_else(source_commit)
 }
 
 /// [campaign-commit] Both binaries built from `commit` in `src` (a detached git worktree of the

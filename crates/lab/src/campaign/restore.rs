@@ -31,9 +31,17 @@ pub struct Entry {
     pub outcome: Outcome,
 }
 
+/// How many of `entries` were (or, in a dry run, would be) written.
+pub fn restored(entries: &[Entry]) -> usize {
+    entries
+        .iter()
+        .filter(|e| e.outcome == Outcome::Restored)
+        .count()
+}
+
 /// Every evidence folder under `root` (its own and its sub-folders', three levels down) with
 /// a restore record, and the record.
-fn records(root: &Path) -> Result<Vec<(PathBuf, Origins)>> {
+pub fn records(root: &Path) -> Result<Vec<(PathBuf, Origins)>> {
     let mut out = Vec::new();
     let mut pending = vec![(root.to_path_buf(), 0)];
     while let Some((dir, depth)) = pending.pop() {

@@ -688,3 +688,54 @@ fn stats_rows_agree_across_evidence_kinds_and_verify_catches_a_change() {
         "{err}"
     );
 }
+
+/// Interim looks (Haybittle-Peto) stop a fixed-length match whose score is far off 1/2 at the
+/// first look, and leave an even one to play all its games; the plan is checked before a game.
+#[test]
+fn an_interim_look_stops_a_decided_match_and_spares_an_even_one() {
+    let dir = scratch("interim");
+    let (crashy, shuffler) = (script("crash", "crashy"), script("shuffle", "shuffler"));
+    let pgn = dir.join("decided.pgn");
+    let extra = ["--games", "60", "--concurrency", "1", "--interim", "40,20"];
+    let s = duel(&crashy, &shuffler, "nodes=10", &pgn, &extra).unwrap();
+    let stop = s.interim_stop.unwrap_or_else(|| panic!("{}", s.report));
+    // The game a worker had begun when the look stopped the pool finishes and counts.
+    assert_eq!(stop.games, 20, "{}", s.report);
+    assert!((20..=21).contains(&s.games_played), "{}", s.report);
+    assert!(stop.z < -3.29, "{stop:?}");
+    assert!(
+        s.report
+            .contains("stopped at the look at 20 games of the 60 planned"),
+        "{}",
+        s.report
+    );
+    // Run again on its PGN: the look is taken on the games it has, and it stays stopped.
+    let again = duel(&crashy, &shuffler, "nodes=10", &pgn, &extra).unwrap();
+    assert_eq!(again.games_played, s.games_played, "{}", again.report);
+    assert!(
+        again.interim_stop.is_some_and(|l| l.stopped),
+        "{}",
+        again.report
+    );
+
+    let even = dir.join("even.pgn");
+    let b = script("shuffle", "shuffler2");
+    let s = duel(&shuffler, &b, "nodes=10", &even, &extra).unwrap();
+    assert_eq!((s.games_played, s.interim_stop), (60, None), "{}", s.report);
+    assert!(
+        s.report.contains("20 games z +0.00, 40 games z +0.00"),
+        "{}",
+        s.report
+    );
+
+    let past = ["--games", "20", "--interim", "20"];
+    let err = duel(&crashy, &shuffler, "nodes=10", &dir.join("bad.pgn"), &past).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("not before the match's 20"),
+        "{err:#}"
+    );
+    assert!(
+        !dir.join("bad.pgn").exists(),
+        "no game before the plan is checked"
+    );
+}

@@ -61,6 +61,19 @@ pub struct Pairing {
     pub opponent: String,
     pub elo: Option<EloFigures>,
     pub sprt: Option<Sprt>,
+    /// A fixed-length match that an interim look stopped short of its planned games.
+    #[serde(default)]
+    pub interim_stop: Option<InterimStop>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InterimStop {
+    /// The games the stopping look read, and the games the match had planned.
+    pub games: u64,
+    pub planned: u64,
+    /// The score's z against 1/2 at that look (infinite is written as a string by TOML's
+    /// rules, so it is kept finite here: a sample without variance is capped at 99).
+    pub z: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -102,6 +115,11 @@ pub fn figures(summary: &MatchSummary) -> Figures {
                 sprt: summary.sprt.map(|(llr, state)| Sprt {
                     llr,
                     verdict: state.verdict().to_string(),
+                }),
+                interim_stop: summary.interim_stop.map(|l| InterimStop {
+                    games: l.games as u64,
+                    planned: summary.games_total as u64,
+                    z: l.z.clamp(-99.0, 99.0),
                 }),
             }),
             anchor: None,

@@ -4,6 +4,7 @@
 pub mod csv_rows;
 pub mod elo;
 pub mod games_csv;
+pub mod interim;
 pub mod kept;
 pub mod outcomes;
 pub mod pgn_stats;

@@ -20,6 +20,7 @@ use crate::game::time_control::TimeControl;
 use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
 use crate::matchmaking::elo::{self, fmt_elo};
 use crate::matchmaking::games_csv::{self, GameRow};
+use crate::matchmaking::interim::{InterimLooks, Look, HAYBITTLE_PETO_Z};
 use crate::matchmaking::outcomes::Counts;
 use crate::matchmaking::pool::Pool;
 use crate::matchmaking::results::{white_score, Outcome, ResultTable};
@@ -75,6 +76,14 @@ pub struct MatchArgs {
     pub pgn: PathBuf,
     #[command(flatten)]
     pub sprt: SprtArgs,
+    /// Interim looks at a fixed-length two-engine match (Haybittle-Peto): at each of these
+    /// counts of games the match stops if the score's z against 1/2 reaches --interim-z.
+    #[arg(long, value_name = "GAMES,...", value_delimiter = ',')]
+    pub interim: Vec<usize>,
+    /// The interim looks' |z| boundary (3.29: two-sided p = 0.001, so the final analysis at the
+    /// full length keeps its nominal level).
+    #[arg(long, default_value_t = HAYBITTLE_PETO_Z)]
+    pub interim_z: f64,
     /// Resign adjudication: a side at or below -CP (and its opponent at or above +CP) for --resign-moves moves loses.
     #[arg(long, value_name = "CP")]
     pub resign_score: Option<i32>,
@@ -211,6 +220,8 @@ pub struct MatchSummary {
     pub games_total: usize,
     pub faults: u64,
     pub sprt: Option<(f64, SprtState)>,
+    /// The interim look that stopped a fixed-length match short of its games, if one did.
+    pub interim_stop: Option<Look>,
     pub overhead: Overhead,
     pub report: String,
     /// Every game's outcome, resumed ones included (callers such as `augur-lab grid` take
@@ -396,6 +407,13 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
     let openings = openings::load_in(args.openings.as_deref(), args.opening_plies, mode)?;
     let pairings = schedule::pairings(specs.len(), args.format);
     let slots = schedule::build(&pairings, args.games, openings.len(), args.order, args.seed);
+    let mut looks = InterimLooks::new(
+        &args.interim,
+        args.interim_z,
+        slots.len(),
+        specs.len(),
+        sprt.is_some(),
+    )?;
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| {
@@ -480,12 +498,14 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         let llr = t.llr(&state.table.sample(0, 1));
         (llr, t.state(llr))
     });
+    // A resumed match past a look's count takes it now, on every game it has.
+    looks.look(finished, &state.table.sample(0, 1));
     let date = pgn::pgn_date_today();
     let tc_tag = args.tc.pgn_tag();
     let started = Instant::now();
 
     let decided = |state: &Option<(f64, SprtState)>| matches!(state, Some((_, s)) if *s != SprtState::Continue);
-    if !decided(&sprt_state) && !pending.is_empty() {
+    if !decided(&sprt_state) && looks.stop().is_none() && !pending.is_empty() {
         let fens: Vec<String> = openings.iter().map(|o| o.fen.clone()).collect();
         let mut pending = pending;
         let mut played = vec![false; slots.len()];
@@ -531,12 +551,19 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
                         pool.stop();
                     }
                 }
+                if looks.look(finished, &state.table.sample(0, 1)) {
+                    pool.stop();
+                }
                 let faults = state.table.total_faults();
                 progress.update(finished, &status_line(&state.table, sprt.as_ref(), faults));
             }
             pool.join();
             pending.retain(|&i| !played[i]);
-            if decided(&sprt_state) || pending.is_empty() || finished == before {
+            if decided(&sprt_state)
+                || looks.stop().is_some()
+                || pending.is_empty()
+                || finished == before
+            {
                 break;
             }
         }
@@ -550,6 +577,9 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         args.significance,
         args.assumed_draws,
     );
+    if let Some(line) = looks.describe(slots.len()) {
+        report.push_str(&line);
+    }
     if state.overhead.count > 0 {
         report.push_str(&format!(
             "Runner overhead (bestmove read -> next go written): mean {:.3} ms, max {:.3} ms, {} of {} moves over 1 ms\n",
@@ -592,6 +622,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         games_total: slots.len(),
         faults: state.table.total_faults(),
         sprt: sprt_state,
+        interim_stop: looks.stop(),
         overhead: state.overhead,
         report,
         table: state.table,

@@ -425,6 +425,7 @@ mod tests {
                     llr: -2.979,
                     verdict: "H0 accepted".into(),
                 }),
+                interim_stop: None,
             }),
             anchor: None,
             against_anchor: vec![],

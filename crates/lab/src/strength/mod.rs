@@ -445,6 +445,7 @@ mod tests {
                     los: 0.5,
                 }),
                 sprt: None,
+                interim_stop: None,
             }),
             anchor: None,
             against_anchor: Vec::new(),

@@ -51,6 +51,7 @@ augur = "{augur}"
 lab = "{lab}"
 [network]
 generations = 2
+extra = ["extra/burst.csv"]
 [network.held_out]
 seed = 9
 positions = 300
@@ -116,6 +117,35 @@ fn a_network_campaign_runs_end_to_end_and_survives_a_kill() {
     assert!(status.contains("gen1/datagen"), "{status}");
     assert!(!status.contains("gen1/datagen  done"), "{status}");
 
+    // A burst made elsewhere with the loop's settings and a seed of its own joins the
+    // training sets through its manifest ([network] extra).
+    let burst = run.join("extra/burst.bin");
+    std::fs::create_dir_all(run.join("extra")).unwrap();
+    let start_net = run.join("nets/start.nnue");
+    run_ok(&[
+        "datagen",
+        "--out",
+        burst.to_str().unwrap(),
+        "--positions",
+        "300",
+        "--seed",
+        "50",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--eval-file",
+        start_net.to_str().unwrap(),
+        "--quiet",
+    ]);
+    run_ok(&[
+        "corpus",
+        "manifest",
+        burst.to_str().unwrap(),
+        "--out",
+        run.join("extra/burst.csv").to_str().unwrap(),
+    ]);
+
     // Again: it resumes and runs to the end.
     let log = run_ok(&["campaign", "run", file_arg]);
     assert!(log.contains("the campaign is done"), "{log}");
@@ -126,8 +156,9 @@ fn a_network_campaign_runs_end_to_end_and_survives_a_kill() {
     // each game once, and the held-out set on nothing.
     let set = run.join("gen2/train-small/data.csv");
     let text = std::fs::read_to_string(&set).unwrap();
-    assert_eq!(text.lines().count(), 4, "{text}");
+    assert_eq!(text.lines().count(), 5, "{text}");
     assert!(text.contains(",pgn,games.pgn,1,"), "{text}");
+    assert!(text.contains("seed=50 "), "the burst: {text}");
     run_ok(&["corpus", "check", set.to_str().unwrap()]);
     // The datagen file resumed after the kill holds each game once: its journal is whole.
     let line = run_ok(&[

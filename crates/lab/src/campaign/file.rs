@@ -118,6 +118,12 @@ pub struct NetworkLoop {
     /// Whether each gate's games join the next generation's data (converted whole).
     #[serde(default = "yes")]
     pub convert_gates: bool,
+    /// Data made outside the loop with the loop's own datagen settings and a seed of its own
+    /// (a burst on a lent machine with the campaign's bin/): manifest files (`corpus manifest`;
+    /// a relative path is in the campaign's folder) whose lines join every generation's
+    /// training set, each file checked by its SHA-256 when a training stage starts.
+    #[serde(default)]
+    pub extra: Vec<PathBuf>,
 }
 
 fn embedded() -> String {

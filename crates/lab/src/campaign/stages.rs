@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::file::{CampaignFile, CommandStage};
 use super::plan::{gen_id, Stage, Step};
-use crate::corpus::manifest::{Line, Manifest};
+use crate::corpus::manifest::{Line, Manifest, Source};
 use crate::kit::summary;
 use crate::tournament::{Pairing, Sprt};
 
@@ -419,6 +419,30 @@ impl Campaign {
                 lines.push(line);
             }
         }
+        let own = lines.first().cloned();
+        for manifest in &n.extra {
+            let path = self.layout.dir.join(manifest);
+            let extra = Manifest::read(&path).context("a [network] extra data set")?;
+            let base = path.parent().unwrap_or(Path::new("."));
+            for mut line in extra.lines {
+                if let Some(own) = own.as_ref().filter(|_| line.source == Source::Datagen) {
+                    if settings_but_seed(&line.origin) != settings_but_seed(&own.origin) {
+                        bail!(
+                            "{}: {} was made with other settings than the loop's datagen \
+                             ({} against {}): only a seed of its own may differ",
+                            path.display(),
+                            line.file,
+                            line.origin,
+                            own.origin
+                        );
+                    }
+                }
+                crate::corpus::check_file(base, &line)
+                    .with_context(|| format!("{}: a listed file", path.display()))?;
+                line.file = crate::corpus::file_of(base, &line).display().to_string();
+                lines.push(line);
+            }
+        }
         let set = Manifest { lines };
         let held: Line = summary::read(&self.layout.summary("held-out"))?.figures()?;
         let mut with_held = set.clone();
@@ -564,5 +588,31 @@ impl Campaign {
             }
             _ => bail!("stage '{}' runs as a process", stage.id),
         }
+    }
+}
+
+/// A datagen origin (its journal's settings line) without its seed: two files of one loop
+/// differ by the seed alone.
+fn settings_but_seed(origin: &str) -> String {
+    origin
+        .split(' ')
+        .filter(|w| !w.starts_with("seed="))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settings_but_seed;
+
+    #[test]
+    fn two_files_of_one_loop_differ_by_their_seed_alone() {
+        let a = "augur-lab datagen journal 1; seed=5001 nodes=5000 net=163434ca";
+        let b = "augur-lab datagen journal 1; seed=6001 nodes=5000 net=163434ca";
+        let c = "augur-lab datagen journal 1; seed=6001 nodes=4000 net=163434ca";
+        let d = "augur-lab datagen journal 1; seed=6001 nodes=5000 net=00000000";
+        assert_eq!(settings_but_seed(a), settings_but_seed(b));
+        assert_ne!(settings_but_seed(a), settings_but_seed(c));
+        assert_ne!(settings_but_seed(a), settings_but_seed(d));
     }
 }

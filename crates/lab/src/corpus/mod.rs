@@ -170,13 +170,18 @@ pub fn cut(live: &Path, out: &Path) -> Result<Line> {
     Ok(datagen_line(out, sha256, j, writer_commit(live)))
 }
 
-/// Checks that a line's file exists with its SHA-256 and its size in records.
-fn check_file(base: &Path, line: &Line) -> Result<()> {
-    let path = if Path::new(&line.file).is_absolute() {
+/// Where a manifest in `base` puts a line's file (its name as written, or joined to `base`).
+pub fn file_of(base: &Path, line: &Line) -> PathBuf {
+    if Path::new(&line.file).is_absolute() {
         PathBuf::from(&line.file)
     } else {
         base.join(&line.file)
-    };
+    }
+}
+
+/// Checks that a line's file exists with its SHA-256 and its size in records.
+pub fn check_file(base: &Path, line: &Line) -> Result<()> {
+    let path = file_of(base, line);
     let len = std::fs::metadata(&path)
         .with_context(|| format!("{} is missing", path.display()))?
         .len();

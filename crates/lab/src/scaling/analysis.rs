@@ -10,6 +10,10 @@
 //!   through its points against log2(nodes) (each point weighted by its inverse variance), its
 //!   95% interval, its p (Holm-corrected across the study's techniques), and the points' χ²
 //!   about the line (curvature the line does not follow);
+//! - between studies: each later study's point and slope minus the first study's at the same
+//!   technique and control, both units, the variances added (independent matches), and Holm's
+//!   correction across the technique differences (a question such as "does MPC lose more on
+//!   the network engine?" or "does king safety at 125% change MPC's Elo?");
 //! - a chart per technique with every study's curve on it, so the engines are read side by side.
 //!
 //! The statistics are normal approximations: a point's variance is the square of its 95% half
@@ -39,7 +43,8 @@ pub struct ScalingReportArgs {
     /// Family-wise level of Holm's correction.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
-    /// Output folder: points.csv, slopes.csv, report.md and a chart per technique.
+    /// Output folder: points.csv, slopes.csv, differences.csv (with two studies or more),
+    /// report.md and a chart per technique.
     #[arg(long)]
     pub out: PathBuf,
 }
@@ -332,6 +337,100 @@ pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
     (points, slopes)
 }
 
+/// A later study's point or slope minus the first study's (a row of differences.csv).
+#[derive(Clone, Debug, Serialize)]
+pub struct DifferenceRow {
+    pub study: String,
+    pub reference: String,
+    pub technique: String,
+    /// The control (nodes a move), or `slope` for the lines per doubling.
+    pub control: String,
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    pub nelo: f64,
+    pub nelo_low: f64,
+    pub nelo_high: f64,
+    pub p: f64,
+    pub p_holm: Option<f64>,
+}
+
+/// Every later study against the first, where both measured a technique at a control (and per
+/// technique, their slopes): the difference with the variances added, as for independent
+/// matches. Holm's correction runs across the technique rows (the calibration is a yardstick).
+pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
+    let Some((first, rest)) = studies.split_first() else {
+        return Vec::new();
+    };
+    let minus = |a: Measure, b: Measure| Measure {
+        value: a.value - b.value,
+        se: (a.se * a.se + b.se * b.se).sqrt(),
+    };
+    let lines = |s: &Study| -> Vec<(String, Measure, Measure)> {
+        s.techniques()
+            .into_iter()
+            .filter_map(|t| {
+                let mine: Vec<(f64, Measure, Measure)> = s
+                    .points
+                    .iter()
+                    .filter(|p| p.technique == t)
+                    .filter_map(|p| measures(p).map(|(e, n)| ((p.nodes as f64).log2(), e, n)))
+                    .collect();
+                let e = slope(&mine.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>())?;
+                let n = slope(&mine.iter().map(|r| (r.0, r.2)).collect::<Vec<_>>())?;
+                Some((t, e.0, n.0))
+            })
+            .collect()
+    };
+    let reference_lines = lines(first);
+    let mut rows = Vec::new();
+    for other in rest {
+        let mut push = |technique: &str, control: String, e: Measure, n: Measure| {
+            rows.push(DifferenceRow {
+                study: other.name.clone(),
+                reference: first.name.clone(),
+                technique: technique.to_string(),
+                control,
+                elo: round(e.value, 1),
+                elo_low: round(e.low(), 1),
+                elo_high: round(e.high(), 1),
+                nelo: round(n.value, 1),
+                nelo_low: round(n.low(), 1),
+                nelo_high: round(n.high(), 1),
+                p: n.p(),
+                p_holm: None,
+            });
+        };
+        for p in &other.points {
+            let reference = first
+                .points
+                .iter()
+                .find(|q| q.technique == p.technique && q.nodes == p.nodes);
+            if let (Some((e, n)), Some((re, rn))) = (measures(p), reference.and_then(measures)) {
+                push(
+                    &p.technique,
+                    p.nodes.to_string(),
+                    minus(e, re),
+                    minus(n, rn),
+                );
+            }
+        }
+        for (t, e, n) in lines(other) {
+            if let Some((_, re, rn)) = reference_lines.iter().find(|r| r.0 == t) {
+                push(&t, "slope".into(), minus(e, *re), minus(n, *rn));
+            }
+        }
+    }
+    let tested: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].technique != "calibration")
+        .collect();
+    let adjusted = holm(&tested.iter().map(|&i| rows[i].p).collect::<Vec<_>>());
+    for (&i, a) in tested.iter().zip(adjusted) {
+        rows[i].p_holm = Some(a);
+    }
+    rows
+}
+
 fn verdict(p_holm: Option<f64>, value: f64, alpha: f64) -> &'static str {
     match p_holm {
         None => "",
@@ -341,8 +440,14 @@ fn verdict(p_holm: Option<f64>, value: f64, alpha: f64) -> &'static str {
     }
 }
 
-/// The report: a table of points and a table of slopes, every study's rows together.
-pub fn report(points: &[PointRow], slopes: &[SlopeRow], alpha: f64) -> String {
+/// The report: a table of points and a table of slopes, every study's rows together, then the
+/// differences between studies where there are any.
+pub fn report(
+    points: &[PointRow],
+    slopes: &[SlopeRow],
+    diffs: &[DifferenceRow],
+    alpha: f64,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -408,6 +513,36 @@ pub fn report(points: &[PointRow], slopes: &[SlopeRow], alpha: f64) -> String {
             l.chi2,
             l.df
         );
+    }
+    if !diffs.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Between studies\n\nEach study minus the first at the same technique and \
+             control (slope: the lines per doubling), variances added (independent matches); \
+             p two-sided (nElo), Holm across the technique rows (family-wise {alpha}); \
+             higher: the technique is worth more in that study.\n\n\
+             | study | minus | technique | control | Elo | nElo | p | Holm p | verdict |\n\
+             | --- | --- | --- | --- | --- | --- | ---: | ---: | --- |"
+        );
+        for d in diffs {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {:+.1} [{:+.1}, {:+.1}] | {:+.1} [{:+.1}, {:+.1}] | {:.3} | {} | {} |",
+                d.study,
+                d.reference,
+                d.technique,
+                d.control,
+                d.elo,
+                d.elo_low,
+                d.elo_high,
+                d.nelo,
+                d.nelo_low,
+                d.nelo_high,
+                d.p,
+                d.p_holm.map_or("-".into(), |q| format!("{q:.3}")),
+                verdict(d.p_holm, d.nelo, alpha).replace("gain", "higher").replace("loss", "lower"),
+            );
+        }
     }
     s
 }
@@ -487,7 +622,11 @@ pub fn run(args: &ScalingReportArgs) -> Result<()> {
         .with_context(|| format!("creating {}", args.out.display()))?;
     write_csv(&args.out.join("points.csv"), &points)?;
     write_csv(&args.out.join("slopes.csv"), &slopes)?;
-    let text = report(&points, &slopes, args.alpha);
+    let diffs = differences(&studies);
+    if !diffs.is_empty() {
+        write_csv(&args.out.join("differences.csv"), &diffs)?;
+    }
+    let text = report(&points, &slopes, &diffs, args.alpha);
     std::fs::write(args.out.join("report.md"), &text)?;
     let techniques: Vec<String> =
         points
@@ -504,7 +643,12 @@ pub fn run(args: &ScalingReportArgs) -> Result<()> {
     }
     print!("{text}");
     eprintln!(
-        "wrote points.csv, slopes.csv, report.md and {} charts in {}",
+        "wrote points.csv, slopes.csv{}, report.md and {} charts in {}",
+        if diffs.is_empty() {
+            ""
+        } else {
+            ", differences.csv"
+        },
         techniques.len(),
         args.out.display()
     );
@@ -599,8 +743,62 @@ mod tests {
         assert_eq!(verdict(mpc10.p_holm, mpc10.elo, 0.05), "loss");
         let mpc = slopes.iter().find(|l| l.technique == "mpc").unwrap();
         assert!(mpc.elo_per_doubling < 0.0 && mpc.controls == 2 && mpc.df == 0);
-        let text = report(&points, &slopes, 0.05);
+        let text = report(&points, &slopes, &[], 0.05);
         assert!(text.contains("| nnue | mpc | 10000 | 1000 |"), "{text}");
+    }
+
+    #[test]
+    fn a_later_study_is_read_against_the_first_with_the_variances_added() {
+        let row = |t: &str, nodes: u64, penta: [u64; 5]| {
+            let (w, l) = (
+                penta[3] + 2 * penta[4] + penta[2] / 2,
+                penta[1] + 2 * penta[0] + penta[2] / 2,
+            );
+            let d = 2 * penta.iter().sum::<u64>() - w - l;
+            let line = format!(
+                "{t},{nodes},{},{w},{d},{l},{},{},{},{},{},{},0,8,8,0,0,0,,,,,,,,",
+                w + d + l,
+                penta[0],
+                penta[1],
+                penta[2],
+                penta[3],
+                penta[4],
+                (w + d + l) / 2
+            );
+            Point::parse(&line).unwrap()
+        };
+        let hce = Study::new(
+            "hce",
+            vec![
+                row("mpc", 10_000, [50, 120, 220, 80, 30]),
+                row("mpc", 40_000, [60, 140, 210, 70, 20]),
+            ],
+        );
+        let nnue = Study::new(
+            "nnue",
+            vec![
+                row("mpc", 10_000, [70, 130, 205, 70, 25]),
+                row("mpc", 40_000, [95, 145, 195, 45, 20]),
+                row("se", 40_000, [40, 100, 210, 110, 40]),
+            ],
+        );
+        assert!(differences(std::slice::from_ref(&hce)).is_empty());
+        let diffs = differences(&[hce.clone(), nnue.clone()]);
+        let controls: Vec<&str> = diffs.iter().map(|d| d.control.as_str()).collect();
+        assert_eq!(controls, ["10000", "40000", "slope"], "se has no reference");
+        let (a, _) = analyse(&hce);
+        let (b, _) = analyse(&nnue);
+        let half = |p: &PointRow| (p.elo_high - p.elo_low) / 2.0;
+        let d40 = &diffs[1];
+        assert!((d40.elo - (b[1].elo - a[1].elo)).abs() < 0.15, "{d40:?}");
+        let expected = (half(&a[1]).powi(2) + half(&b[1]).powi(2)).sqrt();
+        assert!(
+            ((d40.elo_high - d40.elo_low) / 2.0 - expected).abs() < 0.2,
+            "{d40:?}"
+        );
+        assert!(diffs.iter().all(|d| d.p_holm.unwrap() >= d.p));
+        let text = report(&a, &[], &diffs, 0.05);
+        assert!(text.contains("| nnue | hce | mpc | 40000 |"), "{text}");
     }
 
     #[test]

@@ -69,6 +69,8 @@ enum Command {
     Scaling(Box<augur_lab::scaling::ScalingArgs>),
     /// Issue 66's analysis of finished studies: p with Holm's correction, slopes per doubling with intervals, shares of a doubling, a chart per technique with every engine's curve.
     ScalingReport(augur_lab::scaling::analysis::ScalingReportArgs),
+    /// A study's finished points into the committed evidence: games kept, registry rows, the table copied with its restore entry.
+    ScalingKeep(augur_lab::scaling::keep::ScalingKeepArgs),
 }
 
 /// A campaign stage's command line parsed as this binary parses its own.
@@ -95,6 +97,7 @@ fn main() -> Result<()> {
         Command::Grid(args) => augur_lab::probcut::grid::run(&args).map(|_| ()),
         Command::Scaling(args) => augur_lab::scaling::run(&args).map(|_| ()),
         Command::ScalingReport(args) => augur_lab::scaling::analysis::run(&args),
+        Command::ScalingKeep(args) => augur_lab::scaling::keep::run(&args),
         Command::Accuracy(args) => augur_lab::variants::accuracy::run(&args),
         Command::SfpcDepths(args) => augur_lab::probcut::sfpc_depths::run(&args),
         Command::Datagen(args) => augur_lab::datagen::run(&args),

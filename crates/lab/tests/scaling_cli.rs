@@ -117,6 +117,88 @@ fn a_tiny_study_reports_and_resumes_after_kill_9() {
     run_to_end(&killed);
     assert_eq!(std::fs::read(&pgn).unwrap(), before);
     assert_eq!(points(&killed).len(), 4);
+
+    keep_into_evidence(&clean);
+}
+
+fn lab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_augur-lab"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `scaling-keep`: every finished point's games and registry row, the table copied with its
+/// restore entry; a second run keeps nothing twice; a table that is not the study's start is
+/// refused.
+fn keep_into_evidence(study: &Path) {
+    let docs = common::scratch("scaling", "keep");
+    let registry = docs.join("verdicts.csv");
+    let table = docs.join("study/scaling.csv");
+    std::fs::write(
+        &registry,
+        "id,kind,control,tested,base,bounds,elo_model,games,wins,draws,losses,penta,elo,elo_lo,\
+         elo_hi,nelo,nelo_lo,nelo_hi,llr,verdict,evidence,note\n",
+    )
+    .unwrap();
+    let keep = |table: &Path| {
+        lab(&[
+            "scaling-keep",
+            "--study",
+            study.to_str().unwrap(),
+            "--table",
+            table.to_str().unwrap(),
+            "--prefix",
+            "tiny",
+            "--note",
+            "tiny study, {what}",
+            "--what",
+            "nonmp=null move off",
+            "--registry",
+            registry.to_str().unwrap(),
+        ])
+    };
+    let o = keep(&table);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&table).unwrap(),
+        std::fs::read(study.join("scaling.csv")).unwrap()
+    );
+    let rows = std::fs::read_to_string(&registry).unwrap();
+    assert_eq!(
+        rows.lines().count(),
+        5,
+        "the column line and four points: {rows}"
+    );
+    assert!(
+        rows.contains("tiny-nonmp-600,scaling,nodes=600,nonmp,base,"),
+        "{rows}"
+    );
+    assert!(rows.contains("\"tiny study, null move off\""), "{rows}");
+    assert!(rows.contains("tiny study, calibration"), "{rows}");
+    assert!(docs.join("tiny-calibration-1200/games.pgn.xz").exists());
+    let restore = std::fs::read_to_string(docs.join("study/restore.toml")).unwrap();
+    assert!(restore.contains("kept = \"scaling.csv\""), "{restore}");
+
+    let again = keep(&table);
+    assert!(again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("kept already"),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+    assert_eq!(std::fs::read_to_string(&registry).unwrap(), rows);
+
+    let other = docs.join("other.csv");
+    std::fs::write(&other, "not the study's rows\n").unwrap();
+    let refused = keep(&other);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("is not the start of"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&registry).unwrap(), rows);
 }
 
 #[test]

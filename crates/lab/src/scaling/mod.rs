@@ -23,6 +23,7 @@
 //! (`<technique>.{svg,png}`) and `provenance.toml`.
 
 pub mod analysis;
+pub mod keep;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -243,10 +244,24 @@ impl Technique {
     /// The engine names of a point's match: the tested side first.
     fn sides(&self) -> (&str, &str) {
         if self.calibration {
-            ("full", "half")
+            CALIBRATION_SIDES
         } else {
-            (&self.name, "base")
+            (&self.name, BASE_SIDE)
         }
+    }
+}
+
+/// The calibration's engines in its PGNs: N nodes against N/2.
+pub const CALIBRATION_SIDES: (&str, &str) = ("full", "half");
+/// The engine without the technique in a technique's PGNs.
+pub const BASE_SIDE: &str = "base";
+
+/// The engine names in the PGN of a point of `technique`, the tested side first.
+pub fn sides_of(technique: &str) -> (&str, &str) {
+    if technique == "calibration" {
+        CALIBRATION_SIDES
+    } else {
+        (technique, BASE_SIDE)
     }
 }
 

@@ -259,6 +259,40 @@ pub struct SlopeRow {
     pub df: usize,
 }
 
+/// A technique's lines per doubling of nodes in both units (the nElo line's χ²).
+struct TechniqueLine {
+    technique: String,
+    controls: usize,
+    elo: Measure,
+    nelo: Measure,
+    chi2: f64,
+}
+
+/// Each technique's weighted least-squares lines through its points against log2(nodes).
+fn technique_lines(study: &Study) -> Vec<TechniqueLine> {
+    study
+        .techniques()
+        .into_iter()
+        .filter_map(|t| {
+            let mine: Vec<(f64, Measure, Measure)> = study
+                .points
+                .iter()
+                .filter(|p| p.technique == t)
+                .filter_map(|p| measures(p).map(|(e, n)| ((p.nodes as f64).log2(), e, n)))
+                .collect();
+            let (elo, _) = slope(&mine.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>())?;
+            let (nelo, chi2) = slope(&mine.iter().map(|r| (r.0, r.2)).collect::<Vec<_>>())?;
+            Some(TechniqueLine {
+                technique: t,
+                controls: mine.len(),
+                elo,
+                nelo,
+                chi2,
+            })
+        })
+        .collect()
+}
+
 /// The analysis of one study.
 pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
     let mut points = Vec::new();
@@ -298,23 +332,18 @@ pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
     }
 
     let mut slopes = Vec::new();
-    for t in study.techniques() {
-        let mine: Vec<(f64, Measure, Measure)> = study
-            .points
-            .iter()
-            .filter(|p| p.technique == t)
-            .filter_map(|p| measures(p).map(|(e, n)| ((p.nodes as f64).log2(), e, n)))
-            .collect();
-        let line = |pick: &dyn Fn(&(f64, Measure, Measure)) -> Measure| {
-            slope(&mine.iter().map(|r| (r.0, pick(r))).collect::<Vec<_>>())
-        };
-        let (Some((e, _)), Some((n, chi2))) = (line(&|r| r.1), line(&|r| r.2)) else {
-            continue;
-        };
+    for TechniqueLine {
+        technique: t,
+        controls,
+        elo: e,
+        nelo: n,
+        chi2,
+    } in technique_lines(study)
+    {
         slopes.push(SlopeRow {
             study: study.name.clone(),
             technique: t,
-            controls: mine.len(),
+            controls,
             elo_per_doubling: round(e.value, 2),
             elo_low: round(e.low(), 2),
             elo_high: round(e.high(), 2),
@@ -324,7 +353,7 @@ pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
             p: n.p(),
             p_holm: None,
             chi2: round(chi2, 3),
-            df: mine.len() - 2,
+            df: controls - 2,
         });
     }
     let tested: Vec<usize> = (0..slopes.len())
@@ -366,23 +395,7 @@ pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
         value: a.value - b.value,
         se: (a.se * a.se + b.se * b.se).sqrt(),
     };
-    let lines = |s: &Study| -> Vec<(String, Measure, Measure)> {
-        s.techniques()
-            .into_iter()
-            .filter_map(|t| {
-                let mine: Vec<(f64, Measure, Measure)> = s
-                    .points
-                    .iter()
-                    .filter(|p| p.technique == t)
-                    .filter_map(|p| measures(p).map(|(e, n)| ((p.nodes as f64).log2(), e, n)))
-                    .collect();
-                let e = slope(&mine.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>())?;
-                let n = slope(&mine.iter().map(|r| (r.0, r.2)).collect::<Vec<_>>())?;
-                Some((t, e.0, n.0))
-            })
-            .collect()
-    };
-    let reference_lines = lines(first);
+    let reference_lines = technique_lines(first);
     let mut rows = Vec::new();
     for other in rest {
         let mut push = |technique: &str, control: String, e: Measure, n: Measure| {
@@ -415,9 +428,14 @@ pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
                 );
             }
         }
-        for (t, e, n) in lines(other) {
-            if let Some((_, re, rn)) = reference_lines.iter().find(|r| r.0 == t) {
-                push(&t, "slope".into(), minus(e, *re), minus(n, *rn));
+        for l in technique_lines(other) {
+            if let Some(r) = reference_lines.iter().find(|r| r.technique == l.technique) {
+                push(
+                    &l.technique,
+                    "slope".into(),
+                    minus(l.elo, r.elo),
+                    minus(l.nelo, r.nelo),
+                );
             }
         }
     }

@@ -3,7 +3,9 @@
 //! side, in equal moves and in mean loss) is matched with the scaling study's point of the same
 //! technique and control, and the two are correlated across the points: Pearson's r (with
 //! Fisher's z interval) and Spearman's ρ, each with a percentile bootstrap interval over the
-//! points (resampled with replacement, a fixed seed).
+//! points (resampled with replacement, a fixed seed). How good a proxy is put in the unit of
+//! the games: the spread of Elo around the least-squares line on the accuracy gain, beside the
+//! half-width of the points' own intervals.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -31,6 +33,11 @@ pub struct Matched {
     pub loss_diff: f64,
     pub elo: f64,
     pub nelo: f64,
+    /// Half-widths of the point's 95% intervals, in Elo and nElo.
+    #[serde(default)]
+    pub elo_half: f64,
+    #[serde(default)]
+    pub nelo_half: f64,
 }
 
 /// A correlation with its intervals; `None` where the points do not allow one.
@@ -48,6 +55,16 @@ pub struct Correlation {
     pub pearson_boot: Option<(f64, f64)>,
     pub spearman: Option<f64>,
     pub spearman_boot: Option<(f64, f64)>,
+    /// What the proxy would resolve: the standard deviation of y around its least-squares
+    /// line on x (n − 2 degrees of freedom), with its χ² 95% interval; `None` below 3 points.
+    #[serde(default)]
+    pub residual_sd: Option<f64>,
+    #[serde(default)]
+    pub residual_sd_ci: Option<(f64, f64)>,
+    /// The mean half-width of the points' own 95% intervals in y's unit (what 1.96 × the
+    /// residual spread is read against).
+    #[serde(default)]
+    pub point_half: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,8 +134,24 @@ pub fn bootstrap(
     Some((d.quantile(0.025), d.quantile(0.975)))
 }
 
-fn correlation(points: &str, x_name: &str, y_name: &str, x: &[f64], y: &[f64]) -> Correlation {
+/// The residual standard deviation of y on the least-squares line of y on x, with its
+/// χ² 95% interval (n − 2 degrees of freedom).
+pub fn residual_spread(x: &[f64], y: &[f64]) -> Option<(f64, (f64, f64))> {
+    let pts: Vec<(f64, f64)> = x.iter().copied().zip(y.iter().copied()).collect();
+    let fit = crate::kit::regression::fit_line(&pts)?;
+    let ci = fit.intervals()?.sigma;
+    Some((fit.sigma, ci))
+}
+
+fn correlation(
+    points: &str,
+    x_name: &str,
+    y_name: &str,
+    (x, y): (&[f64], &[f64]),
+    halves: &[f64],
+) -> Correlation {
     let r = pearson(x, y);
+    let spread = residual_spread(x, y);
     Correlation {
         points: points.into(),
         x: x_name.into(),
@@ -129,6 +162,9 @@ fn correlation(points: &str, x_name: &str, y_name: &str, x: &[f64], y: &[f64]) -
         pearson_boot: bootstrap(x, y, pearson, 1),
         spearman: spearman(x, y),
         spearman_boot: bootstrap(x, y, spearman, 2),
+        residual_sd: spread.map(|s| s.0),
+        residual_sd_ci: spread.map(|s| s.1),
+        point_half: (!halves.is_empty()).then(|| halves.iter().sum::<f64>() / halves.len() as f64),
     }
 }
 
@@ -150,6 +186,8 @@ pub fn matched(accuracy: &Path, scaling: &[PathBuf]) -> Result<Vec<Matched>> {
                 loss_diff: t.loss_diff?.mean,
                 elo: p.elo?,
                 nelo: p.nelo?,
+                elo_half: (p.elo_high? - p.elo_low?) / 2.0,
+                nelo_half: p.nelo_half?,
             })
         })
         .collect())
@@ -174,10 +212,13 @@ pub fn correlate(points: &[Matched]) -> Vec<Correlation> {
             ("equal share gain (points)", col(|m| m.equal_diff)),
             ("mean loss change (cp)", col(|m| m.loss_diff)),
         ];
-        let ys = [("Elo", col(|m| m.elo)), ("nElo", col(|m| m.nelo))];
+        let ys = [
+            ("Elo", col(|m| m.elo), col(|m| m.elo_half)),
+            ("nElo", col(|m| m.nelo), col(|m| m.nelo_half)),
+        ];
         for (xn, x) in &xs {
-            for (yn, y) in &ys {
-                out.push(correlation(set, xn, yn, x, y));
+            for (yn, y, halves) in &ys {
+                out.push(correlation(set, xn, yn, (x, y), halves));
             }
         }
     }
@@ -201,14 +242,14 @@ pub fn report(f: &CorrelateFigures) -> String {
         );
     }
     s.push_str(
-        "\n| points | accuracy | against | n | Pearson r | Fisher z 95% | bootstrap 95% | Spearman ρ | bootstrap 95% |\n\
-         | --- | --- | --- | ---: | ---: | --- | --- | ---: | --- |\n",
+        "\n| points | accuracy | against | n | Pearson r | Fisher z 95% | bootstrap 95% | Spearman ρ | bootstrap 95% | residual σ (95%) | a point's ± |\n\
+         | --- | --- | --- | ---: | ---: | --- | --- | ---: | --- | --- | ---: |\n",
     );
     let num = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:+.2}"));
     for c in &f.correlations {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             c.points,
             c.x,
             c.y,
@@ -217,7 +258,13 @@ pub fn report(f: &CorrelateFigures) -> String {
             interval(c.pearson_z),
             interval(c.pearson_boot),
             num(c.spearman),
-            interval(c.spearman_boot)
+            interval(c.spearman_boot),
+            c.residual_sd.map_or("-".into(), |r| format!(
+                "{r:.1} {}",
+                c.residual_sd_ci
+                    .map_or(String::new(), |(lo, hi)| format!("[{lo:.1}, {hi:.1}]"))
+            )),
+            c.point_half.map_or("-".into(), |h| format!("{h:.1}")),
         );
     }
     s
@@ -264,6 +311,21 @@ mod tests {
             "no spread, no correlation"
         );
         assert!(fisher_interval(0.5, 3).is_none());
+        // Residuals of y on its line (slope 0.6, intercept 2.2): -0.8, 0.6, 1.0, -0.6, -0.2,
+        // RSS 2.4 over 3 degrees of freedom.
+        let (sd, (lo, hi)) = residual_spread(&x, &y).unwrap();
+        assert!((sd - 0.8_f64.sqrt()).abs() < 1e-12, "{sd}");
+        assert!(lo < sd && sd < hi, "{lo} {hi}");
+        assert!(
+            residual_spread(&lin, &lin.map(|v| 3.0 * v - 1.0))
+                .unwrap()
+                .0
+                < 1e-9
+        );
+        assert!(
+            residual_spread(&x[..2], &y[..2]).is_none(),
+            "no degree of freedom left"
+        );
         // The bootstrap is repeatable, brackets the estimate, and stays in [-1, 1].
         let (lo, hi) = bootstrap(&x, &y, pearson, 1).unwrap();
         assert_eq!(bootstrap(&x, &y, pearson, 1), Some((lo, hi)));
@@ -376,6 +438,18 @@ mod tests {
         assert!(eq.pearson.unwrap() > 0.9, "{eq:?}");
         let z = eq.pearson_z.unwrap();
         assert!(z.0 < eq.pearson.unwrap() && eq.pearson.unwrap() < z.1);
+        // The proxy's resolution sits beside the points' own: each point's half-width is its
+        // interval's, so their mean is the mean of the six.
+        let halves: Vec<f64> = f
+            .points
+            .iter()
+            .filter(|m| m.technique != "calibration")
+            .map(|m| m.elo_half)
+            .collect();
+        assert!(halves.iter().all(|h| *h > 10.0), "{halves:?}");
+        let mean = halves.iter().sum::<f64>() / 6.0;
+        assert!((eq.point_half.unwrap() - mean).abs() < 1e-9, "{eq:?}");
+        assert!(eq.residual_sd.unwrap() > 0.0, "{eq:?}");
         // With the calibration (the largest Elo, no accuracy gain) the rank order breaks.
         let all = f
             .correlations

@@ -199,6 +199,82 @@ fn keep_into_evidence(study: &Path) {
         String::from_utf8_lossy(&refused.stderr)
     );
     assert_eq!(std::fs::read_to_string(&registry).unwrap(), rows);
+
+    // --model: this study fitted none, so there is nothing to keep and it says so.
+    let with_model = |table: &Path| {
+        lab(&[
+            "scaling-keep",
+            "--study",
+            study.to_str().unwrap(),
+            "--table",
+            table.to_str().unwrap(),
+            "--prefix",
+            "tiny",
+            "--note",
+            "tiny study, {what}",
+            "--registry",
+            registry.to_str().unwrap(),
+            "--model",
+        ])
+    };
+    let none = with_model(&table);
+    assert!(!none.status.success());
+    assert!(
+        String::from_utf8_lossy(&none.stderr).contains("--model"),
+        "{}",
+        String::from_utf8_lossy(&none.stderr)
+    );
+    // A model's files (the study's own layout): kept beside the table, the data compressed,
+    // each restoring to the bytes it came from; a second run keeps nothing twice.
+    let model = study.join("model");
+    std::fs::create_dir_all(&model).unwrap();
+    let data = "fen,d1,d2\n".repeat(500);
+    for (name, text) in [
+        ("probcut_params.toml", "[[pair]]\nshallow = 4\n"),
+        ("engine.bench", "3068163\n"),
+        ("collect-d10.csv", data.as_str()),
+        ("probcut_scatter_4_8.svg", "<svg/>"),
+    ] {
+        std::fs::write(model.join(name), text).unwrap();
+    }
+    let o = with_model(&table);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dir = docs.join("study");
+    let origins = augur_arena::matchmaking::kept::Origins::read(&dir).unwrap();
+    for (kept, from) in [
+        ("probcut_params.toml", "probcut_params.toml"),
+        ("engine.bench", "engine.bench"),
+        ("collect-d10.csv.xz", "collect-d10.csv"),
+    ] {
+        let origin = origins
+            .files
+            .iter()
+            .find(|o| o.kept == kept)
+            .unwrap_or_else(|| panic!("{kept} has no restore entry: {origins:?}"));
+        assert_eq!(origin.to, std::path::absolute(model.join(from)).unwrap());
+        assert_eq!(
+            augur_arena::matchmaking::kept::checked_bytes(&dir, origin).unwrap(),
+            std::fs::read(model.join(from)).unwrap()
+        );
+    }
+    assert!(
+        std::fs::metadata(dir.join("collect-d10.csv.xz"))
+            .unwrap()
+            .len()
+            < data.len() as u64
+    );
+    assert!(
+        !dir.join("probcut_scatter_4_8.svg").exists(),
+        "charts are redrawn, not kept"
+    );
+    let twice = with_model(&table);
+    assert!(twice.status.success());
+    assert!(
+        !String::from_utf8_lossy(&twice.stdout).contains("kept, restores to"),
+        "{}",
+        String::from_utf8_lossy(&twice.stdout)
+    );
+    std::fs::remove_dir_all(&model).unwrap();
 }
 
 #[test]

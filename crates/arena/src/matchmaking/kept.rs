@@ -107,6 +107,18 @@ pub fn restored_bytes(dir: &Path, origin: &Origin) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Writes `bytes` to `path` compressed at xz's level 9 (evidence is written once and read
+/// rarely); [`restored_bytes`] reads it back.
+pub fn write_xz(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut xz = liblzma::write::XzEncoder::new(file, 9);
+    xz.write_all(bytes)
+        .and_then(|_| xz.finish().map(drop))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// SHA-256 of `bytes`, lower-case hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};

@@ -199,7 +199,7 @@ fn keep(dir: &Path, games: &Path, rows: &[games_csv::GameRow], strip: bool) -> R
         } else {
             whole.to_string()
         };
-        write_xz(&dir.join("games.pgn.xz"), pgn.as_bytes())?;
+        kept::write_xz(&dir.join("games.pgn.xz"), pgn.as_bytes())?;
         // A campaign's PGN (plain, where the match runner writes it) can be put back after a
         // lost machine: its stage then resumes with these games played.
         if !name.ends_with(".xz") {
@@ -215,19 +215,8 @@ fn keep(dir: &Path, games: &Path, rows: &[games_csv::GameRow], strip: bool) -> R
             )?;
         }
     }
-    write_xz(&record, games_csv::to_text(rows)?.as_bytes())?;
+    kept::write_xz(&record, games_csv::to_text(rows)?.as_bytes())?;
     Ok(record.display().to_string())
-}
-
-/// Compressed at xz's level 9 (evidence is written once and read rarely).
-fn write_xz(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    let mut xz = liblzma::write::XzEncoder::new(file, 9);
-    xz.write_all(bytes)
-        .and_then(|_| xz.finish().map(drop))
-        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The PGN without its movetext comments: the games, their tags and results stay, a third of

@@ -3,6 +3,9 @@
 //! `stats --row --keep --registry` does), the study's table copied to its committed place and
 //! recorded in that folder's `restore.toml`, so a lost machine gets the table back and the study
 //! resumes after its finished points. Points already in the committed table are left alone.
+//! With `--model` the study's ProbCut-family model goes beside the table too (its parameters,
+//! the stamp of the engine it was fitted on, the collected data xz-compressed), so that a reader
+//! can refit it and a lost machine's study does not collect again.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +42,65 @@ pub struct ScalingKeepArgs {
     /// Keep the move comments (scores, depths, times) in the kept PGN.
     #[arg(long)]
     pub with_comments: bool,
+    /// Also keep the study's model (`DIR/model`: probcut_params.toml, engine.bench and the
+    /// collect-d*.csv data as .xz) beside the table, each with its restore entry.
+    #[arg(long)]
+    pub model: bool,
+}
+
+/// [`ScalingKeepArgs::model`]: the model's files into `dir`, each recorded in its restore.toml.
+/// A file whose kept copy already restores to the same bytes is left as it is.
+fn keep_model(study: &Path, dir: &Path) -> Result<()> {
+    let model = study.join("model");
+    let mut names: Vec<String> = std::fs::read_dir(&model)
+        .with_context(|| format!("--model: cannot read {}", model.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n == "probcut_params.toml"
+                || n == "engine.bench"
+                || (n.starts_with("collect-d") && n.ends_with(".csv"))
+        })
+        .collect();
+    names.sort();
+    if !names.iter().any(|n| n == "probcut_params.toml") {
+        bail!(
+            "--model: {} holds no probcut_params.toml (the study fitted no model)",
+            model.display()
+        );
+    }
+    let before = kept::Origins::read(dir)?;
+    for name in names {
+        let from = model.join(&name);
+        let bytes =
+            std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
+        let kept_name = if name.ends_with(".csv") {
+            format!("{name}.xz")
+        } else {
+            name.clone()
+        };
+        let sha = kept::sha256_hex(&bytes);
+        if before
+            .files
+            .iter()
+            .any(|o| o.kept == kept_name && o.sha256 == sha && dir.join(&kept_name).exists())
+        {
+            continue;
+        }
+        if kept_name.ends_with(".xz") {
+            kept::write_xz(&dir.join(&kept_name), &bytes)?;
+        } else {
+            crate::kit::atomic::write(&dir.join(&kept_name), &bytes)?;
+        }
+        let to = std::path::absolute(&from)?;
+        kept::Origins::add(dir, kept::Origin::of(dir, kept_name.clone(), to)?)?;
+        println!(
+            "{}: kept, restores to {}",
+            dir.join(&kept_name).display(),
+            from.display()
+        );
+    }
+    Ok(())
 }
 
 /// A point's registry id: `PREFIX-TECHNIQUE-Nk` (nodes in thousands where they divide).
@@ -142,6 +204,14 @@ pub fn run(args: &ScalingKeepArgs) -> Result<()> {
             dir.display(),
             args.registry.display()
         );
+    }
+    let table_dir = match args.table.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if args.model {
+        std::fs::create_dir_all(&table_dir)?;
+        keep_model(&args.study, &table_dir)?;
     }
     if new.is_empty() && table_bytes == study_bytes {
         println!(

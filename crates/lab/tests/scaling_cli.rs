@@ -141,8 +141,8 @@ fn keep_into_evidence(study: &Path) {
          elo_hi,nelo,nelo_lo,nelo_hi,llr,verdict,evidence,note\n",
     )
     .unwrap();
-    let keep = |table: &Path| {
-        lab(&[
+    let keep_with = |table: &Path, more: &[&str]| {
+        let mut args = vec![
             "scaling-keep",
             "--study",
             study.to_str().unwrap(),
@@ -152,12 +152,13 @@ fn keep_into_evidence(study: &Path) {
             "tiny",
             "--note",
             "tiny study, {what}",
-            "--what",
-            "nonmp=null move off",
             "--registry",
             registry.to_str().unwrap(),
-        ])
+        ];
+        args.extend_from_slice(more);
+        lab(&args)
     };
+    let keep = |table: &Path| keep_with(table, &["--what", "nonmp=null move off"]);
     let o = keep(&table);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(
@@ -201,22 +202,7 @@ fn keep_into_evidence(study: &Path) {
     assert_eq!(std::fs::read_to_string(&registry).unwrap(), rows);
 
     // --model: this study fitted none, so there is nothing to keep and it says so.
-    let with_model = |table: &Path| {
-        lab(&[
-            "scaling-keep",
-            "--study",
-            study.to_str().unwrap(),
-            "--table",
-            table.to_str().unwrap(),
-            "--prefix",
-            "tiny",
-            "--note",
-            "tiny study, {what}",
-            "--registry",
-            registry.to_str().unwrap(),
-            "--model",
-        ])
-    };
+    let with_model = |table: &Path| keep_with(table, &["--model"]);
     let none = with_model(&table);
     assert!(!none.status.success());
     assert!(

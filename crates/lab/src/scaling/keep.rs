@@ -128,6 +128,11 @@ pub fn run(args: &ScalingKeepArgs) -> Result<()> {
             .with_context(|| format!("--what {w}: expected TECHNIQUE=TEXT"))?;
         what.insert(t.trim().to_string(), text.trim().to_string());
     }
+    // The table's folder holds its restore record (and with --model the model).
+    let (table_dir, table_name) = match (args.table.parent(), args.table.file_name()) {
+        (Some(d), Some(n)) => (d, n.to_string_lossy().into_owned()),
+        _ => bail!("--table {}: name a file", args.table.display()),
+    };
     let study_csv = args.study.join("scaling.csv");
     let study_bytes = std::fs::read(&study_csv)
         .with_context(|| format!("cannot read the study's table {}", study_csv.display()))?;
@@ -205,13 +210,9 @@ pub fn run(args: &ScalingKeepArgs) -> Result<()> {
             args.registry.display()
         );
     }
-    let table_dir = match args.table.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    std::fs::create_dir_all(table_dir)?;
     if args.model {
-        std::fs::create_dir_all(&table_dir)?;
-        keep_model(&args.study, &table_dir)?;
+        keep_model(&args.study, table_dir)?;
     }
     if new.is_empty() && table_bytes == study_bytes {
         println!(
@@ -220,16 +221,9 @@ pub fn run(args: &ScalingKeepArgs) -> Result<()> {
         );
         return Ok(());
     }
-    if let Some(parent) = args.table.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
     crate::kit::atomic::write(&args.table, &study_bytes)?;
-    let (dir, name) = match (args.table.parent(), args.table.file_name()) {
-        (Some(d), Some(n)) => (d, n.to_string_lossy().into_owned()),
-        _ => bail!("--table {}: name a file", args.table.display()),
-    };
     let to = std::path::absolute(&study_csv)?;
-    kept::Origins::add(dir, kept::Origin::of(dir, name, to)?)?;
+    kept::Origins::add(table_dir, kept::Origin::of(table_dir, table_name, to)?)?;
     println!(
         "{}: {} points, {} new; restores to {}",
         args.table.display(),

@@ -259,11 +259,12 @@ pub fn report(f: &CorrelateFigures) -> String {
             interval(c.pearson_boot),
             num(c.spearman),
             interval(c.spearman_boot),
-            c.residual_sd.map_or("-".into(), |r| format!(
-                "{r:.1} {}",
-                c.residual_sd_ci
-                    .map_or(String::new(), |(lo, hi)| format!("[{lo:.1}, {hi:.1}]"))
-            )),
+            // The spread and its interval come together (`residual_spread`).
+            c.residual_sd
+                .zip(c.residual_sd_ci)
+                .map_or("-".into(), |(r, (lo, hi))| format!(
+                    "{r:.1} [{lo:.1}, {hi:.1}]"
+                )),
             c.point_half.map_or("-".into(), |h| format!("{h:.1}")),
         );
     }

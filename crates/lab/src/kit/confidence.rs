@@ -89,6 +89,14 @@ pub fn normal_cdf(x: f64) -> f64 {
     Normal::new(0.0, 1.0).map_or(f64::NAN, |z| z.cdf(x))
 }
 
+/// Φ⁻¹(p), the standard normal quantile (NaN outside 0 < p < 1): the z of a level or a power.
+pub fn normal_quantile(p: f64) -> f64 {
+    if !(p > 0.0 && p < 1.0) {
+        return f64::NAN;
+    }
+    Normal::new(0.0, 1.0).map_or(f64::NAN, |z| z.inverse_cdf(p))
+}
+
 /// The 95% Wilson score interval of a proportion `k` of `n` (good near 0 and 1, where the
 /// normal interval is not), as (lo, hi) shares.
 pub fn wilson(k: usize, n: usize) -> Option<(f64, f64)> {
@@ -124,6 +132,14 @@ mod tests {
         let hw = 2.776_445 * (2.5f64 / 5.0).sqrt();
         assert!((i.half_width() - hw).abs() < 1e-4, "{i:?}");
         assert!(i.excludes_zero());
+    }
+
+    #[test]
+    fn the_normal_quantile_inverts_the_distribution() {
+        assert!((normal_quantile(0.975) - 1.959_964).abs() < 1e-5);
+        assert!((normal_quantile(0.8) - 0.841_621).abs() < 1e-5);
+        assert!((normal_cdf(normal_quantile(0.3)) - 0.3).abs() < 1e-9);
+        assert!(normal_quantile(0.0).is_nan() && normal_quantile(1.5).is_nan());
     }
 
     #[test]

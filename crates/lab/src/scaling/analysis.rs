@@ -14,7 +14,12 @@
 //!   technique and control, both units, the variances added (independent matches), and Holm's
 //!   correction across the technique differences (a question such as "does MPC lose more on
 //!   the network engine?" or "does king safety at 125% change MPC's Elo?");
-//! - a chart per technique with every study's curve on it, so the engines are read side by side.
+//! - a chart per technique with every study's curve on it, so the engines are read side by side;
+//! - what resolving would cost, per point and slope (nElo): the smallest true effect its games
+//!   resolve with 80% power at Bonferroni's level (α over the family's size, the strictest step
+//!   of Holm's), and the games at which a true effect of the estimated size would be resolved,
+//!   every point's games scaled alike (an estimate's error falls as one over the root of its
+//!   games). The estimate taken as the truth is the usual planning assumption, not a finding.
 //!
 //! The statistics are normal approximations: a point's variance is the square of its 95% half
 //! interval over 1.96, which is what the pentanomial estimate is built on.
@@ -29,10 +34,12 @@ use serde::Serialize;
 
 use super::{last_of_each, read_points, Point};
 use crate::kit::chart::{CategoryChart, Chart, Series, Style};
-use crate::kit::confidence::normal_cdf;
+use crate::kit::confidence::{normal_cdf, normal_quantile};
 
 /// z of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
+/// The power the cost of resolving an estimate is stated at.
+const POWER: f64 = 0.8;
 
 #[derive(Args, Debug, Clone)]
 pub struct ScalingReportArgs {
@@ -220,6 +227,33 @@ pub fn share(t: Measure, c: Measure) -> Option<Measure> {
     })
 }
 
+/// What resolving an estimate would take (nElo, like its p): `mde`, the smallest true effect
+/// its `games` resolve with probability [`POWER`] at the two-sided level `alpha_each`; `games`,
+/// the games (each point's scaled alike, summed) at which a true effect of the estimated size
+/// would be resolved, rounded up to a hundred, None for an estimate of exactly 0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cost {
+    pub mde: f64,
+    pub games: Option<u64>,
+}
+
+pub fn cost(m: Measure, games: u64, alpha_each: f64) -> Option<Cost> {
+    if !(m.se > 0.0 && m.se.is_finite()) || games == 0 {
+        return None;
+    }
+    let z = normal_quantile(1.0 - alpha_each / 2.0) + normal_quantile(POWER);
+    if !z.is_finite() {
+        return None;
+    }
+    let mde = z * m.se;
+    let games = (m.value != 0.0).then(|| {
+        let needed = games as f64 * (mde / m.value).powi(2);
+        // `as` saturates: an estimate near 0 asks for more games than any budget.
+        ((needed / 100.0).ceil() as u64).max(1).saturating_mul(100)
+    });
+    Some(Cost { mde, games })
+}
+
 /// One point of the analysis (a row of points.csv).
 #[derive(Clone, Debug, Serialize)]
 pub struct PointRow {
@@ -239,6 +273,9 @@ pub struct PointRow {
     pub share: Option<f64>,
     pub share_low: Option<f64>,
     pub share_high: Option<f64>,
+    /// [`Cost`]: the nElo this point resolves, and the games its estimate would need.
+    pub nelo_mde: Option<f64>,
+    pub games_to_resolve: Option<u64>,
 }
 
 /// One technique's line (a row of slopes.csv).
@@ -247,6 +284,8 @@ pub struct SlopeRow {
     pub study: String,
     pub technique: String,
     pub controls: usize,
+    /// The games of its points, all controls together.
+    pub games: u64,
     pub elo_per_doubling: f64,
     pub elo_low: f64,
     pub elo_high: f64,
@@ -257,12 +296,17 @@ pub struct SlopeRow {
     pub p_holm: Option<f64>,
     pub chi2: f64,
     pub df: usize,
+    /// [`Cost`]: the nElo a doubling these points resolve, and the games (over all the
+    /// technique's controls) its estimate would need.
+    pub nelo_mde: Option<f64>,
+    pub games_to_resolve: Option<u64>,
 }
 
 /// A technique's lines per doubling of nodes in both units (the nElo line's χ²).
 struct TechniqueLine {
     technique: String,
     controls: usize,
+    games: u64,
     elo: Measure,
     nelo: Measure,
     chi2: f64,
@@ -274,17 +318,18 @@ fn technique_lines(study: &Study) -> Vec<TechniqueLine> {
         .techniques()
         .into_iter()
         .filter_map(|t| {
-            let mine: Vec<(f64, Measure, Measure)> = study
+            let mine: Vec<(f64, Measure, Measure, u64)> = study
                 .points
                 .iter()
                 .filter(|p| p.technique == t)
-                .filter_map(|p| measures(p).map(|(e, n)| ((p.nodes as f64).log2(), e, n)))
+                .filter_map(|p| measures(p).map(|(e, n)| ((p.nodes as f64).log2(), e, n, p.games)))
                 .collect();
             let (elo, _) = slope(&mine.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>())?;
             let (nelo, chi2) = slope(&mine.iter().map(|r| (r.0, r.2)).collect::<Vec<_>>())?;
             Some(TechniqueLine {
                 technique: t,
                 controls: mine.len(),
+                games: mine.iter().map(|r| r.3).sum(),
                 elo,
                 nelo,
                 chi2,
@@ -293,9 +338,10 @@ fn technique_lines(study: &Study) -> Vec<TechniqueLine> {
         .collect()
 }
 
-/// The analysis of one study.
-pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
+/// The analysis of one study; `alpha` is the family-wise level the costs are stated at.
+pub fn analyse(study: &Study, alpha: f64) -> (Vec<PointRow>, Vec<SlopeRow>) {
     let mut points = Vec::new();
+    let mut nelos = Vec::new();
     for p in &study.points {
         let Some((elo, nelo)) = measures(p) else {
             continue;
@@ -321,29 +367,41 @@ pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
             share: sh.map(|s| round(s.value, 4)),
             share_low: sh.map(|s| round(s.low(), 4)),
             share_high: sh.map(|s| round(s.high(), 4)),
+            nelo_mde: None,
+            games_to_resolve: None,
         });
+        nelos.push(nelo);
     }
     let tested: Vec<usize> = (0..points.len())
         .filter(|&i| points[i].technique != "calibration")
         .collect();
     let adjusted = holm(&tested.iter().map(|&i| points[i].p).collect::<Vec<_>>());
+    let alpha_each = alpha / tested.len().max(1) as f64;
     for (&i, a) in tested.iter().zip(adjusted) {
         points[i].p_holm = Some(a);
+        if let Some(c) = cost(nelos[i], points[i].games, alpha_each) {
+            points[i].nelo_mde = Some(round(c.mde, 1));
+            points[i].games_to_resolve = c.games;
+        }
     }
 
     let mut slopes = Vec::new();
+    let mut lines = Vec::new();
     for TechniqueLine {
         technique: t,
         controls,
+        games,
         elo: e,
         nelo: n,
         chi2,
     } in technique_lines(study)
     {
+        lines.push((n, games));
         slopes.push(SlopeRow {
             study: study.name.clone(),
             technique: t,
             controls,
+            games,
             elo_per_doubling: round(e.value, 2),
             elo_low: round(e.low(), 2),
             elo_high: round(e.high(), 2),
@@ -354,14 +412,22 @@ pub fn analyse(study: &Study) -> (Vec<PointRow>, Vec<SlopeRow>) {
             p_holm: None,
             chi2: round(chi2, 3),
             df: controls - 2,
+            nelo_mde: None,
+            games_to_resolve: None,
         });
     }
     let tested: Vec<usize> = (0..slopes.len())
         .filter(|&i| slopes[i].technique != "calibration")
         .collect();
     let adjusted = holm(&tested.iter().map(|&i| slopes[i].p).collect::<Vec<_>>());
+    let alpha_each = alpha / tested.len().max(1) as f64;
     for (&i, a) in tested.iter().zip(adjusted) {
         slopes[i].p_holm = Some(a);
+        let (n, games) = lines[i];
+        if let Some(c) = cost(n, games, alpha_each) {
+            slopes[i].nelo_mde = Some(round(c.mde, 2));
+            slopes[i].games_to_resolve = c.games;
+        }
     }
     (points, slopes)
 }
@@ -382,12 +448,19 @@ pub struct DifferenceRow {
     pub nelo_high: f64,
     pub p: f64,
     pub p_holm: Option<f64>,
+    /// The games of both sides (a slope's: over all their controls).
+    pub games: u64,
+    /// [`Cost`]: the nElo difference these games resolve, and the games (both sides scaled
+    /// alike) its estimate would need.
+    pub nelo_mde: Option<f64>,
+    pub games_to_resolve: Option<u64>,
 }
 
 /// Every later study against the first, where both measured a technique at a control (and per
 /// technique, their slopes): the difference with the variances added, as for independent
-/// matches. Holm's correction runs across the technique rows (the calibration is a yardstick).
-pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
+/// matches. Holm's correction runs across the technique rows (the calibration is a yardstick);
+/// `alpha` is the family-wise level the costs are stated at.
+pub fn differences(studies: &[Study], alpha: f64) -> Vec<DifferenceRow> {
     let Some((first, rest)) = studies.split_first() else {
         return Vec::new();
     };
@@ -397,8 +470,10 @@ pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
     };
     let reference_lines = technique_lines(first);
     let mut rows = Vec::new();
+    let mut nelos = Vec::new();
     for other in rest {
-        let mut push = |technique: &str, control: String, e: Measure, n: Measure| {
+        let mut push = |technique: &str, control: String, e: Measure, n: Measure, games: u64| {
+            nelos.push(n);
             rows.push(DifferenceRow {
                 study: other.name.clone(),
                 reference: first.name.clone(),
@@ -412,6 +487,9 @@ pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
                 nelo_high: round(n.high(), 1),
                 p: n.p(),
                 p_holm: None,
+                games,
+                nelo_mde: None,
+                games_to_resolve: None,
             });
         };
         for p in &other.points {
@@ -425,6 +503,7 @@ pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
                     p.nodes.to_string(),
                     minus(e, re),
                     minus(n, rn),
+                    p.games + reference.map_or(0, |q| q.games),
                 );
             }
         }
@@ -435,6 +514,7 @@ pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
                     "slope".into(),
                     minus(l.elo, r.elo),
                     minus(l.nelo, r.nelo),
+                    l.games + r.games,
                 );
             }
         }
@@ -443,8 +523,13 @@ pub fn differences(studies: &[Study]) -> Vec<DifferenceRow> {
         .filter(|&i| rows[i].technique != "calibration")
         .collect();
     let adjusted = holm(&tested.iter().map(|&i| rows[i].p).collect::<Vec<_>>());
+    let alpha_each = alpha / tested.len().max(1) as f64;
     for (&i, a) in tested.iter().zip(adjusted) {
         rows[i].p_holm = Some(a);
+        if let Some(c) = cost(nelos[i], rows[i].games, alpha_each) {
+            rows[i].nelo_mde = Some(round(c.mde, 1));
+            rows[i].games_to_resolve = c.games;
+        }
     }
     rows
 }
@@ -562,7 +647,88 @@ pub fn report(
             );
         }
     }
+    cost_section(&mut s, points, slopes, diffs, alpha);
     s
+}
+
+/// The unresolved points and slopes with what resolving them would cost ([`Cost`]).
+fn cost_section(
+    s: &mut String,
+    points: &[PointRow],
+    slopes: &[SlopeRow],
+    diffs: &[DifferenceRow],
+    alpha: f64,
+) {
+    /// A row of the section: who, where, the estimate and its cost.
+    struct Open<'a> {
+        study: String,
+        technique: &'a str,
+        control: String,
+        nelo: f64,
+        games: u64,
+        mde: Option<f64>,
+        need: Option<u64>,
+    }
+    let open = |p_holm, value| verdict(p_holm, value, alpha) == "unresolved";
+    let rows: Vec<Open> = (points.iter().filter(|p| open(p.p_holm, p.nelo)))
+        .map(|p| Open {
+            study: p.study.clone(),
+            technique: &p.technique,
+            control: p.nodes.to_string(),
+            nelo: p.nelo,
+            games: p.games,
+            mde: p.nelo_mde,
+            need: p.games_to_resolve,
+        })
+        .chain(
+            (slopes
+                .iter()
+                .filter(|l| open(l.p_holm, l.nelo_per_doubling)))
+            .map(|l| Open {
+                study: l.study.clone(),
+                technique: &l.technique,
+                control: "slope".into(),
+                nelo: l.nelo_per_doubling,
+                games: l.games,
+                mde: l.nelo_mde,
+                need: l.games_to_resolve,
+            }),
+        )
+        .chain(
+            (diffs.iter().filter(|d| open(d.p_holm, d.nelo))).map(|d| Open {
+                study: format!("{} − {}", d.study, d.reference),
+                technique: &d.technique,
+                control: d.control.clone(),
+                nelo: d.nelo,
+                games: d.games,
+                mde: d.nelo_mde,
+                need: d.games_to_resolve,
+            }),
+        )
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n## What resolving would cost\n\nEach unresolved point, slope and difference (nElo): \
+         the smallest true effect its games resolve with {:.0}% power at Bonferroni's level \
+         (family-wise {alpha} over the family's size), and the games at which a true effect of \
+         the estimated size would be resolved (a slope's over all its controls, a difference's \
+         over both studies, each point's games scaled alike).\n\n\
+         | study | technique | control | nElo | games | resolves ± | games for the estimate |\n\
+         | --- | --- | --- | ---: | ---: | ---: | ---: |",
+        100.0 * POWER
+    );
+    for r in rows {
+        let mde = r.mde.map_or("-".into(), |m| format!("{m:.1}"));
+        let need = r.need.map_or("-".into(), |n| n.to_string());
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:+.1} | {} | {mde} | {need} |",
+            r.study, r.technique, r.control, r.nelo, r.games
+        );
+    }
 }
 
 /// One chart per technique: each study's Elo against nodes with its interval.
@@ -632,7 +798,7 @@ pub fn run(args: &ScalingReportArgs) -> Result<()> {
     let mut points = Vec::new();
     let mut slopes = Vec::new();
     for s in &studies {
-        let (p, l) = analyse(s);
+        let (p, l) = analyse(s, args.alpha);
         points.extend(p);
         slopes.extend(l);
     }
@@ -640,7 +806,7 @@ pub fn run(args: &ScalingReportArgs) -> Result<()> {
         .with_context(|| format!("creating {}", args.out.display()))?;
     write_csv(&args.out.join("points.csv"), &points)?;
     write_csv(&args.out.join("slopes.csv"), &slopes)?;
-    let diffs = differences(&studies);
+    let diffs = differences(&studies, args.alpha);
     if !diffs.is_empty() {
         write_csv(&args.out.join("differences.csv"), &diffs)?;
     }
@@ -717,6 +883,26 @@ mod tests {
     }
 
     #[test]
+    fn a_cost_is_the_power_calculation_of_a_normal_estimate() {
+        // 10 ± 5 from 1,000 games at a two-sided 0.05: z 1.960 + 0.842 = 2.802, so the games
+        // resolve 14.0 with 80% power, and 10 needs 1,000 · (14.0 / 10)² = 1,963 → 2,000.
+        let c = cost(m(10.0, 5.0), 1000, 0.05).unwrap();
+        assert!((c.mde - 14.008).abs() < 0.01, "{c:?}");
+        assert_eq!(c.games, Some(2000));
+        // A stricter level asks for more; the sign does not matter; 0 and no error give none.
+        let strict = cost(m(-10.0, 5.0), 1000, 0.05 / 12.0).unwrap();
+        assert!(strict.mde > c.mde && strict.games > c.games);
+        assert_eq!(cost(m(0.0, 5.0), 1000, 0.05).unwrap().games, None);
+        assert!(cost(m(1.0, 0.0), 1000, 0.05).is_none());
+        assert!(cost(m(1.0, 1.0), 1000, 0.0).is_none());
+        // An estimate near 0 saturates instead of wrapping.
+        assert_eq!(
+            cost(m(1e-300, 5.0), 1000, 0.05).unwrap().games,
+            Some(u64::MAX)
+        );
+    }
+
+    #[test]
     fn a_study_keeps_the_last_row_of_a_point_and_reports_verdicts() {
         let row = |t: &str, nodes: u64, w: u64, d: u64, l: u64, penta: [u64; 5]| {
             let line = format!(
@@ -742,7 +928,7 @@ mod tests {
         ];
         let study = Study::new("nnue", rows);
         assert_eq!(study.points.len(), 6, "the rerun's row replaced the first");
-        let (points, slopes) = analyse(&study);
+        let (points, slopes) = analyse(&study, 0.05);
         let mpc10 = points
             .iter()
             .find(|p| p.technique == "mpc" && p.nodes == 10_000)
@@ -756,13 +942,39 @@ mod tests {
             .find(|p| p.technique == "calibration")
             .unwrap();
         assert!(cal.p_holm.is_none() && cal.share.is_none());
+        assert!(cal.nelo_mde.is_none() && cal.games_to_resolve.is_none());
         let se = points.iter().find(|p| p.technique == "se").unwrap();
         assert_eq!(verdict(se.p_holm, se.elo, 0.05), "unresolved");
+        // Four technique points: Bonferroni's level 0.05 / 4; an estimate of 0 has no cost,
+        // a small one needs more games than were played.
+        assert_eq!(se.nelo, 0.0);
+        assert!(se.nelo_mde.is_some() && se.games_to_resolve.is_none());
+        let se = points
+            .iter()
+            .find(|p| p.technique == "se" && p.nodes == 40_000)
+            .unwrap();
+        let se_cost = cost(
+            Measure {
+                value: se.nelo,
+                se: (se.nelo_high - se.nelo_low) / (2.0 * Z95),
+            },
+            se.games,
+            0.05 / 4.0,
+        )
+        .unwrap();
+        assert!((se.nelo_mde.unwrap() - se_cost.mde).abs() < 0.06);
+        assert!(se.games_to_resolve.unwrap() > se.games);
         assert_eq!(verdict(mpc10.p_holm, mpc10.elo, 0.05), "loss");
         let mpc = slopes.iter().find(|l| l.technique == "mpc").unwrap();
         assert!(mpc.elo_per_doubling < 0.0 && mpc.controls == 2 && mpc.df == 0);
+        assert_eq!(mpc.games, 2000);
+        assert!(mpc.nelo_mde.is_some());
         let text = report(&points, &slopes, &[], 0.05);
         assert!(text.contains("| nnue | mpc | 10000 | 1000 |"), "{text}");
+        // The cost section lists the unresolved se point, not the resolved MPC loss.
+        let costs = text.split("## What resolving would cost").nth(1).unwrap();
+        assert!(costs.contains("| nnue | se | 10000 |"), "{text}");
+        assert!(!costs.contains("| nnue | mpc | 10000 |"), "{text}");
     }
 
     #[test]
@@ -800,12 +1012,12 @@ mod tests {
                 row("se", 40_000, [40, 100, 210, 110, 40]),
             ],
         );
-        assert!(differences(std::slice::from_ref(&hce)).is_empty());
-        let diffs = differences(&[hce.clone(), nnue.clone()]);
+        assert!(differences(std::slice::from_ref(&hce), 0.05).is_empty());
+        let diffs = differences(&[hce.clone(), nnue.clone()], 0.05);
         let controls: Vec<&str> = diffs.iter().map(|d| d.control.as_str()).collect();
         assert_eq!(controls, ["10000", "40000", "slope"], "se has no reference");
-        let (a, _) = analyse(&hce);
-        let (b, _) = analyse(&nnue);
+        let (a, _) = analyse(&hce, 0.05);
+        let (b, _) = analyse(&nnue, 0.05);
         let half = |p: &PointRow| (p.elo_high - p.elo_low) / 2.0;
         let d40 = &diffs[1];
         assert!((d40.elo - (b[1].elo - a[1].elo)).abs() < 0.15, "{d40:?}");
@@ -815,8 +1027,23 @@ mod tests {
             "{d40:?}"
         );
         assert!(diffs.iter().all(|d| d.p_holm.unwrap() >= d.p));
+        // Both sides' games; three rows, so Bonferroni's level 0.05 / 3.
+        assert_eq!(d40.games, a[1].games + b[1].games);
+        let n40 = Measure {
+            value: d40.nelo,
+            se: (d40.nelo_high - d40.nelo_low) / (2.0 * Z95),
+        };
+        let c = cost(n40, d40.games, 0.05 / 3.0).unwrap();
+        assert!((d40.nelo_mde.unwrap() - c.mde).abs() < 0.1, "{d40:?}");
         let text = report(&a, &[], &diffs, 0.05);
         assert!(text.contains("| nnue | hce | mpc | 40000 |"), "{text}");
+        // The cost section lists the unresolved 10k difference, both studies named, and not
+        // the resolved 40k one.
+        assert_eq!(verdict(d40.p_holm, d40.nelo, 0.05), "loss", "{d40:?}");
+        assert_eq!(verdict(diffs[0].p_holm, diffs[0].nelo, 0.05), "unresolved");
+        let costs = text.split("## What resolving would cost").nth(1).unwrap();
+        assert!(costs.contains("| nnue − hce | mpc | 10000 |"), "{text}");
+        assert!(!costs.contains("| nnue − hce | mpc | 40000 |"), "{text}");
     }
 
     #[test]
@@ -838,6 +1065,8 @@ mod tests {
             share: None,
             share_low: None,
             share_high: None,
+            nelo_mde: None,
+            games_to_resolve: None,
         };
         let points = [
             row("hce", 10_000, -30.0),

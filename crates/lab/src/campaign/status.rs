@@ -163,14 +163,24 @@ fn progress(campaign: &Campaign, s: &Stage) -> Result<String> {
     })
 }
 
-/// The last line a stage's command printed, cut to fit the screen.
+/// The last line a stage's command printed, cut to fit the screen, without a progress bar's
+/// drawing (`[###>....]`): the counts, the rate and the ETA after it are what is read.
 fn last_line(log: &std::path::Path) -> Option<String> {
     let text = std::fs::read_to_string(log).ok()?;
     let line = text
         .rsplit(['\n', '\r'])
         .find(|l| !l.trim().is_empty())?
         .trim();
-    Some(line.chars().take(70).collect())
+    Some(without_bar(line).chars().take(110).collect())
+}
+
+fn without_bar(line: &str) -> &str {
+    match line.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+        Some((bar, rest)) if !bar.is_empty() && bar.chars().all(|c| "#>.".contains(c)) => {
+            rest.trim_start()
+        }
+        _ => line,
+    }
 }
 
 /// The status screen.
@@ -200,4 +210,31 @@ pub fn render(campaign: &Campaign) -> Result<String> {
         writeln!(out, "{:width$}  {:28}  {p}", s.id, state(campaign, s))?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_line_shows_its_counts_and_eta_without_the_bar() {
+        let dir = std::env::temp_dir().join(format!("augur-status-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("log.txt");
+        let bar = "[#############...........] 624/1000 W 320 D 246 L 58  71.0%  Elo +155.5 ±18.7  \
+                   faults 0 (1h01m 11.5 s/game ETA 1h12m)";
+        std::fs::write(&log, format!("started\n{bar}\r\n\n")).unwrap();
+        let shown = last_line(&log).unwrap();
+        assert!(
+            shown.starts_with("624/1000 W 320") && shown.ends_with("ETA 1h12m)"),
+            "{shown}"
+        );
+        // Brackets that are not a bar stay; a long line is cut.
+        assert_eq!(without_bar("[warn] disk"), "[warn] disk");
+        assert_eq!(without_bar("[] x"), "[] x");
+        std::fs::write(&log, "x".repeat(500)).unwrap();
+        assert_eq!(last_line(&log).unwrap().len(), 110);
+        assert!(last_line(&dir.join("none.txt")).is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -15,11 +15,12 @@
 //!   correction across the technique differences (a question such as "does MPC lose more on
 //!   the network engine?" or "does king safety at 125% change MPC's Elo?");
 //! - a chart per technique with every study's curve on it, so the engines are read side by side;
-//! - what resolving would cost, per point and slope (nElo): the smallest true effect its games
-//!   resolve with 80% power at Bonferroni's level (α over the family's size, the strictest step
-//!   of Holm's), and the games at which a true effect of the estimated size would be resolved,
-//!   every point's games scaled alike (an estimate's error falls as one over the root of its
-//!   games). The estimate taken as the truth is the usual planning assumption, not a finding.
+//! - what resolving would cost, per point, slope and difference (nElo): the smallest true effect
+//!   its games resolve with 80% power at Bonferroni's level (α over the family's size, the
+//!   strictest step of Holm's), and the games at which a true effect of the estimated size would
+//!   be resolved, every point's games scaled alike (an estimate's error falls as one over the
+//!   root of its games). The estimate taken as the truth is the usual planning assumption, not a
+//!   finding.
 //!
 //! The statistics are normal approximations: a point's variance is the square of its 95% half
 //! interval over 1.96, which is what the pentanomial estimate is built on.
@@ -651,7 +652,7 @@ pub fn report(
     s
 }
 
-/// The unresolved points and slopes with what resolving them would cost ([`Cost`]).
+/// The unresolved points, slopes and differences with what resolving each would cost ([`Cost`]).
 fn cost_section(
     s: &mut String,
     points: &[PointRow],

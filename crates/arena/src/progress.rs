@@ -29,6 +29,19 @@ pub struct Progress {
 }
 
 const WIDTH: usize = 24;
+/// The bar's characters: done, the head (on a terminal), still to do.
+const BAR_CHARS: &str = "#>.";
+
+/// A progress line as a log holds it, without the bar's drawing (`[###>....] `): what follows
+/// (counts, statistics, rate, ETA) is what a reader of the log wants. Other lines unchanged.
+pub fn without_bar(line: &str) -> &str {
+    match line.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+        Some((bar, rest)) if !bar.is_empty() && bar.chars().all(|c| BAR_CHARS.contains(c)) => {
+            rest.trim_start()
+        }
+        _ => line,
+    }
+}
 
 fn fmt_duration(d: Duration) -> String {
     let s = d.as_secs();
@@ -83,7 +96,7 @@ impl Progress {
                 "[{bar:24}] {pos}/{len} {msg} ({elapsed} {rate} {eta_left})",
             )
             .expect("the progress template is valid")
-            .progress_chars("#>.")
+            .progress_chars(BAR_CHARS)
             .with_key(
                 "rate",
                 move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
@@ -122,7 +135,8 @@ impl Progress {
             .checked_div(self.total)
             .unwrap_or(WIDTH)
             .min(WIDTH);
-        let bar: String = "#".repeat(filled) + &".".repeat(WIDTH - filled);
+        let (done_char, todo_char) = (&BAR_CHARS[..1], &BAR_CHARS[2..]);
+        let bar: String = done_char.repeat(filled) + &todo_char.repeat(WIDTH - filled);
         let elapsed = self.start.elapsed();
         let fresh = done.saturating_sub(self.initial);
         let mut tail = format!(
@@ -177,6 +191,7 @@ mod tests {
             l.starts_with("[############............] 5/10 W 1 D 2 L 2"),
             "{l}"
         );
+        assert!(without_bar(&l).starts_with("5/10 W 1 D 2 L 2 ("), "{l}");
         let l = p.line(10, "");
         assert!(l.starts_with("[########################] 10/10"), "{l}");
         assert!(!l.contains("ETA"), "nothing left: {l}");

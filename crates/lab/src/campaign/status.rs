@@ -171,16 +171,12 @@ fn last_line(log: &std::path::Path) -> Option<String> {
         .rsplit(['\n', '\r'])
         .find(|l| !l.trim().is_empty())?
         .trim();
-    Some(without_bar(line).chars().take(110).collect())
-}
-
-fn without_bar(line: &str) -> &str {
-    match line.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
-        Some((bar, rest)) if !bar.is_empty() && bar.chars().all(|c| "#>.".contains(c)) => {
-            rest.trim_start()
-        }
-        _ => line,
-    }
+    Some(
+        augur_arena::progress::without_bar(line)
+            .chars()
+            .take(110)
+            .collect(),
+    )
 }
 
 /// The status screen.
@@ -215,6 +211,7 @@ pub fn render(campaign: &Campaign) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use augur_arena::progress::without_bar;
 
     #[test]
     fn a_log_line_shows_its_counts_and_eta_without_the_bar() {

@@ -255,6 +255,18 @@ pub fn cost(m: Measure, games: u64, alpha_each: f64) -> Option<Cost> {
     Some(Cost { mde, games })
 }
 
+/// A family of tested rows (`tests`: each row's p, its nElo estimate and its games): Holm's
+/// adjusted p and the [`Cost`] of each, the costs at Bonferroni's level over the family.
+fn family(tests: &[(f64, Measure, u64)], alpha: f64) -> Vec<(f64, Option<Cost>)> {
+    let adjusted = holm(&tests.iter().map(|t| t.0).collect::<Vec<_>>());
+    let alpha_each = alpha / tests.len().max(1) as f64;
+    adjusted
+        .into_iter()
+        .zip(tests)
+        .map(|(a, &(_, m, games))| (a, cost(m, games, alpha_each)))
+        .collect()
+}
+
 /// One point of the analysis (a row of points.csv).
 #[derive(Clone, Debug, Serialize)]
 pub struct PointRow {
@@ -376,18 +388,18 @@ pub fn analyse(study: &Study, alpha: f64) -> (Vec<PointRow>, Vec<SlopeRow>) {
     let tested: Vec<usize> = (0..points.len())
         .filter(|&i| points[i].technique != "calibration")
         .collect();
-    let adjusted = holm(&tested.iter().map(|&i| points[i].p).collect::<Vec<_>>());
-    let alpha_each = alpha / tested.len().max(1) as f64;
-    for (&i, a) in tested.iter().zip(adjusted) {
+    let tests: Vec<_> = tested
+        .iter()
+        .map(|&i| (points[i].p, nelos[i], points[i].games))
+        .collect();
+    for (&i, (a, c)) in tested.iter().zip(family(&tests, alpha)) {
         points[i].p_holm = Some(a);
-        if let Some(c) = cost(nelos[i], points[i].games, alpha_each) {
-            points[i].nelo_mde = Some(round(c.mde, 1));
-            points[i].games_to_resolve = c.games;
-        }
+        points[i].nelo_mde = c.map(|c| round(c.mde, 1));
+        points[i].games_to_resolve = c.and_then(|c| c.games);
     }
 
     let mut slopes = Vec::new();
-    let mut lines = Vec::new();
+    let mut nelos = Vec::new();
     for TechniqueLine {
         technique: t,
         controls,
@@ -397,7 +409,7 @@ pub fn analyse(study: &Study, alpha: f64) -> (Vec<PointRow>, Vec<SlopeRow>) {
         chi2,
     } in technique_lines(study)
     {
-        lines.push((n, games));
+        nelos.push(n);
         slopes.push(SlopeRow {
             study: study.name.clone(),
             technique: t,
@@ -420,15 +432,14 @@ pub fn analyse(study: &Study, alpha: f64) -> (Vec<PointRow>, Vec<SlopeRow>) {
     let tested: Vec<usize> = (0..slopes.len())
         .filter(|&i| slopes[i].technique != "calibration")
         .collect();
-    let adjusted = holm(&tested.iter().map(|&i| slopes[i].p).collect::<Vec<_>>());
-    let alpha_each = alpha / tested.len().max(1) as f64;
-    for (&i, a) in tested.iter().zip(adjusted) {
+    let tests: Vec<_> = tested
+        .iter()
+        .map(|&i| (slopes[i].p, nelos[i], slopes[i].games))
+        .collect();
+    for (&i, (a, c)) in tested.iter().zip(family(&tests, alpha)) {
         slopes[i].p_holm = Some(a);
-        let (n, games) = lines[i];
-        if let Some(c) = cost(n, games, alpha_each) {
-            slopes[i].nelo_mde = Some(round(c.mde, 2));
-            slopes[i].games_to_resolve = c.games;
-        }
+        slopes[i].nelo_mde = c.map(|c| round(c.mde, 2));
+        slopes[i].games_to_resolve = c.and_then(|c| c.games);
     }
     (points, slopes)
 }
@@ -498,13 +509,14 @@ pub fn differences(studies: &[Study], alpha: f64) -> Vec<DifferenceRow> {
                 .points
                 .iter()
                 .find(|q| q.technique == p.technique && q.nodes == p.nodes);
-            if let (Some((e, n)), Some((re, rn))) = (measures(p), reference.and_then(measures)) {
+            let reference = reference.and_then(|r| Some((r.games, measures(r)?)));
+            if let (Some((e, n)), Some((games, (re, rn)))) = (measures(p), reference) {
                 push(
                     &p.technique,
                     p.nodes.to_string(),
                     minus(e, re),
                     minus(n, rn),
-                    p.games + reference.map_or(0, |q| q.games),
+                    p.games + games,
                 );
             }
         }
@@ -523,14 +535,14 @@ pub fn differences(studies: &[Study], alpha: f64) -> Vec<DifferenceRow> {
     let tested: Vec<usize> = (0..rows.len())
         .filter(|&i| rows[i].technique != "calibration")
         .collect();
-    let adjusted = holm(&tested.iter().map(|&i| rows[i].p).collect::<Vec<_>>());
-    let alpha_each = alpha / tested.len().max(1) as f64;
-    for (&i, a) in tested.iter().zip(adjusted) {
+    let tests: Vec<_> = tested
+        .iter()
+        .map(|&i| (rows[i].p, nelos[i], rows[i].games))
+        .collect();
+    for (&i, (a, c)) in tested.iter().zip(family(&tests, alpha)) {
         rows[i].p_holm = Some(a);
-        if let Some(c) = cost(nelos[i], rows[i].games, alpha_each) {
-            rows[i].nelo_mde = Some(round(c.mde, 1));
-            rows[i].games_to_resolve = c.games;
-        }
+        rows[i].nelo_mde = c.map(|c| round(c.mde, 1));
+        rows[i].games_to_resolve = c.and_then(|c| c.games);
     }
     rows
 }

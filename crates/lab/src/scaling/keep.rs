@@ -74,7 +74,9 @@ fn keep_model(study: &Path, dir: &Path) -> Result<()> {
         let from = model.join(&name);
         let bytes =
             std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
-        let kept_name = if name.ends_with(".csv") {
+        // The collected data is large and compresses well; the rest is kept as it is.
+        let compress = name.ends_with(".csv");
+        let kept_name = if compress {
             format!("{name}.xz")
         } else {
             name.clone()
@@ -87,7 +89,7 @@ fn keep_model(study: &Path, dir: &Path) -> Result<()> {
         {
             continue;
         }
-        if kept_name.ends_with(".xz") {
+        if compress {
             kept::write_xz(&dir.join(&kept_name), &bytes)?;
         } else {
             crate::kit::atomic::write(&dir.join(&kept_name), &bytes)?;

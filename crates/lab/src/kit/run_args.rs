@@ -55,6 +55,20 @@ impl RunArgs {
     }
 }
 
+/// The folder a command writes its files into when its input names it: `out_dir` if given,
+/// else the folder of `input` (`.` for a bare file name), created if missing.
+pub fn folder_beside(out_dir: Option<&Path>, input: &Path) -> Result<PathBuf> {
+    let dir = match out_dir {
+        Some(d) => d.to_path_buf(),
+        None => input
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +92,25 @@ mod tests {
         assert_eq!(r.out().unwrap(), Path::new("f.bin"));
         assert!(r.output.quiet && r.output.summary.summary.is_some());
         assert!(r.threads() >= 1);
+    }
+
+    #[test]
+    fn the_folder_beside_an_input_is_its_own_unless_named() {
+        let scratch =
+            std::env::temp_dir().join(format!("augur-folder-beside-{}", std::process::id()));
+        let named = scratch.join("named");
+        assert_eq!(
+            folder_beside(Some(&named), Path::new("a/b.csv")).unwrap(),
+            named
+        );
+        assert!(named.is_dir());
+        let input = scratch.join("in").join("data.csv");
+        assert_eq!(folder_beside(None, &input).unwrap(), scratch.join("in"));
+        assert_eq!(
+            folder_beside(None, Path::new("data.csv")).unwrap(),
+            PathBuf::from(".")
+        );
+        std::fs::remove_dir_all(&scratch).unwrap();
         assert!(RunArgs::default().out().is_err());
     }
 }

@@ -24,7 +24,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use augur::options::Kind;
@@ -40,6 +40,7 @@ use crate::kit::chart::{CategoryChart, Chart, Series, Style};
 use crate::kit::confidence::{normal_cdf, sigma_interval};
 use crate::kit::provenance::{sha256_file, Provenance};
 use crate::kit::regression::{fit_line, weighted_least_squares, LinearFit};
+use crate::kit::run_args::folder_beside;
 use crate::kit::summary::SummaryArgs;
 
 #[derive(Args, Debug, Clone)]
@@ -640,16 +641,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
             .with_context(|| format!("the fitted {name} = {v}"))?;
     }
 
-    let out_dir = match &args.out_dir {
-        Some(d) => d.clone(),
-        None => args
-            .csv
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-    };
-    std::fs::create_dir_all(&out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let out_dir = folder_beside(args.out_dir.as_deref(), &args.csv)?;
     let write = |name: &str, text: &str| -> Result<PathBuf> {
         let p = out_dir.join(name);
         std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -18,6 +18,7 @@ use super::params;
 use crate::kit::chart::{Chart, PointSeries, ScatterChart};
 use crate::kit::provenance::{sha256_file, Provenance};
 use crate::kit::regression::{fit_line, LinearFit};
+use crate::kit::run_args::folder_beside;
 use crate::kit::summary::SummaryArgs;
 
 #[derive(Args, Debug, Clone)]
@@ -438,16 +439,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
     );
     print!("{}", interval_table(&shown));
 
-    let out_dir = match &args.out_dir {
-        Some(d) => d.clone(),
-        None => args
-            .csv
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-    };
-    std::fs::create_dir_all(&out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let out_dir = folder_beside(args.out_dir.as_deref(), &args.csv)?;
 
     let mut written = Vec::new();
     for &(shallow, deep) in &file_pairs {

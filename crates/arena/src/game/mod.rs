@@ -140,6 +140,35 @@ pub struct Adjudication {
     pub draw: Option<(i32, usize, u32)>,
 }
 
+/// The adjudication flags of every command that plays games (`match`, `spsa`).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct AdjudicationArgs {
+    /// Resign adjudication: a side at or below -CP (and its opponent at or above +CP) for --resign-moves moves loses.
+    #[arg(long, value_name = "CP")]
+    pub resign_score: Option<i32>,
+    #[arg(long, default_value_t = 3)]
+    pub resign_moves: usize,
+    /// Draw adjudication: both sides within ±CP for --draw-moves moves each, from move --draw-after on.
+    #[arg(long, value_name = "CP")]
+    pub draw_score: Option<i32>,
+    #[arg(long, default_value_t = 8)]
+    pub draw_moves: usize,
+    #[arg(long, default_value_t = 40)]
+    pub draw_after: u32,
+}
+
+impl AdjudicationArgs {
+    /// The rules the flags name (each off unless its score is given).
+    pub fn rules(&self) -> Adjudication {
+        Adjudication {
+            resign: self.resign_score.map(|cp| (cp, self.resign_moves)),
+            draw: self
+                .draw_score
+                .map(|cp| (cp, self.draw_moves, self.draw_after)),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct GameSettings {
     pub tc: TimeControl,

@@ -17,7 +17,7 @@ use crate::engine::uci::UciEngine;
 use crate::game::openings::{self, Opening};
 use crate::game::pgn;
 use crate::game::time_control::TimeControl;
-use crate::game::{self, Adjudication, GameRecord, GameSettings, Overhead};
+use crate::game::{self, AdjudicationArgs, GameRecord, GameSettings, Overhead};
 use crate::matchmaking::elo::{self, fmt_elo};
 use crate::matchmaking::games_csv::{self, GameRow};
 use crate::matchmaking::interim::{InterimLooks, Look, HAYBITTLE_PETO_Z};
@@ -84,18 +84,8 @@ pub struct MatchArgs {
     /// full length keeps its nominal level).
     #[arg(long, default_value_t = HAYBITTLE_PETO_Z)]
     pub interim_z: f64,
-    /// Resign adjudication: a side at or below -CP (and its opponent at or above +CP) for --resign-moves moves loses.
-    #[arg(long, value_name = "CP")]
-    pub resign_score: Option<i32>,
-    #[arg(long, default_value_t = 3)]
-    pub resign_moves: usize,
-    /// Draw adjudication: both sides within ±CP for --draw-moves moves each, from move --draw-after on.
-    #[arg(long, value_name = "CP")]
-    pub draw_score: Option<i32>,
-    #[arg(long, default_value_t = 8)]
-    pub draw_moves: usize,
-    #[arg(long, default_value_t = 40)]
-    pub draw_after: u32,
+    #[command(flatten)]
+    pub adjudication: AdjudicationArgs,
     /// With more than two engines: gauntlet (first engine against the others) or round-robin.
     #[arg(long, value_enum, default_value = "gauntlet")]
     pub format: Format,
@@ -426,12 +416,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         tc: args.tc,
         margin: Duration::from_millis(args.margin_ms),
         stall_timeout: Duration::from_secs_f64(args.stall_timeout.max(0.001)),
-        adjudication: Adjudication {
-            resign: args.resign_score.map(|cp| (cp, args.resign_moves)),
-            draw: args
-                .draw_score
-                .map(|cp| (cp, args.draw_moves, args.draw_after)),
-        },
+        adjudication: args.adjudication.rules(),
         chess960: args.chess960,
     };
 

@@ -17,7 +17,7 @@ use crate::engine::spec::EngineSpec;
 use crate::engine::uci::UciEngine;
 use crate::game::openings;
 use crate::game::time_control::TimeControl;
-use crate::game::{Adjudication, GameSettings};
+use crate::game::{AdjudicationArgs, GameSettings};
 use crate::matchmaking::pool;
 use crate::matchmaking::results::white_score;
 use crate::matchmaking::schedule::Slot;
@@ -69,18 +69,8 @@ pub struct SpsaArgs {
     /// Games played at once (default: number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// Resign adjudication (as in `match`).
-    #[arg(long, value_name = "CP")]
-    pub resign_score: Option<i32>,
-    #[arg(long, default_value_t = 3)]
-    pub resign_moves: usize,
-    /// Draw adjudication (as in `match`).
-    #[arg(long, value_name = "CP")]
-    pub draw_score: Option<i32>,
-    #[arg(long, default_value_t = 8)]
-    pub draw_moves: usize,
-    #[arg(long, default_value_t = 40)]
-    pub draw_after: u32,
+    #[command(flatten)]
+    pub adjudication: AdjudicationArgs,
     /// Output directory: state.toml (resumable state) and history.csv (every iteration).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -261,12 +251,7 @@ pub fn run(args: &SpsaArgs) -> Result<SpsaSummary> {
         tc: args.tc,
         margin: Duration::from_millis(args.margin_ms),
         stall_timeout: Duration::from_secs_f64(args.stall_timeout.max(0.001)),
-        adjudication: Adjudication {
-            resign: args.resign_score.map(|cp| (cp, args.resign_moves)),
-            draw: args
-                .draw_score
-                .map(|cp| (cp, args.draw_moves, args.draw_after)),
-        },
+        adjudication: args.adjudication.rules(),
         chess960: false,
     };
     let concurrency = args

@@ -29,8 +29,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use augur_arena::game::pgn;
 use augur_arena::game::time_control::TimeControl;
+use augur_arena::game::{pgn, AdjudicationArgs};
 use augur_arena::matchmaking::elo::{self, Estimate};
 use augur_arena::matchmaking::outcomes::{Penta, PentaRow, Wdl};
 use augur_arena::matchmaking::tournament::{self, MatchArgs};
@@ -404,11 +404,13 @@ fn match_args(
         openings: args.openings.clone(),
         seed: args.seed,
         concurrency: Some(args.concurrency.max(1)),
-        resign_score: Some(1000),
-        resign_moves: 4,
-        draw_score: Some(10),
-        draw_moves: 8,
-        draw_after: 40,
+        adjudication: AdjudicationArgs {
+            resign_score: Some(1000),
+            resign_moves: 4,
+            draw_score: Some(10),
+            draw_moves: 8,
+            draw_after: 40,
+        },
         event: "augur-lab scaling".to_string(),
         quiet: args.quiet,
         ..MatchArgs::new(engines, TimeControl::Nodes(nodes), games, pgn)

@@ -22,6 +22,7 @@ use super::output::{
     best_epoch, loss_chart, rounding_name, write_history, written_network, TrainReport,
 };
 use super::sample::TrainingPosition;
+use super::update;
 
 // [train-init] A network of an earlier generation as the starting point: its validation loss
 // on this run's data is the yardstick the new network must beat, and fine-tuning it keeps
@@ -198,11 +199,10 @@ pub fn train(
     );
     let layout = ck.model.layout;
     // [train-fold] The gradient pass runs on the model with its factoriser folded in, folded
-    // again after each step; the folded model and the full gradient are buffers kept across
-    // batches.
+    // again after each step ([train-step]); the folded model and the threads' gradients are
+    // buffers kept across batches.
     let mut folded = ck.model.folded();
     let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.folded().len()]; threads];
-    let mut full_grad: Vec<f32> = Vec::with_capacity(layout.len());
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new(opts.hidden)).collect();
     let start = Instant::now();
     let mut trained = 0usize;
@@ -251,19 +251,16 @@ pub fn train(
                     .sum()
             });
             let used = batch.len().div_ceil(part);
-            let (first, rest) = grads.split_at_mut(1);
-            let total = &mut first[0];
-            for other in &rest[..used - 1] {
-                for (t, o) in total.iter_mut().zip(other) {
-                    *t += o;
-                }
-            }
-            layout.unfold_gradient(total, &mut full_grad);
-            let inv = 1.0 / batch.len() as f32;
-            full_grad.iter_mut().for_each(|g| *g *= inv);
-            ck.opt.step(&mut ck.model.params, &full_grad, lr, layout);
-            ck.model.clip();
-            ck.model.fold_into(&mut folded);
+            let scale = 1.0 / batch.len() as f32;
+            update::step(
+                &mut ck.model,
+                &mut folded,
+                &mut ck.opt,
+                &grads[..used],
+                scale,
+                lr,
+                threads,
+            );
             epoch_loss += loss;
             trained += batch.len();
             bar.inc(batch.len() as u64);

@@ -14,6 +14,7 @@
 //! - [`data`]: datagen records read as samples.
 //! - [`model`]: the float network, its sparse forward/backward pass and quantisation.
 //! - [`optim`]: AdamW and the learning-rate schedules.
+//! - [`update`]: the step between two gradient passes, fused and split over the threads.
 //! - [`checkpoint`]: per-epoch checkpoints for `--resume`.
 
 pub mod checkpoint;
@@ -26,6 +27,7 @@ pub mod optim;
 pub mod output;
 pub mod prepare;
 pub mod sample;
+pub mod update;
 
 use std::path::PathBuf;
 

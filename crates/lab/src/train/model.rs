@@ -155,7 +155,9 @@ impl Layout {
     /// [train-fold] The gradient of this layout from `folded`'s, the gradient of the same
     /// model folded ([`Model::fold_into`]): each bucket row's is its own, the factoriser row's
     /// is the sum of its rows' over the buckets (it is added into every one), and the rest
-    /// moves past the factoriser. Without a factoriser the two are one.
+    /// moves past the factoriser. Without a factoriser the two are one. The trainer does this
+    /// fused into its step ([`super::update`]); this plain form is the tests' reference.
+    #[cfg(test)]
     pub fn unfold_gradient(self, folded: &[f32], out: &mut Vec<f32>) {
         out.clear();
         if !self.factoriser {
@@ -549,6 +551,8 @@ impl Model {
     }
 
     /// Keeps every parameter quantisable (see [`CLIP`]); the output biases are int32 and free.
+    /// Fused into the trainer's step ([`super::update`]); this plain form is the tests' reference.
+    #[cfg(test)]
     pub fn clip(&mut self) {
         let end = self.layout.out_bias();
         for p in &mut self.params[..end] {

@@ -1,7 +1,5 @@
 //! AdamW (decoupled weight decay) and the learning-rate schedules.
 
-use super::model::Layout;
-
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
 )]
@@ -63,29 +61,71 @@ impl AdamW {
         }
     }
 
-    /// One step with the mean gradient `grad`; weight decay only on the weight groups.
-    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, layout: Layout) {
+    /// Counts a step; the constants every parameter's update of that step uses.
+    pub fn next_step(&mut self, lr: f32) -> Rates {
         self.steps += 1;
-        let bc1 = 1.0 - BETA1.powi(self.steps.min(i32::MAX as u64) as i32);
-        let bc2 = 1.0 - BETA2.powi(self.steps.min(i32::MAX as u64) as i32);
+        let n = self.steps.min(i32::MAX as u64) as i32;
+        Rates {
+            lr,
+            bc1: 1.0 - BETA1.powi(n),
+            bc2: 1.0 - BETA2.powi(n),
+            weight_decay: self.weight_decay,
+        }
+    }
+
+    /// One step with the mean gradient `grad`; weight decay only on the weight groups. The
+    /// trainer runs it fused with the steps around it ([`super::update::step`]); this plain
+    /// form is the tests' reference.
+    #[cfg(test)]
+    pub fn step(
+        &mut self,
+        params: &mut [f32],
+        grad: &[f32],
+        lr: f32,
+        layout: super::model::Layout,
+    ) {
+        let rates = self.next_step(lr);
         for (range, decay) in layout.groups() {
-            let wd = if decay { self.weight_decay } else { 0.0 };
-            let p = &mut params[range.clone()];
-            let g = &grad[range.clone()];
-            let m = &mut self.m[range.clone()];
-            let v = &mut self.v[range];
-            for i in 0..p.len() {
-                m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
-                v[i] = BETA2 * v[i] + (1.0 - BETA2) * g[i] * g[i];
-                let update = (m[i] / bc1) / ((v[i] / bc2).sqrt() + EPS);
-                p[i] -= lr * (update + wd * p[i]);
-            }
+            rates.update(
+                &mut params[range.clone()],
+                &mut self.m[range.clone()],
+                &mut self.v[range.clone()],
+                &grad[range],
+                decay,
+            );
+        }
+    }
+}
+
+/// One step's learning rate, bias corrections and weight decay.
+#[derive(Clone, Copy, Debug)]
+pub struct Rates {
+    lr: f32,
+    bc1: f32,
+    bc2: f32,
+    weight_decay: f32,
+}
+
+impl Rates {
+    /// AdamW on a run of parameters, their moments and mean gradient (equal lengths);
+    /// `decay`: the run is weights, which decay.
+    #[inline(always)]
+    pub fn update(&self, p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], decay: bool) {
+        let wd = if decay { self.weight_decay } else { 0.0 };
+        let n = p.len();
+        let (m, v, g) = (&mut m[..n], &mut v[..n], &g[..n]);
+        for i in 0..n {
+            m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
+            v[i] = BETA2 * v[i] + (1.0 - BETA2) * g[i] * g[i];
+            let update = (m[i] / self.bc1) / ((v[i] / self.bc2).sqrt() + EPS);
+            p[i] -= self.lr * (update + wd * p[i]);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::Layout;
     use super::*;
 
     #[test]

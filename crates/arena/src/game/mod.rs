@@ -141,7 +141,7 @@ pub struct Adjudication {
 }
 
 /// The adjudication flags of every command that plays games (`match`, `spsa`).
-#[derive(clap::Args, Clone, Copy, Debug, Default)]
+#[derive(clap::Args, Clone, Copy, Debug)]
 pub struct AdjudicationArgs {
     /// Resign adjudication: a side at or below -CP (and its opponent at or above +CP) for --resign-moves moves loses.
     #[arg(long, value_name = "CP")]

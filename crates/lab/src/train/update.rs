@@ -4,9 +4,9 @@
 //! ([`Model::fold_into`]). As five passes on one thread it took a quarter to a third of a
 //! two-thread epoch (kb8-h512: 1.3 s of 4.5–4.9 s on 532k positions, the machine otherwise
 //! idle; millions of parameters, each with a square root and two divisions), so it runs as one
-//! pass over the rows, split by columns over the threads (0.75 s). Every
-//! parameter sees the same operations in the same order: the result is bit-identical to the
-//! five passes at any thread count (the tests compare them).
+//! pass over the rows, split by columns over the threads (0.75 s). Every parameter sees the
+//! same operations in the same order: the result is bit-identical to the five passes at any
+//! thread count (the tests compare them).
 //!
 //! [`Layout::unfold_gradient`]: super::model::Layout::unfold_gradient
 

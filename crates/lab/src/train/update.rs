@@ -62,24 +62,20 @@ pub fn step(
     let v_rows = pieces_mut(v_rows, block, &cuts);
     let v_factor = pieces_mut(v_factor, block, &cuts);
     let f_rows = pieces_mut(f_rows, block, &cuts);
-    // grads_parts[j][t][b]: thread t's gradient of block b, columns of part j.
-    let mut grads_parts: Vec<Vec<Vec<&[f32]>>> = vec![Vec::new(); parts];
-    for g in grads {
-        for (j, piece) in pieces(&g[..l.factor()], block, &cuts)
-            .into_iter()
-            .enumerate()
-        {
-            grads_parts[j].push(piece);
-        }
-    }
+    // Where each part's columns start and end; the gradients are only read, so each thread
+    // reads its columns of them in place.
+    let bounds: Vec<usize> = std::iter::once(0)
+        .chain(cuts.iter().copied())
+        .chain(std::iter::once(block))
+        .collect();
     thread::scope(|s| {
         let columns = rows
             .into_iter()
             .zip(factor)
             .zip(m_rows.into_iter().zip(m_factor))
             .zip(v_rows.into_iter().zip(v_factor))
-            .zip(f_rows.into_iter().zip(grads_parts));
-        for ((((p, pf), (m, mf)), (v, vf)), (f, g)) in columns {
+            .zip(f_rows.into_iter().zip(bounds.windows(2)));
+        for ((((p, pf), (m, mf)), (v, vf)), (f, cols)) in columns {
             let rates = &rates;
             let factor = pf.into_iter().zip(mf).zip(vf).next();
             s.spawn(move || {
@@ -90,7 +86,12 @@ pub fn step(
                     .zip(v)
                     .map(|((p, m), v)| Params { p, m, v })
                     .collect();
-                columns_step(rows, factor, f, &g, scale, rates, rows_decay);
+                let grads = GradColumns {
+                    grads,
+                    block,
+                    cols: cols[0]..cols[1],
+                };
+                columns_step(rows, factor, f, &grads, scale, rates, rows_decay);
             });
         }
     });
@@ -126,26 +127,41 @@ struct Params<'a> {
     v: &'a mut [f32],
 }
 
-/// The step on one range of columns: `rows[b]` of each king bucket, the factoriser's (if
-/// any), the folded rows `folded[b]` and `grads[t][b]` of each thread.
+/// The threads' gradients of the folded rows, read at one range of columns of every block.
+struct GradColumns<'a> {
+    grads: &'a [Vec<f32>],
+    block: usize,
+    cols: std::ops::Range<usize>,
+}
+
+impl GradColumns<'_> {
+    /// Block `b`'s gradient at these columns, summed over the threads in their order.
+    fn sum_into(&self, b: usize, out: &mut [f32]) {
+        let at = b * self.block + self.cols.start..b * self.block + self.cols.end;
+        out.copy_from_slice(&self.grads[0][at.clone()]);
+        for t in &self.grads[1..] {
+            add(out, &t[at.clone()]);
+        }
+    }
+}
+
+/// The step on one range of columns of every row block: `rows[b]` of each king bucket, the
+/// factoriser's (if any) and the folded rows `folded[b]`.
 fn columns_step(
     mut rows: Vec<Params>,
     factor: Option<Params>,
     mut folded: Vec<&mut [f32]>,
-    grads: &[Vec<&[f32]>],
+    grads: &GradColumns,
     scale: f32,
     rates: &Rates,
     decay: bool,
 ) {
-    let n = folded.first().map_or(0, |f| f.len());
+    let n = grads.cols.len();
     let mut g = vec![0.0f32; n];
     // The factoriser's gradient is the sum of its rows' over the buckets, before scaling.
     let mut g_factor = vec![0.0f32; if factor.is_some() { n } else { 0 }];
     for (b, row) in rows.iter_mut().enumerate() {
-        g.copy_from_slice(grads[0][b]);
-        for t in &grads[1..] {
-            add(&mut g, t[b]);
-        }
+        grads.sum_into(b, &mut g);
         if factor.is_some() {
             add(&mut g_factor, &g);
         }
@@ -183,22 +199,6 @@ fn pieces_mut<'a>(s: &'a mut [f32], block: usize, cuts: &[usize]) -> Vec<Vec<&'a
         let mut at = 0;
         for (part, &cut) in parts.iter_mut().zip(cuts) {
             let (piece, tail) = std::mem::take(&mut rest).split_at_mut(cut - at);
-            part.push(piece);
-            rest = tail;
-            at = cut;
-        }
-        parts[cuts.len()].push(rest);
-    }
-    parts
-}
-
-/// [`pieces_mut`] for a shared slice.
-fn pieces<'a>(s: &'a [f32], block: usize, cuts: &[usize]) -> Vec<Vec<&'a [f32]>> {
-    let mut parts: Vec<Vec<&'a [f32]>> = (0..=cuts.len()).map(|_| Vec::new()).collect();
-    for mut rest in s.chunks(block) {
-        let mut at = 0;
-        for (part, &cut) in parts.iter_mut().zip(cuts) {
-            let (piece, tail) = rest.split_at(cut - at);
             part.push(piece);
             rest = tail;
             at = cut;

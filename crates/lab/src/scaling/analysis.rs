@@ -45,7 +45,8 @@ const POWER: f64 = 0.8;
 #[derive(Args, Debug, Clone)]
 pub struct ScalingReportArgs {
     /// A study, `NAME=PATH` of its scaling.csv (repeatable; the name labels its rows and its
-    /// curve, e.g. `hce=docs/evidence/scaling-hce/scaling.csv`).
+    /// curve, e.g. `hce=docs/evidence/scaling-hce/scaling.csv`). Specs that share a name are
+    /// one study: a later stage's table (a long control) joins the curve of the first.
     #[arg(long = "study", value_name = "NAME=CSV", required = true)]
     pub studies: Vec<String>,
     /// Family-wise level of Holm's correction.
@@ -65,18 +66,31 @@ pub struct Study {
 }
 
 impl Study {
-    /// `NAME=PATH`: the study's rows read back and checked (counts must add up).
-    pub fn load(spec: &str) -> Result<Study> {
-        let (name, path) = spec
-            .split_once('=')
-            .filter(|(n, p)| !n.trim().is_empty() && !p.trim().is_empty())
-            .with_context(|| format!("--study {spec}: expected NAME=PATH of a scaling.csv"))?;
-        let path = PathBuf::from(path.trim());
-        let points = read_points(std::slice::from_ref(&path))?;
-        if points.is_empty() {
-            bail!("{}: no finished point", path.display());
+    /// `NAME=PATH` specs: each study's rows read back and checked (counts must add up), the
+    /// tables of one name joined in the order given, the studies in the order first named.
+    pub fn load_all(specs: &[String]) -> Result<Vec<Study>> {
+        let mut tables: Vec<(&str, Vec<PathBuf>)> = Vec::new();
+        for spec in specs {
+            let (name, path) = spec
+                .split_once('=')
+                .map(|(n, p)| (n.trim(), p.trim()))
+                .filter(|(n, p)| !n.is_empty() && !p.is_empty())
+                .with_context(|| format!("--study {spec}: expected NAME=PATH of a scaling.csv"))?;
+            match tables.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, paths)) => paths.push(PathBuf::from(path)),
+                None => tables.push((name, vec![PathBuf::from(path)])),
+            }
         }
-        Ok(Study::new(name.trim(), points))
+        tables
+            .into_iter()
+            .map(|(name, paths)| {
+                let points = read_points(&paths)?;
+                if points.is_empty() {
+                    bail!("--study {name}: no finished point in {paths:?}");
+                }
+                Ok(Study::new(name, points))
+            })
+            .collect()
     }
 
     /// A rerun with more games appends a point's new row: the last one stands.
@@ -803,11 +817,7 @@ pub fn run(args: &ScalingReportArgs) -> Result<()> {
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         bail!("--alpha {}: expected a level between 0 and 1", args.alpha);
     }
-    let studies = args
-        .studies
-        .iter()
-        .map(|s| Study::load(s))
-        .collect::<Result<Vec<_>>>()?;
+    let studies = Study::load_all(&args.studies)?;
     let mut points = Vec::new();
     let mut slopes = Vec::new();
     for s in &studies {
@@ -1110,9 +1120,42 @@ mod tests {
     }
 
     #[test]
+    fn tables_of_one_name_join_into_one_study() {
+        // The committed network study cut in two, as a long stage's table sits beside the
+        // study's: both halves under one name are the whole study; another name is another.
+        let whole = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/evidence/scaling-nnue/scaling.csv");
+        let text = std::fs::read_to_string(&whole).unwrap();
+        let (head, rows): (Vec<&str>, Vec<&str>) = text
+            .lines()
+            .partition(|l| l.starts_with('#') || l.starts_with("technique,"));
+        assert!(rows.len() >= 4, "{}", whole.display());
+        let dir = std::env::temp_dir().join(format!("augur-study-join-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (early, late) = rows.split_at(rows.len() - 2);
+        let part = |name: &str, rows: &[&str]| {
+            let path = dir.join(name);
+            std::fs::write(&path, [&head[..], rows].concat().join("\n") + "\n").unwrap();
+            path.display().to_string()
+        };
+        let (a, b) = (part("a.csv", early), part("b.csv", late));
+        let one = |specs: &[String]| Study::load_all(specs).unwrap();
+        let joined = one(&[format!("nnue={a}"), format!("x={b}"), format!("nnue={b}")]);
+        let alone = one(&[format!("nnue={}", whole.display())]);
+        assert_eq!(joined.len(), 2);
+        assert_eq!(
+            (joined[0].name.as_str(), joined[1].name.as_str()),
+            ("nnue", "x")
+        );
+        assert_eq!(joined[0].points, alone[0].points);
+        assert_eq!(joined[1].points.len(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn bad_study_specs_are_refused() {
         for bad in ["", "nnue", "=x.csv", "nnue=", "nnue=/no/such/file.csv"] {
-            assert!(Study::load(bad).is_err(), "{bad}");
+            assert!(Study::load_all(&[bad.to_string()]).is_err(), "{bad}");
         }
     }
 }

@@ -145,6 +145,7 @@ impl Checkpoint {
                 v,
                 steps,
                 weight_decay,
+                bucket_decay: weight_decay,
             },
             epochs_done,
             history,

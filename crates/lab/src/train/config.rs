@@ -157,6 +157,11 @@ settings! {
     /// Default: 0.01.
     #[arg(long)]
     weight_decay: f64 = 0.01 => [f64];
+    /// [train-bucket-decay] The decay of the king buckets' own rows when a factoriser carries
+    /// what they share (default: `weight_decay`). A larger one holds each bucket near the
+    /// shared rows until its own data pulls it away.
+    #[arg(long)]
+    bucket_decay: Option<f64> = None => [f64];
     /// Weight λ of the game result in the target; 1 − λ goes to sigmoid(score / K).
     ///
     /// Default: 0.3.
@@ -239,6 +244,8 @@ pub struct TrainOptions {
     pub batch: usize,
     pub schedule: LrSchedule,
     pub weight_decay: f32,
+    /// [train-bucket-decay] The king buckets' rows' decay beside a factoriser.
+    pub bucket_decay: f32,
     pub loss: LossConfig,
     /// The validation loss's (the same as `loss` unless `--validation-wdl` says otherwise).
     pub val_loss: LossConfig,
@@ -335,6 +342,10 @@ impl RunConfig {
         if self.threads == Some(0) {
             bail!("threads must be positive");
         }
+        let decay = |d: f64| d >= 0.0 && d.is_finite();
+        if !decay(self.weight_decay) || !self.bucket_decay.is_none_or(decay) {
+            bail!("weight_decay and bucket_decay must be 0 or more");
+        }
         self.quantisation().validate().context("qb")?;
         let kings = self.kings()?;
         if self.factoriser && kings.count() == 1 {
@@ -342,6 +353,9 @@ impl RunConfig {
                 "factoriser = true needs king buckets (king_buckets = \"{}\" has one)",
                 self.king_buckets
             );
+        }
+        if self.bucket_decay.is_some() && !self.factoriser {
+            bail!("bucket_decay needs factoriser = true (it decays the buckets towards it)");
         }
         Ok(())
     }
@@ -381,6 +395,7 @@ impl RunConfig {
                 final_fraction: self.lr_final as f32,
             },
             weight_decay: self.weight_decay as f32,
+            bucket_decay: self.bucket_decay.unwrap_or(self.weight_decay) as f32,
             loss: LossConfig {
                 lambda: self.wdl as f32,
                 k,
@@ -635,16 +650,35 @@ mod tests {
                 "data = [\"a\"]\nfactoriser = true\n",
                 "factoriser = true needs king buckets",
             ),
+            // [train-bucket-decay] Only beside a factoriser, and never negative.
+            (
+                "data = [\"a\"]\nking_buckets = \"mirror8\"\nbucket_decay = 1.0\n",
+                "bucket_decay needs factoriser = true",
+            ),
+            ("data = [\"a\"]\nweight_decay = -0.1\n", "weight_decay"),
+            (
+                "data = [\"a\"]\nking_buckets = \"mirror8\"\nfactoriser = true\nbucket_decay = -1\n",
+                "bucket_decay must be 0 or more",
+            ),
         ] {
             std::fs::write(&path, text).unwrap();
             let e = RunConfig::resolve(Some(&path), &SettingFlags::default()).unwrap_err();
             assert!(format!("{e:#}").contains(expect), "{text}: {e:#}");
         }
         std::fs::write(&path, "data = [\"a\"]\nking_buckets = \"mirror8\"\n").unwrap();
-        let flags = flags(&["--factoriser"]);
-        let c = RunConfig::resolve(Some(&path), &flags).unwrap();
+        let factorised = flags(&["--factoriser"]);
+        let c = RunConfig::resolve(Some(&path), &factorised).unwrap();
         let o = c.options(160.0, false);
         assert_eq!((o.kings.count(), o.factoriser), (8, true));
+        assert_eq!(
+            o.bucket_decay, o.weight_decay,
+            "the default: the weights' decay"
+        );
+        let decayed = flags(&["--factoriser", "--bucket-decay", "3"]);
+        let o = RunConfig::resolve(Some(&path), &decayed)
+            .unwrap()
+            .options(160.0, false);
+        assert_eq!(o.bucket_decay, 3.0);
     }
 
     /// A written record reads back as itself and as a config file (its extra tables

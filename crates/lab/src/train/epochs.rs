@@ -172,6 +172,8 @@ pub fn train(
             history: Vec::new(),
         }
     };
+    // [train-bucket-decay] The run's setting, whether the optimiser is new or resumed.
+    ck.opt.bucket_decay = opts.bucket_decay;
     let threads = opts.threads.max(1);
     let initial_val_loss = mean_loss(&ck.model, val, &opts.val_loss, threads);
     eprintln!(
@@ -363,6 +365,7 @@ mod tests {
                 final_fraction: 0.1,
             },
             weight_decay: 0.0,
+            bucket_decay: 0.0,
             loss: LossConfig {
                 lambda: 0.0,
                 ..LossConfig::default()

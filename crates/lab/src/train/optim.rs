@@ -45,6 +45,9 @@ pub struct AdamW {
     pub v: Vec<f32>,
     pub steps: u64,
     pub weight_decay: f32,
+    /// [train-bucket-decay] The king buckets' rows' decay beside a factoriser (the run's
+    /// setting, not the checkpoint's: `new` and a loaded checkpoint set it to `weight_decay`).
+    pub bucket_decay: f32,
 }
 
 const BETA1: f32 = 0.9;
@@ -58,6 +61,7 @@ impl AdamW {
             v: vec![0.0; len],
             steps: 0,
             weight_decay,
+            bucket_decay: weight_decay,
         }
     }
 
@@ -70,6 +74,7 @@ impl AdamW {
             bc1: 1.0 - BETA1.powi(n),
             bc2: 1.0 - BETA2.powi(n),
             weight_decay: self.weight_decay,
+            bucket_decay: self.bucket_decay,
         }
     }
 
@@ -104,9 +109,18 @@ pub struct Rates {
     bc1: f32,
     bc2: f32,
     weight_decay: f32,
+    bucket_decay: f32,
 }
 
 impl Rates {
+    /// [train-bucket-decay] The same step for the king buckets' rows beside a factoriser.
+    pub fn for_buckets(&self) -> Rates {
+        Rates {
+            weight_decay: self.bucket_decay,
+            ..*self
+        }
+    }
+
     /// AdamW on a run of parameters, their moments and mean gradient (equal lengths);
     /// `decay`: the run is weights, which decay.
     #[inline(always)]

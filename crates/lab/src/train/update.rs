@@ -158,6 +158,12 @@ fn columns_step(
 ) {
     let n = grads.cols.len();
     let mut g = vec![0.0f32; n];
+    // [train-bucket-decay] Beside a factoriser the buckets' rows decay at their own rate.
+    let row_rates = if factor.is_some() {
+        rates.for_buckets()
+    } else {
+        *rates
+    };
     // The factoriser's gradient is the sum of its rows' over the buckets, before scaling.
     let mut g_factor = vec![0.0f32; if factor.is_some() { n } else { 0 }];
     for (b, row) in rows.iter_mut().enumerate() {
@@ -166,7 +172,7 @@ fn columns_step(
             add(&mut g_factor, &g);
         }
         g.iter_mut().for_each(|x| *x *= scale);
-        rates.update(row.p, row.m, row.v, &g, decay);
+        row_rates.update(row.p, row.m, row.v, &g, decay);
         row.p.iter_mut().for_each(|p| *p = p.clamp(-CLIP, CLIP));
     }
     if let Some(f) = factor {
@@ -305,6 +311,47 @@ mod tests {
                     "the clip acted: {layout:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_buckets_decay_at_their_own_rate_beside_a_factoriser() {
+        // A zero gradient leaves only the decay: p · (1 − lr · decay) per weight.
+        let (lr, wd, bd) = (0.01f32, 0.1f32, 2.0f32);
+        for factoriser in [true, false] {
+            let layout = Layout {
+                hidden: 16,
+                buckets: 1,
+                kings: KingBuckets::layout("mirror4").expect("a layout"),
+                factoriser,
+            };
+            let mut m = Model::with_layout(layout, Activation::SCReLU, 3);
+            m.params.iter_mut().for_each(|p| *p += 0.5);
+            let before = m.clone();
+            let mut f = m.folded();
+            let mut o = AdamW::new(m.params.len(), wd);
+            o.bucket_decay = bd;
+            let grads = vec![vec![0.0; layout.folded().len()]];
+            step(&mut m, &mut f, &mut o, &grads, 1.0, lr, 2);
+            let shrunk = |range: std::ops::Range<usize>, decay: f32| {
+                range
+                    .clone()
+                    .all(|i| (m.params[i] - before.params[i] * (1.0 - lr * decay)).abs() < 1e-6)
+            };
+            let rows = if factoriser { bd } else { wd };
+            assert!(
+                shrunk(0..layout.factor(), rows),
+                "rows, factoriser {factoriser}"
+            );
+            assert!(
+                shrunk(layout.factor()..layout.ft_bias(), wd),
+                "the factoriser"
+            );
+            assert!(
+                shrunk(layout.ft_bias()..layout.ft_bias() + 16, 0.0),
+                "biases"
+            );
+            assert_eq!(f.params, m.folded().params);
         }
     }
 

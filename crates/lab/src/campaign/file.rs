@@ -283,6 +283,15 @@ impl CampaignFile {
                         );
                     }
                 }
+                // The recipe as `train --config` will read it when its stage starts (the
+                // campaign's data standing in), so a misspelt key is found now, not hours later.
+                let mut config = t.recipe.clone();
+                config.insert("data".into(), toml::Value::Array(vec!["data.bin".into()]));
+                let run: crate::train::config::RunConfig = toml::Value::Table(config)
+                    .try_into()
+                    .with_context(|| format!("network.train '{}': the recipe", t.name))?;
+                run.validate()
+                    .with_context(|| format!("network.train '{}': the recipe", t.name))?;
             }
             let seeds = n.datagen.seed + 1..=n.datagen.seed + u64::from(n.generations);
             if seeds.contains(&n.held_out.seed) {
@@ -446,6 +455,13 @@ games = 10
             (
                 TINY.replace("hidden = 16", "out = \"x\""),
                 "campaign's to set",
+            ),
+            // The recipe is read as the trainer will read it.
+            (TINY.replace("hidden = 16", "hiden = 16"), "hiden"),
+            (TINY.replace("hidden = 16", "hidden = 100"), "hidden = 100"),
+            (
+                TINY.replace("hidden = 16", "hidden = 16, bucket_decay = 3.0"),
+                "bucket_decay needs factoriser",
             ),
             (
                 TINY.replace("generations = 1", "generations = 0"),

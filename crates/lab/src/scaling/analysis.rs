@@ -84,6 +84,11 @@ impl Study {
         tables
             .into_iter()
             .map(|(name, paths)| {
+                // One study is one engine: a table of another binary would bend its curves.
+                let engines: BTreeSet<String> = paths.iter().map(|p| engine_of(p)).collect();
+                if engines.len() > 1 {
+                    bail!("--study {name}: its tables {paths:?} come from different engines");
+                }
                 let points = read_points(&paths)?;
                 if points.is_empty() {
                     bail!("--study {name}: no finished point in {paths:?}");
@@ -117,6 +122,15 @@ impl Study {
         }
         seen
     }
+}
+
+/// The engine a study's table was played with: its settings line's `engine_sha256`.
+fn engine_of(table: &Path) -> String {
+    let line = crate::kit::result_log::settings_line(table);
+    toml::from_str::<toml::Table>(&format!("s = {line}"))
+        .ok()
+        .and_then(|t| t["s"].get("engine_sha256")?.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// A value with its standard error.
@@ -1149,6 +1163,14 @@ mod tests {
         );
         assert_eq!(joined[0].points, alone[0].points);
         assert_eq!(joined[1].points.len(), 2);
+        // A table of another engine does not join.
+        let other = dir.join("other.csv");
+        let text = std::fs::read_to_string(&b).unwrap();
+        let sha = engine_of(Path::new(&b));
+        assert_eq!(sha.len(), 64, "{b}");
+        std::fs::write(&other, text.replace(&sha, &"0".repeat(64))).unwrap();
+        let e = Study::load_all(&[format!("nnue={a}"), format!("nnue={}", other.display())]);
+        assert!(format!("{:#}", e.unwrap_err()).contains("different engines"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -228,6 +228,12 @@ impl Header {
     }
 }
 
+/// One setting of a result file's settings line (`engine_sha256`, `seed`, ...), if it has it.
+pub fn setting(path: &std::path::Path, key: &str) -> Option<String> {
+    let pairs = parse_settings(&format!("{SETTINGS}{}", settings_line(path)))?;
+    pairs.into_iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
 /// Parses a settings line back into pairs (for naming the differences).
 fn parse_settings(line: &str) -> Option<Vec<(String, String)>> {
     let table: toml::Table = format!("s = {}", line.strip_prefix(SETTINGS)?)

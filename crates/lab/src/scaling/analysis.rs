@@ -126,11 +126,7 @@ impl Study {
 
 /// The engine a study's table was played with: its settings line's `engine_sha256`.
 fn engine_of(table: &Path) -> String {
-    let line = crate::kit::result_log::settings_line(table);
-    toml::from_str::<toml::Table>(&format!("s = {line}"))
-        .ok()
-        .and_then(|t| t["s"].get("engine_sha256")?.as_str().map(str::to_string))
-        .unwrap_or_default()
+    crate::kit::result_log::setting(table, "engine_sha256").unwrap_or_default()
 }
 
 /// A value with its standard error.

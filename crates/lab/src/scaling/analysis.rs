@@ -279,16 +279,55 @@ pub fn cost(m: Measure, games: u64, alpha_each: f64) -> Option<Cost> {
     Some(Cost { mde, games })
 }
 
-/// A family of tested rows (`tests`: each row's p, its nElo estimate and its games): Holm's
-/// adjusted p and the [`Cost`] of each, the costs at Bonferroni's level over the family.
-fn family(tests: &[(f64, Measure, u64)], alpha: f64) -> Vec<(f64, Option<Cost>)> {
-    let adjusted = holm(&tests.iter().map(|t| t.0).collect::<Vec<_>>());
-    let alpha_each = alpha / tests.len().max(1) as f64;
-    adjusted
-        .into_iter()
-        .zip(tests)
-        .map(|(a, &(_, m, games))| (a, cost(m, games, alpha_each)))
-        .collect()
+/// A row of a Holm family: what the correction reads and the cells it fills. The calibration
+/// rows are a yardstick, not a test, so they stay out of every family.
+trait Tested {
+    fn technique(&self) -> &str;
+    fn p(&self) -> f64;
+    fn games(&self) -> u64;
+    fn fill(&mut self, p_holm: f64, nelo_mde: Option<f64>, games_to_resolve: Option<u64>);
+}
+
+/// The three tables' rows name their cells alike.
+macro_rules! tested_row {
+    ($($row:ty),*) => {$(
+        impl Tested for $row {
+            fn technique(&self) -> &str {
+                &self.technique
+            }
+            fn p(&self) -> f64 {
+                self.p
+            }
+            fn games(&self) -> u64 {
+                self.games
+            }
+            fn fill(&mut self, p_holm: f64, nelo_mde: Option<f64>, games_to_resolve: Option<u64>) {
+                self.p_holm = Some(p_holm);
+                self.nelo_mde = nelo_mde;
+                self.games_to_resolve = games_to_resolve;
+            }
+        }
+    )*};
+}
+tested_row!(PointRow, SlopeRow, DifferenceRow);
+
+/// Holm's correction across `rows` but the calibration's (`nelos[i]`: row i's nElo estimate),
+/// and the [`Cost`] of each at Bonferroni's level over that family, its MDE rounded to
+/// `decimals`.
+fn correct<R: Tested>(rows: &mut [R], nelos: &[Measure], alpha: f64, decimals: i32) {
+    let tested: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].technique() != "calibration")
+        .collect();
+    let adjusted = holm(&tested.iter().map(|&i| rows[i].p()).collect::<Vec<_>>());
+    let alpha_each = alpha / tested.len().max(1) as f64;
+    for (&i, a) in tested.iter().zip(adjusted) {
+        let c = cost(nelos[i], rows[i].games(), alpha_each);
+        rows[i].fill(
+            a,
+            c.map(|c| round(c.mde, decimals)),
+            c.and_then(|c| c.games),
+        );
+    }
 }
 
 /// One point of the analysis (a row of points.csv).
@@ -409,18 +448,7 @@ pub fn analyse(study: &Study, alpha: f64) -> (Vec<PointRow>, Vec<SlopeRow>) {
         });
         nelos.push(nelo);
     }
-    let tested: Vec<usize> = (0..points.len())
-        .filter(|&i| points[i].technique != "calibration")
-        .collect();
-    let tests: Vec<_> = tested
-        .iter()
-        .map(|&i| (points[i].p, nelos[i], points[i].games))
-        .collect();
-    for (&i, (a, c)) in tested.iter().zip(family(&tests, alpha)) {
-        points[i].p_holm = Some(a);
-        points[i].nelo_mde = c.map(|c| round(c.mde, 1));
-        points[i].games_to_resolve = c.and_then(|c| c.games);
-    }
+    correct(&mut points, &nelos, alpha, 1);
 
     let mut slopes = Vec::new();
     let mut nelos = Vec::new();
@@ -453,18 +481,7 @@ pub fn analyse(study: &Study, alpha: f64) -> (Vec<PointRow>, Vec<SlopeRow>) {
             games_to_resolve: None,
         });
     }
-    let tested: Vec<usize> = (0..slopes.len())
-        .filter(|&i| slopes[i].technique != "calibration")
-        .collect();
-    let tests: Vec<_> = tested
-        .iter()
-        .map(|&i| (slopes[i].p, nelos[i], slopes[i].games))
-        .collect();
-    for (&i, (a, c)) in tested.iter().zip(family(&tests, alpha)) {
-        slopes[i].p_holm = Some(a);
-        slopes[i].nelo_mde = c.map(|c| round(c.mde, 2));
-        slopes[i].games_to_resolve = c.and_then(|c| c.games);
-    }
+    correct(&mut slopes, &nelos, alpha, 2);
     (points, slopes)
 }
 
@@ -556,18 +573,7 @@ pub fn differences(studies: &[Study], alpha: f64) -> Vec<DifferenceRow> {
             }
         }
     }
-    let tested: Vec<usize> = (0..rows.len())
-        .filter(|&i| rows[i].technique != "calibration")
-        .collect();
-    let tests: Vec<_> = tested
-        .iter()
-        .map(|&i| (rows[i].p, nelos[i], rows[i].games))
-        .collect();
-    for (&i, (a, c)) in tested.iter().zip(family(&tests, alpha)) {
-        rows[i].p_holm = Some(a);
-        rows[i].nelo_mde = c.map(|c| round(c.mde, 1));
-        rows[i].games_to_resolve = c.and_then(|c| c.games);
-    }
+    correct(&mut rows, &nelos, alpha, 1);
     rows
 }
 

@@ -85,6 +85,46 @@ fn stop_ends_infinite_and_isready_answers_while_searching() {
     assert!(mv.len() >= 4);
 }
 
+/// A `go` that bounds nothing (a bare `go`, `go searchmoves`, `go mate` where there is no mate)
+/// runs until stopped; a command that needs the search finished stops it and gets its answer,
+/// rather than waiting on it forever (the engine would then read no more input, not even
+/// `quit`).
+#[test]
+fn a_command_after_an_unbounded_go_stops_it() {
+    let mut s = Session::start();
+    for (go, next) in [
+        ("go", "position startpos moves d2d4"),
+        ("go searchmoves a1a1", "go infinite"),
+        ("go mate 1", "setoption name Hash value 8"),
+        ("go searchmoves e2e4", "ucinewgame"),
+    ] {
+        s.send("position startpos");
+        s.send(go);
+        std::thread::sleep(Duration::from_millis(200));
+        s.send("isready");
+        let lines = s.until_within("readyok", Duration::from_secs(2));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "'{go}' stopped by itself: {lines:?}"
+        );
+        s.send(next);
+        let (mv, _) = s.bestmove_within(Duration::from_secs(5));
+        assert!(mv.len() >= 4, "'{go}' then '{next}': {mv}");
+        s.send("stop");
+        s.send("isready");
+        s.until_within("readyok", Duration::from_secs(5));
+    }
+    // A bounded search is still allowed to finish: its answer is the full depth's.
+    s.send("position startpos");
+    s.send("go depth 7");
+    s.send("position startpos moves e2e4");
+    let (_, lines) = s.bestmove_within(Duration::from_secs(30));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 7 ")),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn ponder_then_ponderhit() {
     let mut s = Session::start();

@@ -145,6 +145,20 @@ impl Latency {
 }
 
 impl Limits {
+    /// Whether only `stop` (or the next command) ends a search with these limits: `go
+    /// infinite`, `go ponder`, and a `go` that bounds neither depth, nodes nor time (some GUIs
+    /// analyse with a bare `go`; `go mate N` searches on while no mate is found).
+    pub fn until_stopped(&self) -> bool {
+        self.infinite
+            || self.ponder
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.soft_nodes.is_none()
+                && self.movetime.is_none()
+                && self.wtime.is_none()
+                && self.btime.is_none())
+    }
+
     /// The side to move's clock and increment (ms), when the search runs on a clock.
     pub fn own_clock(&self, white_to_move: bool) -> Option<(u64, u64)> {
         let (time, inc) = if white_to_move {

@@ -50,7 +50,7 @@ pub struct Engine {
     /// The team's `stop` and `ponderhit` flags, reachable while the worker holds the team.
     control: Arc<Control>,
     worker: Option<JoinHandle<()>>,
-    /// The running search only ends on `stop`/`ponderhit` (go infinite or go ponder).
+    /// The running search only ends on `stop`/`ponderhit` ([`Limits::until_stopped`]).
     open_ended: bool,
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
     show_wdl: bool,
@@ -522,7 +522,8 @@ impl Engine {
         let (team, control) = (self.team.clone(), self.control.clone());
         control.stop.store(false, Ordering::SeqCst);
         control.pondering.store(limits.ponder, Ordering::SeqCst);
-        self.open_ended = limits.infinite || limits.ponder;
+        // A later command stops such a search instead of waiting for it forever.
+        self.open_ended = limits.until_stopped();
         let reporter = UciReporter {
             show_wdl: self.show_wdl,
         };

@@ -109,10 +109,20 @@ impl Engine {
 }
 
 impl Drop for Engine {
+    /// `quit`, then a bounded wait: an engine that no longer reads its input (the failure a
+    /// test may be catching) is killed, so that the test fails instead of hanging.
     fn drop(&mut self) {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = writeln!(stdin, "quit");
         }
+        let deadline = Instant::now() + LONG;
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

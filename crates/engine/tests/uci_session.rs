@@ -68,18 +68,23 @@ fn malformed_input_is_reported_and_state_is_kept() {
     assert_ne!(mv, "0000");
 }
 
-#[test]
-fn stop_ends_infinite_and_isready_answers_while_searching() {
-    let mut s = Session::start();
-    s.send("position startpos");
-    s.send("go infinite");
+/// A moment after `go`, the search still runs: `isready` is answered and no `bestmove` came.
+fn assert_still_searching(s: &mut Session, go: &str) {
     std::thread::sleep(Duration::from_millis(300));
     s.send("isready");
     let lines = s.until_within("readyok", Duration::from_secs(2));
     assert!(
         !lines.iter().any(|l| l.starts_with("bestmove")),
-        "infinite search stopped by itself"
+        "'{go}' stopped by itself: {lines:?}"
     );
+}
+
+#[test]
+fn stop_ends_infinite_and_isready_answers_while_searching() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go infinite");
+    assert_still_searching(&mut s, "go infinite");
     s.send("stop");
     let (mv, _) = s.bestmove_within(Duration::from_secs(5));
     assert!(mv.len() >= 4);
@@ -100,13 +105,7 @@ fn a_command_after_an_unbounded_go_stops_it() {
     ] {
         s.send("position startpos");
         s.send(go);
-        std::thread::sleep(Duration::from_millis(200));
-        s.send("isready");
-        let lines = s.until_within("readyok", Duration::from_secs(2));
-        assert!(
-            !lines.iter().any(|l| l.starts_with("bestmove")),
-            "'{go}' stopped by itself: {lines:?}"
-        );
+        assert_still_searching(&mut s, go);
         s.send(next);
         let (mv, _) = s.bestmove_within(Duration::from_secs(5));
         assert!(mv.len() >= 4, "'{go}' then '{next}': {mv}");
@@ -130,10 +129,7 @@ fn ponder_then_ponderhit() {
     let mut s = Session::start();
     s.send("position startpos moves e2e4");
     s.send("go ponder wtime 2000 btime 2000");
-    std::thread::sleep(Duration::from_millis(300));
-    s.send("isready");
-    let lines = s.until_within("readyok", Duration::from_secs(2));
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    assert_still_searching(&mut s, "go ponder");
     s.send("ponderhit");
     let (mv, _) = s.bestmove_within(Duration::from_secs(5));
     assert!(mv.len() >= 4);

@@ -411,7 +411,7 @@ fn random_garbage_never_kills_the_engine() {
         s.until("readyok");
     }
     s.send("quit");
-    let status = s.child.wait().unwrap();
+    let status = s.close_and_wait();
     assert!(status.success(), "{status:?}");
 }
 

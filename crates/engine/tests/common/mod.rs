@@ -97,12 +97,20 @@ impl Engine {
     /// Closes stdin and waits (bounded) for the process to end.
     pub fn close_and_wait(&mut self) -> ExitStatus {
         drop(self.stdin.take());
-        let deadline = Instant::now() + LONG;
+        self.exit_within(LONG)
+            .expect("engine still running after EOF")
+    }
+
+    /// The exit status, if the process ends within `timeout`.
+    fn exit_within(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
+                return Some(status);
             }
-            assert!(Instant::now() < deadline, "engine still running after EOF");
+            if Instant::now() >= deadline {
+                return None;
+            }
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -115,15 +123,10 @@ impl Drop for Engine {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = writeln!(stdin, "quit");
         }
-        let deadline = Instant::now() + LONG;
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        if self.exit_within(LONG).is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

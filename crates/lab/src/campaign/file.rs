@@ -170,6 +170,35 @@ pub struct TrainRun {
     pub recipe: toml::Table,
 }
 
+impl TrainRun {
+    /// The `train --config` file of this run: the recipe with `{best}` (`init = "{best}"`:
+    /// fine-tune the best network) replaced and the keys that are the campaign's set.
+    pub fn config(
+        &self,
+        data: &[String],
+        held_out: &str,
+        out: &str,
+        threads: usize,
+        best: &str,
+    ) -> toml::Table {
+        let mut config = self.recipe.clone();
+        for (_, value) in config.iter_mut() {
+            if let toml::Value::String(s) = value {
+                *s = s.replace("{best}", best);
+            }
+        }
+        let strings = |v: &[String]| v.iter().cloned().map(toml::Value::String).collect();
+        config.insert("data".into(), toml::Value::Array(strings(data)));
+        config.insert(
+            "held_out".into(),
+            toml::Value::Array(strings(&[held_out.to_string()])),
+        );
+        config.insert("out".into(), toml::Value::String(out.into()));
+        config.insert("threads".into(), toml::Value::Integer(threads as i64));
+        config
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Gate {
@@ -285,8 +314,7 @@ impl CampaignFile {
                 }
                 // The recipe as `train --config` will read it when its stage starts (the
                 // campaign's data standing in), so a misspelt key is found now, not hours later.
-                let mut config = t.recipe.clone();
-                config.insert("data".into(), toml::Value::Array(vec!["data.bin".into()]));
+                let config = t.config(&["data.bin".into()], "held-out.bin", "out", 1, "best.nnue");
                 let run: crate::train::config::RunConfig = toml::Value::Table(config)
                     .try_into()
                     .with_context(|| format!("network.train '{}': the recipe", t.name))?;

@@ -302,29 +302,14 @@ impl Campaign {
                 let set = self.data_set(*gen)?;
                 std::fs::create_dir_all(&sd)?;
                 set.write(&sd.join("data.csv"))?;
-                // `{best}` in a recipe (`init = "{best}"`: fine-tune the best network) is the
-                // best network the generation's gate will play against.
-                let best = path(&self.best_before(*gen)?);
-                let mut config = t.recipe.clone();
-                for (_, value) in config.iter_mut() {
-                    if let toml::Value::String(s) = value {
-                        *s = s.replace("{best}", &best);
-                    }
-                }
-                let files: Vec<toml::Value> = set
-                    .lines
-                    .iter()
-                    .map(|x| toml::Value::String(x.file.clone()))
-                    .collect();
-                config.insert("data".into(), toml::Value::Array(files));
-                config.insert(
-                    "held_out".into(),
-                    toml::Value::Array(vec![toml::Value::String(path(&l.data("held-out")))]),
-                );
-                config.insert("out".into(), toml::Value::String(path(&sd.join("out"))));
-                config.insert(
-                    "threads".into(),
-                    toml::Value::Integer(t.threads.min(stage.cores).max(1) as i64),
+                // `{best}` is the best network the generation's gate will play against.
+                let files: Vec<String> = set.lines.iter().map(|x| x.file.clone()).collect();
+                let config = t.config(
+                    &files,
+                    &path(&l.data("held-out")),
+                    &path(&sd.join("out")),
+                    t.threads.min(stage.cores).max(1),
+                    &path(&self.best_before(*gen)?),
                 );
                 let run_toml = sd.join("train.toml");
                 crate::kit::atomic::write(&run_toml, toml::to_string(&config)?.as_bytes())?;

@@ -9,6 +9,9 @@
 //! empty `Option` where a rule is tried, and `augur bench` counts the same nodes.
 
 use cozy_chess::{Board, Move};
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
 
 /// Which rule a sample is of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,6 +34,29 @@ impl MarginRule {
             MarginRule::Futility => "futility",
             MarginRule::Sfpc => "sfpc",
         }
+    }
+}
+
+/// The rule's tag, as the lab's data writes it.
+impl fmt::Display for MarginRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.tag())
+    }
+}
+
+/// A rule read from text that is none of the tags.
+#[derive(Debug, Error)]
+#[error("rule must be rfp, futility or sfpc, found '{0}'")]
+pub struct UnknownRule(pub String);
+
+impl FromStr for MarginRule {
+    type Err = UnknownRule;
+
+    fn from_str(text: &str) -> Result<MarginRule, UnknownRule> {
+        MarginRule::ALL
+            .into_iter()
+            .find(|r| r.tag() == text)
+            .ok_or_else(|| UnknownRule(text.to_string()))
     }
 }
 
@@ -79,5 +105,22 @@ impl MarginLog {
         {
             self.samples.push(sample);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_read_back_by_tag_and_nothing_else() {
+        for rule in MarginRule::ALL {
+            assert_eq!(rule.to_string().parse::<MarginRule>().unwrap(), rule);
+        }
+        let e = "nmp".parse::<MarginRule>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "rule must be rfp, futility or sfpc, found 'nmp'"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! full six-field FEN), then operations such as `bm Qg6; id "WAC.001";`. Blank lines and `#`
 //! comments are skipped; a bad line is an error naming the file and line.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -26,6 +27,35 @@ impl EpdLine {
             .iter()
             .find(|(c, _)| c == code)
             .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Positions as the items of a job whose rows name their position by its EPD line (the `id`
+/// column), so that a resumed file is read back into items whatever the order it was written in.
+pub struct EpdItems<'a> {
+    pub positions: &'a [EpdLine],
+    /// A position's item from its EPD line.
+    items: HashMap<usize, usize>,
+}
+
+impl<'a> EpdItems<'a> {
+    pub fn new(positions: &'a [EpdLine]) -> Self {
+        let items = positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.line, i))
+            .collect();
+        EpdItems { positions, items }
+    }
+
+    /// The item of the position at EPD line `line`; an error when it is none of this run's.
+    pub fn item_of(&self, line: usize) -> Result<usize> {
+        self.items.get(&line).copied().with_context(|| {
+            format!(
+                "position {line} (its EPD line) is not one of this run's {} positions",
+                self.positions.len()
+            )
+        })
     }
 }
 

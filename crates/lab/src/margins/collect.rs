@@ -27,11 +27,11 @@
 //! The file has the `#` header and resume behaviour of [`crate::kit::result_log`]; other
 //! settings are refused, a larger `--positions` extends.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
 use augur::search::config::SearchConfig;
@@ -43,12 +43,12 @@ use clap::Args;
 use cozy_chess::Move;
 use serde::{Deserialize, Serialize};
 
-use crate::data::epd::{epd_identity, load_epd, EpdLine};
+use crate::data::epd::{epd_identity, load_epd, EpdItems, EpdLine};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, Provenance};
-use crate::kit::result_log::{self, Header, Row};
+use crate::kit::result_log::{self, as_text, Header, Row};
 use crate::kit::run_args::RunArgs;
-use crate::probcut::collect::{stage_name, zero_one};
+use crate::probcut::collect::zero_one;
 
 pub const HEADER: &str =
     "id,count,rule,depth,improving,bound,estimate,shallow,deep,reduced,stage,move,fen";
@@ -91,7 +91,7 @@ pub struct CollectArgs {
 pub struct Record {
     pub id: usize,
     pub count: usize,
-    #[serde(with = "rule_tag")]
+    #[serde(with = "as_text")]
     pub rule: MarginRule,
     pub depth: i32,
     #[serde(with = "zero_one")]
@@ -101,7 +101,7 @@ pub struct Record {
     pub shallow: i32,
     pub deep: i32,
     pub reduced: i32,
-    #[serde(with = "stage_name")]
+    #[serde(with = "as_text")]
     pub stage: Stage,
     /// The quiet move or capture in UCI notation; `-` for a node's sample.
     #[serde(rename = "move")]
@@ -135,28 +135,6 @@ impl Record {
             );
         }
         Ok(())
-    }
-}
-
-/// The rule by its tag (`rfp`, `futility`, `sfpc`).
-pub(crate) mod rule_tag {
-    use augur::search::margins::MarginRule;
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(rule: &MarginRule, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(rule.tag())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<MarginRule, D::Error> {
-        let text = String::deserialize(d)?;
-        MarginRule::ALL
-            .into_iter()
-            .find(|r| r.tag() == text)
-            .ok_or_else(|| {
-                D::Error::custom(format!(
-                    "rule must be rfp, futility or sfpc, found '{text}'"
-                ))
-            })
     }
 }
 
@@ -309,9 +287,7 @@ impl Searchers {
 /// The collection as a job of the runner: an item is a position, its block its samples.
 struct Collect<'a> {
     args: &'a CollectArgs,
-    positions: &'a [EpdLine],
-    /// A position's item from its EPD line.
-    items: HashMap<usize, usize>,
+    epd: EpdItems<'a>,
 }
 
 impl Job for Collect<'_> {
@@ -320,7 +296,7 @@ impl Job for Collect<'_> {
     type Worker = Searchers;
 
     fn items(&self) -> usize {
-        self.positions.len()
+        self.epd.positions.len()
     }
 
     fn worker(&self) -> Result<Searchers> {
@@ -329,7 +305,7 @@ impl Job for Collect<'_> {
 
     fn run(&self, s: &mut Searchers, item: usize, _: Option<&Vec<Record>>) -> Result<Vec<Record>> {
         let a = self.args;
-        s.position(&self.positions[item], a.depth, a.window, a.samples)
+        s.position(&self.epd.positions[item], a.depth, a.window, a.samples)
     }
 
     fn rows(&self, _: usize, block: &Vec<Record>) -> Vec<Record> {
@@ -337,13 +313,7 @@ impl Job for Collect<'_> {
     }
 
     fn item_of(&self, r: &Record) -> Result<usize> {
-        self.items.get(&r.id).copied().with_context(|| {
-            format!(
-                "position {} (its EPD line) is not one of this run's {} positions",
-                r.id,
-                self.positions.len()
-            )
-        })
+        self.epd.item_of(r.id)
     }
 
     fn block_len(&self, first: &Record) -> usize {
@@ -387,12 +357,7 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     let out = args.run.out()?;
     let job = Collect {
         args,
-        positions: &positions,
-        items: positions
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.line, i))
-            .collect(),
+        epd: EpdItems::new(&positions),
     };
     let started = Instant::now();
     let finished = jobs::run(

@@ -20,11 +20,10 @@
 //! are refused. A finished run leaves the lines in position order. Each position gets a fresh
 //! searcher and transposition table, so its values do not depend on thread count or order.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use augur::eval::EvalKind;
 use augur::position::Position;
 use augur::search::config::SearchConfig;
@@ -34,10 +33,10 @@ use augur::search::{SearchTeam, MATE_BOUND};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::data::epd::{epd_identity, load_epd, EpdLine};
+use crate::data::epd::{epd_identity, load_epd, EpdItems, EpdLine};
 use crate::kit::jobs::{self, Job, Options};
 use crate::kit::provenance::{in_process_engine, Provenance};
-use crate::kit::result_log::{self, Header, Row};
+use crate::kit::result_log::{self, as_text, Header, Row};
 use crate::kit::run_args::RunArgs;
 use crate::variants::{parse_options, search_config};
 
@@ -113,7 +112,7 @@ pub struct Record {
     pub score: i32,
     #[serde(with = "zero_one")]
     pub mate: bool,
-    #[serde(with = "stage_name")]
+    #[serde(with = "as_text")]
     pub stage: Stage,
     pub nodes: u64,
     pub depths: usize,
@@ -148,28 +147,6 @@ pub(crate) mod zero_one {
             1 => Ok(true),
             n => Err(D::Error::custom(format!("mate must be 0 or 1, found {n}"))),
         }
-    }
-}
-
-/// The stage by its name (`middlegame`), read back from the name or the short form (`mid`).
-pub(crate) mod stage_name {
-    use augur::search::probcut::Stage;
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(stage: &Stage, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(stage.name())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Stage, D::Error> {
-        let text = String::deserialize(d)?;
-        Stage::ALL
-            .into_iter()
-            .find(|s| s.name() == text || s.short() == text)
-            .ok_or_else(|| {
-                D::Error::custom(format!(
-                    "stage must be middlegame or endgame, found '{text}'"
-                ))
-            })
     }
 }
 
@@ -268,9 +245,7 @@ pub fn search_position(
 /// completed depth; each worker keeps a searcher (a fresh table and histories per position).
 struct Collect<'a> {
     args: &'a CollectArgs,
-    positions: &'a [EpdLine],
-    /// A position's item from its EPD line.
-    items: HashMap<usize, usize>,
+    epd: EpdItems<'a>,
 }
 
 impl Job for Collect<'_> {
@@ -279,7 +254,7 @@ impl Job for Collect<'_> {
     type Worker = SearchTeam;
 
     fn items(&self) -> usize {
-        self.positions.len()
+        self.epd.positions.len()
     }
 
     fn worker(&self) -> Result<SearchTeam> {
@@ -294,7 +269,7 @@ impl Job for Collect<'_> {
         item: usize,
         _: Option<&Vec<Record>>,
     ) -> Result<Vec<Record>> {
-        search_position(team, &self.positions[item], self.args.depth)
+        search_position(team, &self.epd.positions[item], self.args.depth)
     }
 
     fn rows(&self, _: usize, block: &Vec<Record>) -> Vec<Record> {
@@ -302,13 +277,7 @@ impl Job for Collect<'_> {
     }
 
     fn item_of(&self, r: &Record) -> Result<usize> {
-        self.items.get(&r.id).copied().with_context(|| {
-            format!(
-                "position {} (its EPD line) is not one of this run's {} positions",
-                r.id,
-                self.positions.len()
-            )
-        })
+        self.epd.item_of(r.id)
     }
 
     fn block_len(&self, first: &Record) -> usize {
@@ -342,12 +311,7 @@ pub fn run(args: &CollectArgs) -> Result<()> {
     let threads = args.run.threads().min(256);
     let job = Collect {
         args,
-        positions: &positions,
-        items: positions
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.line, i))
-            .collect(),
+        epd: EpdItems::new(&positions),
     };
     let started = Instant::now();
     let finished = jobs::run(

@@ -5,6 +5,7 @@
 use crate::eval;
 use crate::options::types::{Kind, OptionType, ValueError};
 use cozy_chess::Board;
+use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 use thiserror::Error;
@@ -41,6 +42,30 @@ impl Stage {
         } else {
             Stage::Middlegame
         }
+    }
+}
+
+/// The stage's name, as the parameter file and the lab's data write it.
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A stage read from text that names neither stage.
+#[derive(Debug, Error)]
+#[error("stage must be middlegame or endgame, found '{0}'")]
+pub struct UnknownStage(pub String);
+
+/// A stage by its name or its short form (`middlegame` or `mid`).
+impl FromStr for Stage {
+    type Err = UnknownStage;
+
+    fn from_str(text: &str) -> Result<Stage, UnknownStage> {
+        Stage::ALL
+            .into_iter()
+            .find(|s| s.name() == text || s.short() == text)
+            .ok_or_else(|| UnknownStage(text.to_string()))
     }
 }
 
@@ -239,10 +264,7 @@ impl FromStr for ProbCutParams {
                 v.parse::<i32>()
                     .map_err(|_| err(format!("'{k}' = '{v}' is not an integer")))
             };
-            let name = get("stage")?;
-            let Some(stage) = Stage::ALL.into_iter().find(|s| s.name() == name) else {
-                return Err(err(format!("stage '{name}' is not middlegame or endgame")));
-            };
+            let stage: Stage = get("stage")?.parse().map_err(|e| err(format!("{e}")))?;
             let p = Pair {
                 stage,
                 shallow: int("shallow")?,
@@ -342,6 +364,19 @@ mod tests {
     }
 
     #[test]
+    fn stages_read_back_by_name_or_short_form() {
+        for stage in Stage::ALL {
+            assert_eq!(stage.to_string().parse::<Stage>().unwrap(), stage);
+            assert_eq!(stage.short().parse::<Stage>().unwrap(), stage);
+        }
+        let e = "Middlegame".parse::<Stage>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "stage must be middlegame or endgame, found 'Middlegame'"
+        );
+    }
+
+    #[test]
     fn bad_files_say_where() {
         let e = "a = 1".parse::<ProbCutParams>().unwrap_err();
         assert!(matches!(e, ParamsError::Syntax { line: 1, .. }), "{e}");
@@ -352,7 +387,7 @@ mod tests {
         let e = "[[pair]]\nstage = \"opening\""
             .parse::<ProbCutParams>()
             .unwrap_err();
-        assert!(e.to_string().contains("stage 'opening'"), "{e}");
+        assert!(e.to_string().contains("found 'opening'"), "{e}");
         let e = "[[pair]]\nstage = \"endgame\"\nshallow = 8\ndeep = 4\na = 1\nb = 0\nsigma = 1"
             .parse::<ProbCutParams>()
             .unwrap_err();

@@ -3,12 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
+use augur_arena::game::pgn::read_summaries;
 use augur_arena::matchmaking::games_csv::{self, GameRow};
 use augur_arena::matchmaking::pgn_stats::{self, StatsArgs};
 use augur_arena::matchmaking::sprt::SprtState;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, MatchSummary};
 use augur_arena::matchmaking::verdicts;
 use clap::Parser;
+use shakmaty::KnownOutcome;
 
 #[derive(Parser)]
 struct Wrapper {
@@ -403,39 +405,16 @@ fn sprt_stops_by_itself() {
     assert_eq!(row.matches(" | ").count(), 10, "{row}");
 }
 
-/// Round, result and moves of each game, without clock/eval comments and dates.
-fn games_without_timing(pgn: &Path) -> Vec<(usize, String)> {
-    let text = std::fs::read_to_string(pgn).unwrap();
-    let mut out = Vec::new();
-    for game in text.split("[Event ").skip(1) {
-        let round: usize = game
-            .split("[Round \"")
-            .nth(1)
-            .and_then(|r| r.split('"').next())
-            .and_then(|r| r.parse().ok())
-            .unwrap();
-        let mut moves = String::new();
-        let mut depth = 0;
-        for c in game.split("\n\n").nth(1).unwrap_or("").chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                _ if depth == 0 => moves.push(c),
-                _ => {}
-            }
-        }
-        let result = game
-            .split("[Result \"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        let moves: Vec<&str> = moves.split_whitespace().collect();
-        out.push((round, format!("{result} {}", moves.join(" "))));
-    }
-    out.sort();
-    out
+/// Round, result, plies and the moves' hash of each game: the games as played, without the
+/// clock and eval comments that differ between runs.
+fn games_without_timing(pgn: &Path) -> Vec<(Option<usize>, Option<KnownOutcome>, usize, u64)> {
+    let mut games: Vec<_> = read_summaries(pgn)
+        .unwrap()
+        .into_iter()
+        .map(|g| (g.round, g.result, g.plies, g.moves_hash))
+        .collect();
+    games.sort_by_key(|g| g.0);
+    games
 }
 
 #[test]

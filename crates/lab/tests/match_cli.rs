@@ -7,8 +7,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use augur_arena::game::pgn::read_summaries;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, MatchSummary};
 use clap::Parser;
+use shakmaty::KnownOutcome;
 
 #[derive(Parser)]
 struct Wrapper {
@@ -35,39 +37,16 @@ fn run_match(extra: &[&str]) -> anyhow::Result<MatchSummary> {
     tournament::run(&w.args)
 }
 
-/// Round, result and moves of each game, without clock/eval comments and dates.
-fn games_without_timing(pgn: &Path) -> Vec<(usize, String)> {
-    let text = std::fs::read_to_string(pgn).unwrap();
-    let mut out = Vec::new();
-    for game in text.split("[Event ").skip(1) {
-        let round: usize = game
-            .split("[Round \"")
-            .nth(1)
-            .and_then(|r| r.split('"').next())
-            .and_then(|r| r.parse().ok())
-            .unwrap();
-        let mut moves = String::new();
-        let mut depth = 0;
-        for c in game.split("\n\n").nth(1).unwrap_or("").chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                _ if depth == 0 => moves.push(c),
-                _ => {}
-            }
-        }
-        let result = game
-            .split("[Result \"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        let moves: Vec<&str> = moves.split_whitespace().collect();
-        out.push((round, format!("{result} {}", moves.join(" "))));
-    }
-    out.sort();
-    out
+/// Round, result, plies and the moves' hash of each game: the games as played, without the
+/// clock and eval comments that differ between runs.
+fn games_without_timing(pgn: &Path) -> Vec<(Option<usize>, Option<KnownOutcome>, usize, u64)> {
+    let mut games: Vec<_> = read_summaries(pgn)
+        .unwrap()
+        .into_iter()
+        .map(|g| (g.round, g.result, g.plies, g.moves_hash))
+        .collect();
+    games.sort_by_key(|g| g.0);
+    games
 }
 
 /// `augur-lab match` of `engine` against a shuffler, expected to fail before any game:
@@ -145,7 +124,7 @@ fn fixed_nodes_match_between_augur_configurations_is_deterministic() {
     }
     assert_eq!(runs[0].len(), 4);
     assert_eq!(runs[0], runs[1]);
-    assert!(runs[0].iter().all(|(_, g)| g.split(' ').count() > 10));
+    assert!(runs[0].iter().all(|g| g.2 >= 10), "{:?}", runs[0]);
 }
 
 /// `augur-lab match` killed with SIGKILL several times, at random moments and

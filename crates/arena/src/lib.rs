@@ -5,10 +5,12 @@
 //!
 //! Grouped like fastchess: [`engine`] (processes and the UCI protocol),
 //! [`game`] (one refereed game, clocks, openings, PGN), [`matchmaking`]
-//! (schedules, results, Elo, SPRT, ratings, the match runner).
+//! (schedules, results, Elo, SPRT, ratings, the match runner); [`machine`] (what else the
+//! machine runs, from `/proc`).
 
 pub mod engine;
 pub mod game;
+pub mod machine;
 pub mod matchmaking;
 pub mod progress;
 pub mod spsa;

@@ -307,6 +307,16 @@ fn two_shufflers_draw_by_repetition() {
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("threefold repetition\"]").count(), 2, "{text}");
     assert!(text.contains("[TimeControl \"*0.5\"]"));
+    // [arena-others] A game on the clock says what else used the cores while it was played,
+    // and the report and `stats` sum it up; a nodes match (below) says nothing of it.
+    assert_eq!(text.matches("[OtherLoad \"").count(), 2, "{text}");
+    assert!(
+        s.report.contains("Beside the games on the clock"),
+        "{}",
+        s.report
+    );
+    let stats = stats_report(&[pgn.to_str().unwrap()]).unwrap();
+    assert!(stats.contains("of 2 games above a quarter core"), "{stats}");
 }
 
 #[test]
@@ -333,6 +343,7 @@ fn resign_and_draw_adjudication() {
         "{text}"
     );
     assert_eq!(text.matches("[PlyCount \"4\"]").count(), 2, "{text}");
+    assert!(!text.contains("[OtherLoad") && !s.report.contains("Beside the games"));
     // A one-sided opinion is not enough: both engines must agree.
     let pgn = dir.join("one-sided.pgn");
     let calm = script("shuffle", "calm");

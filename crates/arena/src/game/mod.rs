@@ -14,6 +14,7 @@ use shakmaty::{Color, KnownOutcome};
 use crate::engine::uci::{Score, SearchFailure, UciEngine};
 use crate::game::referee::{Referee, RuleEnd};
 use crate::game::time_control::{Clocks, TimeControl};
+use crate::machine::CpuMark;
 
 /// An engine misbehaving; the offender loses the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +117,9 @@ pub struct GameRecord {
     pub wall: Duration,
     /// A move that lost on time: (time it used, the clock it had).
     pub flag: Option<(Duration, Duration)>,
+    /// [arena-others] In a game on the clock, the cores' worth of CPU that processes outside
+    /// the match used while it was played (`machine::CpuMark`); `None` elsewhere.
+    pub others: Option<f64>,
 }
 
 impl GameRecord {
@@ -219,6 +223,7 @@ pub fn forfeit_before_start(
         think: Duration::ZERO,
         wall: Duration::ZERO,
         flag: None,
+        others: None,
     }
 }
 
@@ -230,6 +235,9 @@ pub fn play(
     settings: &GameSettings,
 ) -> anyhow::Result<GameRecord> {
     let began = Instant::now();
+    // [arena-others] A clock measures the machine too: what else ran beside the game is
+    // read at its start and end, so that a timed result can show it was played alone.
+    let cpu_at_start = settings.tc.is_timed().then(CpuMark::now).flatten();
     let mode = shakmaty::CastlingMode::from_chess960(settings.chess960);
     let mut referee = Referee::from_fen_in(start_fen, mode)?;
     let names = [
@@ -248,6 +256,7 @@ pub fn play(
         think: Duration::ZERO,
         wall: Duration::ZERO,
         flag: None,
+        others: None,
     };
     let [white, black] = engines;
     let mut engines = [white, black];
@@ -384,5 +393,6 @@ pub fn play(
     };
     record.end = end;
     record.wall = began.elapsed();
+    record.others = cpu_at_start.and_then(|a| a.others_since(&CpuMark::now()?));
     Ok(record)
 }

@@ -106,6 +106,10 @@ pub fn format_game(rec: &GameRecord, event: &str, date: &str, time_control: &str
     for (k, v) in tags {
         let _ = writeln!(s, "[{k} \"{}\"]", escape(&v));
     }
+    if let Some(others) = rec.others {
+        // [arena-others] Cores' worth of CPU outside the match during the game.
+        let _ = writeln!(s, "[OtherLoad \"{others:.2}\"]");
+    }
     s.push('\n');
     let mut fields = rec.start_fen.split_whitespace().skip(1);
     let mut white_to_move = fields.next() != Some("b");
@@ -238,6 +242,9 @@ pub struct GameSummary {
     pub termination: Option<String>,
     /// The `TimeControl` tag.
     pub time_control: Option<String>,
+    /// [arena-others] The `OtherLoad` tag: cores' worth of CPU outside the match during a game
+    /// on the clock.
+    pub others: Option<f64>,
     pub plies: usize,
     /// FNV-1a of the moves' SAN, in order: two games with the same start and the same hash
     /// were played move for move alike (the scaling study counts such game pairs).
@@ -305,6 +312,7 @@ impl Visitor for SummaryVisitor {
             b"TerminationDetail" => g.detail = Some(v),
             b"Termination" => g.termination = Some(v),
             b"TimeControl" => g.time_control = Some(v),
+            b"OtherLoad" => g.others = v.trim().parse().ok().filter(|x: &f64| x.is_finite()),
             _ => {}
         }
         ControlFlow::Continue(())
@@ -517,6 +525,7 @@ mod tests {
             think: Duration::ZERO,
             wall: Duration::ZERO,
             flag: None,
+            others: None,
         };
         let text = format_game(&rec, "test", "2026.01.01", "10+0.1");
         assert!(

@@ -121,6 +121,12 @@ impl fmt::Display for TimeControl {
 }
 
 impl TimeControl {
+    /// Whether the engines play on a clock (a time control or a fixed time a move), where the
+    /// machine's other load changes the result; nodes and depth do not see it.
+    pub fn is_timed(&self) -> bool {
+        matches!(self, TimeControl::Clock { .. } | TimeControl::MoveTime(_))
+    }
+
     /// The PGN `TimeControl` tag: PGN has forms only for clocks and fixed time per move.
     pub fn pgn_tag(&self) -> String {
         match self {

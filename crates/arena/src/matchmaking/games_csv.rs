@@ -162,6 +162,8 @@ pub fn read_maybe_xz(path: &Path) -> Result<Vec<u8>> {
 pub struct Evidence {
     pub rows: Vec<GameRow>,
     pub time_control: Option<String>,
+    /// [arena-others] The games' `OtherLoad` tags (a PGN of a timed match; none in a CSV).
+    pub others: Vec<f64>,
 }
 
 /// Reads a PGN, a `games.csv`, or either as `.xz`. A PGN is read up to its last whole game
@@ -175,12 +177,14 @@ pub fn read_games(path: &Path) -> Result<Evidence> {
         return Ok(Evidence {
             rows: parse(&text, &name)?,
             time_control: None,
+            others: Vec::new(),
         });
     }
     let whole = pgn::complete_prefix_len(&String::from_utf8_lossy(&bytes));
     let games = pgn::read_summaries_from(&bytes[..whole], &name)?;
     Ok(Evidence {
         time_control: games.iter().find_map(|g| g.time_control.clone()),
+        others: games.iter().filter_map(|g| g.others).collect(),
         rows: pair_rows(&games),
     })
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
+use crate::machine::others_line;
 use crate::matchmaking::games_csv;
 use crate::matchmaking::kept;
 use crate::matchmaking::results::ResultTable;
@@ -162,6 +163,7 @@ pub fn report(args: &StatsArgs) -> Result<String> {
         args.significance,
         args.assumed_draws,
     );
+    out.extend(others_line(&evidence.others));
     if let Some(t) = &sprt {
         let tc = evidence.time_control.as_deref().unwrap_or("?");
         let row = strength_row(

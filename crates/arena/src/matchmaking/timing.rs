@@ -384,6 +384,7 @@ mod tests {
             think: Duration::ZERO,
             wall: Duration::ZERO,
             flag: Some((Duration::from_millis(31), Duration::from_millis(12))),
+            others: None,
         };
         let text = format_game(&rec, "t", "2026.11.23", "1+0.01");
         let games = read_timings(text.as_bytes(), "t").unwrap();

@@ -18,6 +18,7 @@ use crate::game::openings::{self, Opening};
 use crate::game::pgn;
 use crate::game::time_control::TimeControl;
 use crate::game::{self, AdjudicationArgs, GameRecord, GameSettings, Overhead};
+use crate::machine::others_line;
 use crate::matchmaking::elo::{self, fmt_elo};
 use crate::matchmaking::games_csv::{self, GameRow};
 use crate::matchmaking::interim::{InterimLooks, Look, HAYBITTLE_PETO_Z};
@@ -201,6 +202,8 @@ struct MatchState {
     /// Wall time minus think time, summed over this run's games, and their moves.
     idle: Duration,
     idle_moves: u64,
+    /// [arena-others] This run's games' other load, for a match on the clock.
+    others: Vec<f64>,
 }
 
 /// Summary of a finished (or stopped) match, for callers and tests.
@@ -458,6 +461,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         overhead: Overhead::default(),
         idle: Duration::ZERO,
         idle_moves: 0,
+        others: Vec::new(),
     };
     let (done, resumed) = resume(args, &slots, &openings, &mut state.table)?;
     // The per-game record starts again from the PGN's complete games, whatever a kill left.
@@ -580,6 +584,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
             state.idle.as_secs_f64() * 1000.0 / state.idle_moves as f64
         ));
     }
+    report.extend(others_line(&state.others));
     report.push_str(&format!(
         "Played {} games in {:.1} s; PGN: {}; per-game record: {}\n",
         finished - done.len(),
@@ -635,6 +640,7 @@ fn record_game(state: &mut MatchState, slot: &Slot, rec: &GameRecord) {
     state.overhead.merge(&rec.overhead);
     state.idle += rec.wall.saturating_sub(rec.think);
     state.idle_moves += rec.moves.len() as u64;
+    state.others.extend(rec.others);
 }
 
 /// Reads games already in the PGN, checks they belong to this schedule and

@@ -15,17 +15,13 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use augur_arena::machine::{cmdline, proc_stat};
 
 use super::file::Priority;
 use super::plan::Stage;
 use super::stages::{Campaign, Frozen, Layout};
 
-/// The command line of a live process (empty when there is none), and the pid a file names.
-fn cmdline(pid: u32) -> String {
-    let bytes = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
+/// The pid a file names.
 fn pid_in(path: &Path) -> Option<u32> {
     std::fs::read_to_string(path).ok()?.trim().parse().ok()
 }
@@ -35,26 +31,6 @@ pub fn live_pid(layout: &Layout, id: &str) -> Option<u32> {
     let pid = pid_in(&layout.pid(id))?;
     let summary = layout.summary(id).display().to_string();
     cmdline(pid).contains(&summary).then_some(pid)
-}
-
-/// Field `n` (numbered as proc(5) numbers them: 3 the state, 4 the parent, 19 the nice
-/// level) of a `/proc/PID/stat` line. The command in field 2 may hold spaces and parentheses,
-/// so the fields are counted from its last `)`.
-fn stat_field<T: std::str::FromStr>(stat: &str, n: usize) -> Option<T> {
-    stat.rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(n.checked_sub(3)?)?
-        .parse()
-        .ok()
-}
-
-/// Field `n` of a live process's `/proc/PID/stat`.
-fn proc_stat<T: std::str::FromStr>(pid: u32, n: usize) -> Option<T> {
-    stat_field(
-        &std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?,
-        n,
-    )
 }
 
 /// [campaign-alone] Other lab and engine processes on the machine (pid and command line):
@@ -154,8 +130,7 @@ fn lock(layout: &Layout) -> Result<()> {
     let path = layout.dir.join("runner.pid");
     if let Ok(text) = std::fs::read_to_string(&path) {
         if let Ok(pid) = text.trim().parse::<u32>() {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            if pid != std::process::id() && String::from_utf8_lossy(&cmdline).contains("campaign") {
+            if pid != std::process::id() && cmdline(pid).contains("campaign") {
                 bail!(
                     "another runner (pid {pid}) is running the campaign in {}",
                     layout.dir.display()
@@ -444,19 +419,12 @@ pub fn run(campaign: &Campaign, alone: bool) -> Result<()> {
 mod tests {
     use super::*;
 
+    #[cfg(target_os = "linux")]
     #[test]
-    fn the_nice_level_is_read_past_a_command_with_parentheses() {
-        let stat = "4242 (augur-lab (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 1 0 0 39 19 1 0 \
-                    123 4567 89";
-        assert_eq!(stat_field::<i32>(stat, 19), Some(19));
-        assert_eq!(stat_field::<u32>(stat, 4), Some(1));
-        let me = std::fs::read_to_string("/proc/self/stat");
-        if let Ok(me) = me {
-            // SAFETY: getpriority reads this process's own nice level.
-            let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
-            assert_eq!(stat_field::<i32>(&me, 19), Some(nice));
-        }
-        assert_eq!(stat_field::<i32>("garbage", 19), None);
+    fn the_nice_level_read_from_proc_is_the_one_the_kernel_gives() {
+        // SAFETY: getpriority reads this process's own nice level.
+        let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        assert_eq!(proc_stat::<i32>(std::process::id(), 19), Some(nice));
     }
 
     /// The scheduling policy a child started under `priority` reports for itself

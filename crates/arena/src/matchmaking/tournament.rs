@@ -544,7 +544,12 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
                     pool.stop();
                 }
                 let faults = state.table.total_faults();
-                progress.update(finished, &status_line(&state.table, sprt.as_ref(), faults));
+                let mut line = status_line(&state.table, sprt.as_ref(), faults);
+                if let Some(last) = state.others.last() {
+                    // [arena-others] Seen while it runs: a timed match beside other work.
+                    line.push_str(&format!("  others {last:.2}"));
+                }
+                progress.update(finished, &line);
             }
             pool.join();
             pending.retain(|&i| !played[i]);

@@ -300,7 +300,9 @@ fn stall_and_illegal_move_are_faults() {
 fn two_shufflers_draw_by_repetition() {
     let dir = scratch("draw");
     let pgn = dir.join("m.pgn");
-    let (a, b) = (script("shuffle", "a"), script("shuffle", "b"));
+    // Each reply waits 20 ms, so that a game lasts several of the kernel's CPU ticks.
+    let a = format!("{},arg=0,arg=0.02", script("shuffle", "a"));
+    let b = format!("{},arg=0,arg=0.02", script("shuffle", "b"));
     let s = duel(&a, &b, "movetime=0.5", &pgn, &["--games", "2"]).unwrap();
     assert!(s.report.contains("W/D/L: 0/2/0"), "{}", s.report);
     assert_eq!(s.faults, 0);

@@ -118,7 +118,8 @@ pub struct GameRecord {
     /// A move that lost on time: (time it used, the clock it had).
     pub flag: Option<(Duration, Duration)>,
     /// [arena-others] In a game on the clock, the cores' worth of CPU that processes outside
-    /// the match used while it was played (`machine::CpuMark`); `None` elsewhere.
+    /// the match used while it was played (`machine::CpuMark`); `None` elsewhere, and for a
+    /// game shorter than the kernel's CPU tick (10 ms), which it cannot measure.
     pub others: Option<f64>,
 }
 

@@ -7,9 +7,11 @@
 #   crash    exit without a reply
 #   stall    never answer `go` (and ignore `stop`)
 #   illegal  answer an illegal move
-# The second argument is the score it reports (centipawns, default 0).
+# The second argument is the score it reports (centipawns, default 0); the third, seconds it
+# waits before each reply (default none), so that a game lasts long enough to be measured.
 mode="${1:-shuffle}"
 score="${2:-0}"
+pause="${3:-}"
 pos=""
 while IFS= read -r line; do
     case "$line" in
@@ -40,6 +42,7 @@ while IFS= read -r line; do
             else
                 if (( own % 2 == 0 )); then mv=g8f6; else mv=f6g8; fi
             fi
+            if [[ -n "$pause" ]]; then sleep "$pause"; fi
             echo "info depth $depth score cp $score nodes 1 pv $mv"
             echo "bestmove $mv"
             ;;

@@ -3,14 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use augur_arena::game::pgn::read_summaries;
+use augur_arena::game::pgn::read_played;
 use augur_arena::matchmaking::games_csv::{self, GameRow};
 use augur_arena::matchmaking::pgn_stats::{self, StatsArgs};
 use augur_arena::matchmaking::sprt::SprtState;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, MatchSummary};
 use augur_arena::matchmaking::verdicts;
 use clap::Parser;
-use shakmaty::KnownOutcome;
 
 #[derive(Parser)]
 struct Wrapper {
@@ -418,18 +417,6 @@ fn sprt_stops_by_itself() {
     assert_eq!(row.matches(" | ").count(), 10, "{row}");
 }
 
-/// Round, result, plies and the moves' hash of each game: the games as played, without the
-/// clock and eval comments that differ between runs.
-fn games_without_timing(pgn: &Path) -> Vec<(Option<usize>, Option<KnownOutcome>, usize, u64)> {
-    let mut games: Vec<_> = read_summaries(pgn)
-        .unwrap()
-        .into_iter()
-        .map(|g| (g.round, g.result, g.plies, g.moves_hash))
-        .collect();
-    games.sort_by_key(|g| g.0);
-    games
-}
-
 #[test]
 fn resumes_from_its_pgn_and_refuses_a_foreign_one() {
     let dir = scratch("resume");
@@ -457,7 +444,7 @@ fn resumes_from_its_pgn_and_refuses_a_foreign_one() {
         .map(|s| if *s == "OPEN" { epd.as_str() } else { s })
         .collect();
     run_match(&args).unwrap();
-    let full = games_without_timing(&pgn);
+    let full = read_played(&pgn).unwrap();
     assert_eq!(full.len(), 6);
     // Keep the first two games only, as if the match had been killed.
     let text = std::fs::read_to_string(&pgn).unwrap();
@@ -466,7 +453,7 @@ fn resumes_from_its_pgn_and_refuses_a_foreign_one() {
     let s = run_match(&args).unwrap();
     assert_eq!(s.games_played, 6);
     assert!(s.report.contains("Played 4 games"), "{}", s.report);
-    assert_eq!(games_without_timing(&pgn), full);
+    assert_eq!(read_played(&pgn).unwrap(), full);
     // A finished match plays nothing more.
     let s = run_match(&args).unwrap();
     assert!(s.report.contains("Played 0 games"), "{}", s.report);

@@ -7,10 +7,9 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use augur_arena::game::pgn::read_summaries;
+use augur_arena::game::pgn::read_played;
 use augur_arena::matchmaking::tournament::{self, MatchArgs, MatchSummary};
 use clap::Parser;
-use shakmaty::KnownOutcome;
 
 #[derive(Parser)]
 struct Wrapper {
@@ -35,18 +34,6 @@ fn run_match(extra: &[&str]) -> anyhow::Result<MatchSummary> {
     argv.extend_from_slice(extra);
     let w = Wrapper::try_parse_from(argv).expect("arguments parse");
     tournament::run(&w.args)
-}
-
-/// Round, result, plies and the moves' hash of each game: the games as played, without the
-/// clock and eval comments that differ between runs.
-fn games_without_timing(pgn: &Path) -> Vec<(Option<usize>, Option<KnownOutcome>, usize, u64)> {
-    let mut games: Vec<_> = read_summaries(pgn)
-        .unwrap()
-        .into_iter()
-        .map(|g| (g.round, g.result, g.plies, g.moves_hash))
-        .collect();
-    games.sort_by_key(|g| g.0);
-    games
 }
 
 /// `augur-lab match` of `engine` against a shuffler, expected to fail before any game:
@@ -120,11 +107,11 @@ fn fixed_nodes_match_between_augur_configurations_is_deterministic() {
         .unwrap();
         assert_eq!(s.games_played, 4);
         assert_eq!(s.faults, 0, "{}", s.report);
-        runs.push(games_without_timing(&pgn));
+        runs.push(read_played(&pgn).unwrap());
     }
     assert_eq!(runs[0].len(), 4);
     assert_eq!(runs[0], runs[1]);
-    assert!(runs[0].iter().all(|g| g.2 >= 10), "{:?}", runs[0]);
+    assert!(runs[0].iter().all(|g| g.plies >= 10), "{:?}", runs[0]);
 }
 
 /// `augur-lab match` killed with SIGKILL several times, at random moments and
@@ -185,7 +172,7 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
         .status()
         .unwrap();
     assert!(status.success());
-    let expected = games_without_timing(&reference);
+    let expected = read_played(&reference).unwrap();
     assert_eq!(expected.len(), games);
 
     let pgn = dir.join("killed.pgn");
@@ -268,5 +255,5 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
         text.len(),
         "a torn record is left"
     );
-    assert_eq!(games_without_timing(&pgn), expected);
+    assert_eq!(read_played(&pgn).unwrap(), expected);
 }

@@ -375,6 +375,31 @@ pub fn read_summaries(path: &Path) -> Result<Vec<GameSummary>> {
     )
 }
 
+/// A game as played, for comparing two runs of one schedule: round, result, length and the
+/// moves' hash, not the clock and eval comments that differ between runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    pub round: Option<usize>,
+    pub result: Option<KnownOutcome>,
+    pub plies: usize,
+    pub moves_hash: u64,
+}
+
+/// The games of a PGN file as played, in round order.
+pub fn read_played(path: &Path) -> Result<Vec<Played>> {
+    let mut games: Vec<Played> = read_summaries(path)?
+        .into_iter()
+        .map(|g| Played {
+            round: g.round,
+            result: g.result,
+            plies: g.plies,
+            moves_hash: g.moves_hash,
+        })
+        .collect();
+    games.sort_by_key(|g| g.round);
+    Ok(games)
+}
+
 /// Reads the summaries of the games in PGN text (`name` for errors).
 pub fn read_summaries_from(bytes: &[u8], name: &str) -> Result<Vec<GameSummary>> {
     summaries_of(Reader::new(bytes), name)

@@ -763,3 +763,115 @@ command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "60", "--nodes", 
     assert!(run.join("data/summary.toml").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The first `n` games of a PGN the match runner wrote (each record starts with `[Event `).
+fn first_games(text: &str, n: usize) -> &str {
+    match text.match_indices("[Event ").nth(n) {
+        Some((at, _)) => &text[..at],
+        None => text,
+    }
+}
+
+/// A stage in flight loses only the games since the last keep: `campaign keep-in-flight`
+/// keeps each PGN that no evidence holds whole as parts of only the new complete games (a torn
+/// last record left for later), `campaign restore` writes the parts one after another into a
+/// folder that is gone, and the stage resumes after them; parts that are not the start of the
+/// live file are refused, and the parts of a PGN kept whole since are removed.
+#[test]
+fn a_stage_in_flight_is_kept_in_parts_and_resumes_after_them() {
+    let dir = common::scratch("campaign", "in-flight");
+    let file = dir.join("flight.toml");
+    let run = dir.join("flight");
+    std::fs::write(
+        &file,
+        format!(
+            r#"
+name = "flight"
+dir = "{run}"
+cores = 1
+[engine]
+augur = "{augur}"
+lab = "{lab}"
+[[stage]]
+id = "m"
+cores = 1
+command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "name=b,cmd={{augur}},nodes=20", "--tc", "nodes=1000", "--games", "6", "--concurrency", "1", "--pgn", "{{dir}}/games.pgn"]
+"#,
+            run = run.display(),
+            augur = common::augur_binary().display(),
+            lab = lab(),
+        ),
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    run_ok(&["campaign", "run", f]);
+    let pgn = run.join("m/games.pgn");
+    let full = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(full.matches("[Event ").count(), 6);
+    let evidence = dir.join("docs/evidence");
+    let ev = evidence.to_str().unwrap();
+    let parts = evidence.join("in-flight/flight/m-games");
+
+    // Two games and a torn third: the part holds the two.
+    let torn = format!("{}[Event \"torn", first_games(&full, 2));
+    std::fs::write(&pgn, &torn).unwrap();
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("kept 2 games"), "{out}");
+    assert!(parts.join("part-01.pgn.xz").exists());
+    // Four games: the second part holds only the two new ones; nothing new, no part.
+    std::fs::write(&pgn, first_games(&full, 4)).unwrap();
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("kept 2 games"), "{out}");
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("no new complete game"), "{out}");
+    assert!(!parts.join("part-03.pgn.xz").exists());
+    let record = std::fs::read_to_string(parts.join("restore.toml")).unwrap();
+    assert_eq!(record.matches("offset = ").count(), 2, "{record}");
+
+    // The machine is lost: the parts come back one after another and the stage resumes.
+    std::fs::remove_dir_all(&run).unwrap();
+    let out = run_ok(&["campaign", "restore", "--evidence", ev, f]);
+    assert!(out.contains("2 restored"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&pgn).unwrap(),
+        first_games(&full, 4)
+    );
+    run_ok(&["campaign", "run", f]);
+    let log = std::fs::read_to_string(run.join("m/log.txt")).unwrap();
+    assert!(log.contains("4 games already played, 2 to go"), "{log}");
+    let resumed = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(resumed.matches("[Event ").count(), 6);
+    assert!(resumed.starts_with(first_games(&full, 4)));
+
+    // Another run's file under the same path: refused, nothing written.
+    std::fs::write(&pgn, &full[full.find("[Event ").unwrap() + 1..]).unwrap();
+    let err = run_err(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(err.contains("not the start"), "{err}");
+    assert!(!parts.join("part-03.pgn.xz").exists());
+
+    // Kept whole at the end: the parts are superseded and removed; restore takes the whole.
+    std::fs::write(&pgn, &resumed).unwrap();
+    let registry = dir.join("verdicts.csv");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let columns = std::fs::read_to_string(root.join("docs/evidence/verdicts.csv")).unwrap();
+    std::fs::write(&registry, format!("{}\n", columns.lines().next().unwrap())).unwrap();
+    run_ok(&[
+        "stats",
+        pgn.to_str().unwrap(),
+        "--row",
+        "flight-m",
+        "--kind",
+        "match",
+        "--keep",
+        evidence.join("flight-m").to_str().unwrap(),
+        "--registry",
+        registry.to_str().unwrap(),
+    ]);
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("its games are kept whole"), "{out}");
+    assert!(!parts.exists());
+    std::fs::remove_dir_all(&run).unwrap();
+    run_ok(&["campaign", "restore", "--evidence", ev, f]);
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), resumed);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -4,7 +4,9 @@
 //! machine; with this record `augur-lab campaign restore` puts a finished stage's games (and
 //! any other file listed) back where the campaign looks for them, so that a lost machine costs
 //! only the stage in flight. `stats --keep` writes the entry of the PGN it keeps; other files
-//! (a fit's data, a study's table of finished points) are listed by hand.
+//! (a fit's data, a study's table of finished points) are listed by hand. A stage's PGN can
+//! also be kept while it is in flight, in parts that each hold only the games since the last
+//! (`campaign keep-in-flight`): each part's entry names its `offset` in the restored file.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -25,6 +27,10 @@ pub struct Origin {
     pub to: PathBuf,
     /// SHA-256 of the restored bytes (the kept file decompressed).
     pub sha256: String,
+    /// For a part of a file kept in flight: where its bytes start in the restored file. The
+    /// parts of one `to` follow each other from 0; an entry without an offset is the whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
 }
 
 impl Origin {
@@ -35,6 +41,7 @@ impl Origin {
             kept,
             to,
             sha256: String::new(),
+            offset: None,
         };
         origin.sha256 = sha256_hex(&restored_bytes(dir, &origin)?);
         Ok(origin)
@@ -158,6 +165,7 @@ mod tests {
             kept: "a.txt".into(),
             to: "/tmp/x/a.txt".into(),
             sha256: sha256_hex(b"abc"),
+            offset: None,
         };
         Origins::add(&dir, a.clone()).unwrap();
         // The same kept name again replaces its entry.
@@ -169,6 +177,16 @@ mod tests {
             ..a.clone()
         };
         assert!(checked_bytes(&dir, &wrong).is_err());
+        // A part names its offset; a whole file's entry is written without one.
+        let part = Origin {
+            kept: "b.txt".into(),
+            offset: Some(3),
+            ..a.clone()
+        };
+        Origins::add(&dir, part.clone()).unwrap();
+        let text = std::fs::read_to_string(dir.join(FILE_NAME)).unwrap();
+        assert_eq!(text.matches("offset = 3").count(), 1, "{text}");
+        assert_eq!(Origins::read(&dir).unwrap().files, vec![a.clone(), part]);
         for bad in [
             "[[file]]\nkept = \"a.txt\"\nto = \"relative/a.txt\"\nsha256 = \"00\"\n",
             "[[file]]\nkept = \"../a.txt\"\nto = \"/tmp/a.txt\"\nsha256 = \"00\"\n",

@@ -213,6 +213,7 @@ fn keep(dir: &Path, games: &Path, rows: &[games_csv::GameRow], strip: bool) -> R
                     kept: "games.pgn.xz".into(),
                     to,
                     sha256: kept::sha256_hex(pgn.as_bytes()),
+                    offset: None,
                 },
             )?;
         }

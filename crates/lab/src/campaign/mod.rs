@@ -16,6 +16,7 @@
 //! OpenBench.
 
 pub mod file;
+pub mod in_flight;
 pub mod pin;
 pub mod plan;
 pub mod restore;
@@ -66,6 +67,11 @@ pub enum CampaignCommand {
     /// does not record itself (a study's table of finished points, a fit's input), and again
     /// after such a file is appended to.
     Keep(KeepTarget),
+    /// Keep the games of every stage in flight (each PGN of the campaign's folder that no
+    /// evidence keeps whole) as a new part in the evidence (docs/evidence/in-flight/), only
+    /// the games since the last part, with restore entries; the parts of a PGN kept whole
+    /// since are removed. Run before a machine may be lost, then commit the parts.
+    KeepInFlight(KeepInFlightTargets),
 }
 
 #[derive(clap::Args, Debug)]
@@ -90,6 +96,16 @@ pub struct RestoreTargets {
     /// Say what would be written, write nothing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct KeepInFlightTargets {
+    #[command(flatten)]
+    pub files: Files,
+    /// The evidence folder: parts go to its in-flight/ folder; every restore.toml three
+    /// levels down says what is kept already.
+    #[arg(long, default_value = DEFAULT_EVIDENCE)]
+    pub evidence: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -301,6 +317,39 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
                     entries.len() - restored,
                     entries.len(),
                     campaign.layout.dir.display()
+                );
+            }
+            Ok(())
+        }
+        CampaignCommand::KeepInFlight(r) => {
+            for target in r.files.targets()? {
+                let campaign = target.open()?;
+                let done = in_flight::keep(&campaign, &r.evidence)
+                    .with_context(|| format!("{}", target.file.display()))?;
+                for d in &done {
+                    match d {
+                        in_flight::Kept::Part {
+                            pgn,
+                            folder,
+                            kept,
+                            games,
+                        } => println!(
+                            "kept {games} games of {} as {}",
+                            pgn.display(),
+                            folder.join(kept).display()
+                        ),
+                        in_flight::Kept::Unchanged { pgn } => {
+                            println!("no new complete game in {}", pgn.display())
+                        }
+                        in_flight::Kept::Superseded { folder } => {
+                            println!("removed {}: its games are kept whole", folder.display())
+                        }
+                    }
+                }
+                println!(
+                    "{}: {} PGN files looked at",
+                    target.file.display(),
+                    done.len()
                 );
             }
             Ok(())

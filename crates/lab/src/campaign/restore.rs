@@ -7,15 +7,16 @@
 //! its kept games played (a finished one writes its summary at once); a study resumes after
 //! its finished points.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use augur_arena::matchmaking::kept::{self, Origin, Origins};
 
 use super::stages::Campaign;
 
 /// What restore did with one listed file.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Written from the evidence.
     Restored,
@@ -66,40 +67,138 @@ pub fn records(root: &Path) -> Result<Vec<(PathBuf, Origins)>> {
 
 /// Restores the files of `campaign`'s folder listed under the evidence `root`; with `dry_run`
 /// only says what it would write. Every file is checked before any is written, so a corrupt
-/// record writes nothing.
+/// record writes nothing. A file kept whole wins over parts kept of it in flight; parts are
+/// written one after another and must follow each other from offset 0.
 pub fn restore(campaign: &Campaign, root: &Path, dry_run: bool) -> Result<Vec<Entry>> {
     let dir = &campaign.layout.dir;
-    let mut plan = Vec::new();
+    let mut by_target: BTreeMap<PathBuf, Vec<(PathBuf, Origin)>> = BTreeMap::new();
     for (evidence, origins) in records(root)? {
         for origin in origins.files {
-            if !origin.to.starts_with(dir) {
-                continue;
+            if origin.to.starts_with(dir) {
+                by_target
+                    .entry(origin.to.clone())
+                    .or_default()
+                    .push((evidence.clone(), origin));
             }
-            let present = origin.to.exists();
-            let bytes = if present {
-                None
-            } else {
-                Some(kept::checked_bytes(&evidence, &origin)?)
-            };
-            plan.push((evidence.clone(), origin, bytes));
         }
     }
+    let mut plan = Vec::new();
+    for (to, listed) in by_target {
+        let present = to.exists();
+        let (used, bytes) = assemble(&to, listed, !present)?;
+        plan.push((used, bytes));
+    }
     let mut done = Vec::new();
-    for (evidence, origin, bytes) in plan {
+    for (used, bytes) in plan {
         let outcome = match bytes {
             None => Outcome::Present,
             Some(bytes) => {
                 if !dry_run {
-                    crate::kit::atomic::write(&origin.to, &bytes)?;
+                    crate::kit::atomic::write(&used[0].1.to, &bytes)?;
                 }
                 Outcome::Restored
             }
         };
-        done.push(Entry {
-            evidence,
-            origin,
-            outcome,
-        });
+        for (evidence, origin) in used {
+            done.push(Entry {
+                evidence,
+                origin,
+                outcome,
+            });
+        }
     }
     Ok(done)
+}
+
+/// Kept files with their evidence folders.
+type Used = Vec<(PathBuf, Origin)>;
+
+/// The kept files that make `to` (its whole, else its parts in order) and, with `read`, the
+/// checked bytes they restore to.
+fn assemble(to: &Path, listed: Used, read: bool) -> Result<(Used, Option<Vec<u8>>)> {
+    let (wholes, mut parts): (Used, Used) =
+        listed.into_iter().partition(|(_, o)| o.offset.is_none());
+    if let Some(first) = wholes.first() {
+        if let Some((e, o)) = wholes.iter().find(|(_, o)| o.sha256 != first.1.sha256) {
+            bail!(
+                "{} is kept twice with different contents: {} and {}",
+                to.display(),
+                first.0.join(&first.1.kept).display(),
+                e.join(&o.kept).display()
+            );
+        }
+        let used = vec![first.clone()];
+        let bytes = if read {
+            Some(kept::checked_bytes(&first.0, &first.1)?)
+        } else {
+            None
+        };
+        return Ok((used, bytes));
+    }
+    parts.sort_by_key(|(_, o)| o.offset);
+    if !read {
+        return Ok((parts, None));
+    }
+    let mut bytes = Vec::new();
+    for (evidence, origin) in &parts {
+        let part = kept::checked_bytes(evidence, origin)?;
+        if origin.offset != Some(bytes.len() as u64) {
+            bail!(
+                "{}: a part of {} starts at byte {:?}, but the parts before it end at {}",
+                evidence.join(&origin.kept).display(),
+                to.display(),
+                origin.offset.unwrap_or(0),
+                bytes.len()
+            );
+        }
+        bytes.extend_from_slice(&part);
+    }
+    Ok((parts, Some(bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kept file `name` with `bytes` in `dir`, restoring to `to` at `offset`.
+    fn kept_file(dir: &Path, name: &str, bytes: &[u8], offset: Option<u64>) -> (PathBuf, Origin) {
+        std::fs::write(dir.join(name), bytes).unwrap();
+        let origin = Origin {
+            kept: name.into(),
+            to: "/c/games.pgn".into(),
+            sha256: kept::sha256_hex(bytes),
+            offset,
+        };
+        (dir.to_path_buf(), origin)
+    }
+
+    #[test]
+    fn parts_follow_each_other_and_a_whole_file_wins() {
+        let dir = std::env::temp_dir().join(format!("augur-restore-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let to = Path::new("/c/games.pgn");
+        let a = kept_file(&dir, "a", b"abc", Some(0));
+        let b = kept_file(&dir, "b", b"de", Some(3));
+        // Listed in any order, written in offset order.
+        let (used, bytes) = assemble(to, vec![b.clone(), a.clone()], true).unwrap();
+        assert_eq!(bytes.unwrap(), b"abcde");
+        assert_eq!(used.len(), 2);
+        // A gap (or an overlap) between parts is refused.
+        let late = kept_file(&dir, "late", b"de", Some(4));
+        let err = assemble(to, vec![a.clone(), late], true).unwrap_err();
+        assert!(format!("{err:#}").contains("end at 3"), "{err:#}");
+        // The whole file, once kept, is what comes back.
+        let whole = kept_file(&dir, "whole", b"abcdefgh", None);
+        let (used, bytes) = assemble(to, vec![a.clone(), whole.clone(), b], true).unwrap();
+        assert_eq!(bytes.unwrap(), b"abcdefgh");
+        assert_eq!(used, vec![whole.clone()]);
+        // Two wholes that differ: refused.
+        let other = kept_file(&dir, "other", b"abcdefgX", None);
+        assert!(assemble(to, vec![whole, other], true).is_err());
+        // A file already there is not read at all.
+        let (_, bytes) = assemble(to, vec![a], false).unwrap();
+        assert!(bytes.is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

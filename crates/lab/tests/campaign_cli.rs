@@ -604,6 +604,44 @@ fn a_running_campaign_is_repinned_only_to_a_lab_that_writes_the_same_records() {
     assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
 }
 
+/// A campaign `name` in `dir` of one match stage `m` of `games` games at fixed nodes: its
+/// file and its folder.
+fn match_campaign(dir: &Path, name: &str, games: u32) -> (PathBuf, PathBuf) {
+    let file = dir.join(format!("{name}.toml"));
+    let run = dir.join(name);
+    std::fs::write(
+        &file,
+        format!(
+            r#"
+name = "{name}"
+dir = "{run}"
+cores = 1
+[engine]
+augur = "{augur}"
+lab = "{lab}"
+[[stage]]
+id = "m"
+cores = 1
+command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "name=b,cmd={{augur}},nodes=20", "--tc", "nodes=1000", "--games", "{games}", "--concurrency", "1", "--pgn", "{{dir}}/games.pgn"]
+"#,
+            run = run.display(),
+            augur = common::augur_binary().display(),
+            lab = lab(),
+        ),
+    )
+    .unwrap();
+    (file, run)
+}
+
+/// A verdict registry in `dir` with the committed one's columns and no row.
+fn empty_registry(dir: &Path) -> PathBuf {
+    let registry = dir.join("verdicts.csv");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let columns = std::fs::read_to_string(root.join("docs/evidence/verdicts.csv")).unwrap();
+    std::fs::write(&registry, format!("{}\n", columns.lines().next().unwrap())).unwrap();
+    registry
+}
+
 /// A lost machine costs only the stage in flight: a finished match stage's games, kept with
 /// `stats --keep` (which records where they came from), come back with `campaign restore`
 /// (or by themselves at a first start from the repository's root) into a campaign folder
@@ -613,37 +651,12 @@ fn a_running_campaign_is_repinned_only_to_a_lab_that_writes_the_same_records() {
 #[test]
 fn a_lost_campaign_gets_its_finished_games_back_from_the_evidence() {
     let dir = common::scratch("campaign", "restore");
-    let file = dir.join("kept.toml");
-    let run = dir.join("kept");
-    std::fs::write(
-        &file,
-        format!(
-            r#"
-name = "kept"
-dir = "{run}"
-cores = 1
-[engine]
-augur = "{augur}"
-lab = "{lab}"
-[[stage]]
-id = "m"
-cores = 1
-command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "name=b,cmd={{augur}},nodes=20", "--tc", "nodes=1000", "--games", "4", "--concurrency", "1", "--pgn", "{{dir}}/games.pgn"]
-"#,
-            run = run.display(),
-            augur = common::augur_binary().display(),
-            lab = lab(),
-        ),
-    )
-    .unwrap();
+    let (file, run) = match_campaign(&dir, "kept", 4);
     let f = file.to_str().unwrap();
     run_ok(&["campaign", "run", f]);
     let pgn = run.join("m/games.pgn");
     let evidence = dir.join("docs/evidence");
-    let registry = dir.join("verdicts.csv");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let columns = std::fs::read_to_string(root.join("docs/evidence/verdicts.csv")).unwrap();
-    std::fs::write(&registry, format!("{}\n", columns.lines().next().unwrap())).unwrap();
+    let registry = empty_registry(&dir);
     run_ok(&[
         "stats",
         pgn.to_str().unwrap(),
@@ -780,29 +793,7 @@ fn first_games(text: &str, n: usize) -> &str {
 #[test]
 fn a_stage_in_flight_is_kept_in_parts_and_resumes_after_them() {
     let dir = common::scratch("campaign", "in-flight");
-    let file = dir.join("flight.toml");
-    let run = dir.join("flight");
-    std::fs::write(
-        &file,
-        format!(
-            r#"
-name = "flight"
-dir = "{run}"
-cores = 1
-[engine]
-augur = "{augur}"
-lab = "{lab}"
-[[stage]]
-id = "m"
-cores = 1
-command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "name=b,cmd={{augur}},nodes=20", "--tc", "nodes=1000", "--games", "6", "--concurrency", "1", "--pgn", "{{dir}}/games.pgn"]
-"#,
-            run = run.display(),
-            augur = common::augur_binary().display(),
-            lab = lab(),
-        ),
-    )
-    .unwrap();
+    let (file, run) = match_campaign(&dir, "flight", 6);
     let f = file.to_str().unwrap();
     run_ok(&["campaign", "run", f]);
     let pgn = run.join("m/games.pgn");
@@ -851,10 +842,7 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
 
     // Kept whole at the end: the parts are superseded and removed; restore takes the whole.
     std::fs::write(&pgn, &resumed).unwrap();
-    let registry = dir.join("verdicts.csv");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let columns = std::fs::read_to_string(root.join("docs/evidence/verdicts.csv")).unwrap();
-    std::fs::write(&registry, format!("{}\n", columns.lines().next().unwrap())).unwrap();
+    let registry = empty_registry(&dir);
     run_ok(&[
         "stats",
         pgn.to_str().unwrap(),

@@ -144,7 +144,7 @@ fn assemble(to: &Path, listed: Used, read: bool) -> Result<(Used, Option<Vec<u8>
         let part = kept::checked_bytes(evidence, origin)?;
         if origin.offset != Some(bytes.len() as u64) {
             bail!(
-                "{}: a part of {} starts at byte {:?}, but the parts before it end at {}",
+                "{}: a part of {} starts at byte {}, but the parts before it end at {}",
                 evidence.join(&origin.kept).display(),
                 to.display(),
                 origin.offset.unwrap_or(0),

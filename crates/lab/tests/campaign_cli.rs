@@ -177,12 +177,14 @@ fn a_network_campaign_runs_end_to_end_and_survives_a_kill() {
         row.starts_with("gate-tiny-gen1,sprt,nodes=300,candidate,best,"),
         "{row}"
     );
-    let games = std::fs::read_to_string(evidence.join("games.csv")).unwrap();
-    assert_eq!(
-        games.lines().count(),
-        13,
-        "12 games and the column line: {games}"
+    let games = run_ok(&["stats", evidence.join("games.csv.xz").to_str().unwrap()]);
+    assert!(games.contains("Games: 12 "), "{games}");
+    let record = std::fs::read_to_string(evidence.join("restore.toml")).unwrap();
+    assert!(
+        record.contains(run.join("gen1/gate/games.pgn").to_str().unwrap()),
+        "{record}"
     );
+    assert!(evidence.join("games.pgn.xz").exists());
     // A finished campaign run again has nothing to do.
     let again = run_ok(&["campaign", "run", file_arg]);
     assert!(!again.contains(" start "), "{again}");

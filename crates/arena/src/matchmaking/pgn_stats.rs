@@ -126,7 +126,7 @@ pub fn report(args: &StatsArgs) -> Result<String> {
             }
         }
         let kept = match &args.keep {
-            Some(dir) => Some(keep(dir, path, &evidence.rows, args.strip_comments)?),
+            Some(dir) => Some(keep_games(dir, path, &evidence.rows, args.strip_comments)?),
             None => None,
         };
         let row = registry_row(
@@ -180,9 +180,14 @@ pub fn report(args: &StatsArgs) -> Result<String> {
     Ok(out)
 }
 
-/// Writes the evidence of `--keep`: the per-game record, and the PGN when the games are one;
-/// returns the record's path as the registry names it.
-fn keep(dir: &Path, games: &Path, rows: &[games_csv::GameRow], strip: bool) -> Result<String> {
+/// Writes the evidence of `--keep` (and of a campaign's gate): the per-game record, and the PGN
+/// when the games are one; returns the record's path as the registry names it.
+pub fn keep_games(
+    dir: &Path,
+    games: &Path,
+    rows: &[games_csv::GameRow],
+    strip: bool,
+) -> Result<String> {
     let record = dir.join("games.csv.xz");
     if record.exists() {
         bail!(

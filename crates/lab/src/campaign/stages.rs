@@ -439,8 +439,9 @@ impl Campaign {
     }
 
     /// A gate's evidence as the registry keeps it (docs/evidence/README.md): the games as a
-    /// compact record, the PGN, and the registry row they compute, in `genG/promote/evidence/`,
-    /// ready to be committed under `docs/evidence/<id>/` with the row added to verdicts.csv.
+    /// compact record and the PGN without comments (both xz, the PGN with its restore entry),
+    /// and the registry row they compute, in `genG/promote/evidence/`, ready to be committed
+    /// under `docs/evidence/<id>/` with the row added to verdicts.csv.
     fn write_evidence(&self, gen: u32) -> Result<()> {
         use augur_arena::matchmaking::games_csv;
         use augur_arena::matchmaking::results::ResultTable;
@@ -453,10 +454,13 @@ impl Campaign {
             .stage_dir(&gen_id(gen, "promote"))
             .join("evidence")
             .join(&id);
-        std::fs::create_dir_all(&dir)?;
+        // A promote retried after a kill writes its evidence anew.
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)
+                .with_context(|| format!("cannot remove {}", dir.display()))?;
+        }
         let games = games_csv::read_games(&pgn)?;
-        std::fs::write(dir.join("games.csv"), games_csv::to_text(&games.rows)?)?;
-        std::fs::copy(&pgn, dir.join("games.pgn"))?;
+        augur_arena::matchmaking::pgn_stats::keep_games(&dir, &pgn, &games.rows, true)?;
         let template = Row {
             id: id.clone(),
             kind: "sprt".into(),

@@ -346,11 +346,11 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
                         }
                     }
                 }
-                println!(
-                    "{}: {} PGN files looked at",
-                    target.file.display(),
-                    done.len()
-                );
+                let pgns = done
+                    .iter()
+                    .filter(|d| !matches!(d, in_flight::Kept::Superseded { .. }))
+                    .count();
+                println!("{}: {pgns} PGN files in flight", target.file.display());
             }
             Ok(())
         }

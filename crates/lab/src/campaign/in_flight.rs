@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use augur_arena::game::pgn::complete_prefix_len;
+use augur_arena::game::pgn::{complete_prefix_len, read_summaries_from};
 use augur_arena::matchmaking::kept::{self, Origin, Origins};
 
 use super::restore::records;
@@ -170,10 +170,7 @@ fn keep_part(pgn: &Path, folder: &Path, mut before: Vec<Origin>) -> Result<Kept>
             offset: Some(kept_len as u64),
         },
     )?;
-    let games = String::from_utf8_lossy(new)
-        .lines()
-        .filter(|l| l.starts_with("[Result "))
-        .count();
+    let games = read_summaries_from(new, &pgn.display().to_string())?.len();
     Ok(Kept::Part {
         pgn: pgn.to_path_buf(),
         folder: folder.to_path_buf(),

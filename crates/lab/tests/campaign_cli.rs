@@ -779,6 +779,65 @@ command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "60", "--nodes", 
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// [campaign-lab-commit] `lab_commit` beside `commit`: the engine comes from `DIR/src`, the lab
+/// from `DIR/src-lab` (builds already there: dummies stand where the other commit's binary must
+/// not be taken), and pinned.toml names the lab's commit and says where the engine came from.
+#[test]
+fn a_lab_commit_pins_one_commits_engine_and_anothers_lab() {
+    let dir = common::scratch("campaign", "lab-commit");
+    let run = dir.join("c");
+    let augur = common::augur_binary();
+    let (lab_path, augur_path) = (Path::new(lab()), augur.as_path());
+    for (src, lab_file, augur_file) in [
+        ("src", None, Some(augur_path)),
+        ("src-lab", Some(lab_path), None),
+    ] {
+        let release = run.join(src).join("target/release");
+        std::fs::create_dir_all(&release).unwrap();
+        std::fs::write(run.join(src).join(".git"), "gitdir: elsewhere\n").unwrap();
+        for (name, file) in [("augur-lab", lab_file), ("augur", augur_file)] {
+            match file {
+                Some(f) => drop(std::fs::copy(f, release.join(name)).unwrap()),
+                None => std::fs::write(release.join(name), "not this one\n").unwrap(),
+            }
+        }
+    }
+    let file = dir.join("c.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r#"
+name = "c"
+dir = "{run}"
+cores = 1
+[engine]
+commit = "abcdef1"
+lab_commit = "1234567"
+[[stage]]
+id = "data"
+cores = 1
+command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "3", "--threads", "1", "--quiet"]
+"#,
+            run = run.display()
+        ),
+    )
+    .unwrap();
+    run_ok(&["campaign", "run", file.to_str().unwrap()]);
+    let pinned = std::fs::read_to_string(run.join("bin/pinned.toml")).unwrap();
+    assert!(pinned.contains("lab_commit = \"1234567\""), "{pinned}");
+    assert!(pinned.contains("augur built from abcdef1"), "{pinned}");
+    assert_eq!(
+        std::fs::read(run.join("bin/augur")).unwrap(),
+        std::fs::read(common::augur_binary()).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(run.join("bin/augur-lab")).unwrap(),
+        std::fs::read(lab()).unwrap()
+    );
+    assert!(run.join("data/summary.toml").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The first `n` games of a PGN the match runner wrote (each record starts with `[Event `).
 fn first_games(text: &str, n: usize) -> &str {
     match text.match_indices("[Event ").nth(n) {

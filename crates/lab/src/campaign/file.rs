@@ -12,6 +12,7 @@
 //! augur = "target/release/augur"
 //! lab = "target/release/augur-lab"
 //! # or: commit = "284ef9d"           # both built from this commit in DIR/src
+//! #     lab_commit = "..."           # optional: the lab from another commit (DIR/src-lab)
 //!
 //! [network]                          # the network loop
 //! generations = 3
@@ -102,6 +103,10 @@ pub struct EngineFiles {
     /// binaries are built from it in `DIR/src` (a git worktree of the checkout), so that any
     /// machine, a new one after a lost one included, plays the same engine.
     pub commit: Option<String>,
+    /// [campaign-lab-commit] With `commit`, the lab built from this other commit (in
+    /// `DIR/src-lab`): an old engine judged by a later lab (its `--summary`, statistics and
+    /// evidence), the games the old engine's own lab played coming back move for move.
+    pub lab_commit: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -276,13 +281,23 @@ impl CampaignFile {
         if self.cores == 0 {
             bail!("cores = 0: a campaign needs at least one core");
         }
-        if let Some(c) = &self.engine.commit {
-            if !(7..=40).contains(&c.len()) || !c.chars().all(|ch| ch.is_ascii_hexdigit()) {
-                bail!("engine.commit '{c}': a commit is 7 to 40 hex digits");
+        for (key, c) in [
+            ("commit", &self.engine.commit),
+            ("lab_commit", &self.engine.lab_commit),
+        ] {
+            if let Some(c) = c {
+                if !(7..=40).contains(&c.len()) || !c.chars().all(|ch| ch.is_ascii_hexdigit()) {
+                    bail!("engine.{key} '{c}': a commit is 7 to 40 hex digits");
+                }
             }
-            if self.engine.augur.is_some() || self.engine.lab.is_some() {
-                bail!("engine.commit builds both binaries: leave out engine.augur and engine.lab");
-            }
+        }
+        if self.engine.commit.is_some()
+            && (self.engine.augur.is_some() || self.engine.lab.is_some())
+        {
+            bail!("engine.commit builds both binaries: leave out engine.augur and engine.lab");
+        }
+        if self.engine.lab_commit.is_some() && self.engine.commit.is_none() {
+            bail!("engine.lab_commit needs engine.commit: it replaces that commit's lab");
         }
         if let Some(n) = &self.network {
             if n.generations == 0 {
@@ -456,10 +471,14 @@ games = 10
             |engine: &str| TINY.replace("cores = 2", &format!("cores = 2\n[engine]\n{engine}"));
         let f = parse(&with("commit = \"284ef9d\"")).unwrap();
         assert_eq!(f.engine.commit.as_deref(), Some("284ef9d"));
+        let f = parse(&with("commit = \"e3809f7\"\nlab_commit = \"0553fc4\"")).unwrap();
+        assert_eq!(f.engine.lab_commit.as_deref(), Some("0553fc4"));
         for bad in [
             "commit = \"284ef9\"",
             "commit = \"main\"",
             "commit = \"284ef9d\"\naugur = \"x\"",
+            "commit = \"284ef9d\"\nlab_commit = \"HEAD\"",
+            "lab_commit = \"0553fc4\"",
         ] {
             assert!(parse(&with(bad)).is_err(), "{bad}");
         }

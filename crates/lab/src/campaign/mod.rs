@@ -461,11 +461,22 @@ fn binaries(campaign: &Campaign) -> Result<(PathBuf, PathBuf)> {
     if let Some(commit) = &campaign.file.engine.commit {
         // The running lab built from that very commit (clean) is its build: no second one.
         let running = source_commit();
+        let is_running = |c: &str| running.len() == 40 && running.starts_with(c);
         let beside = exe.with_file_name(format!("augur{}", std::env::consts::EXE_SUFFIX));
-        if running.len() == 40 && running.starts_with(commit.as_str()) && beside.exists() {
-            return Ok((exe, beside));
-        }
-        return pin::build_commit(&campaign.layout.dir.join("src"), commit);
+        let (lab, augur) = if is_running(commit) && beside.exists() {
+            (exe.clone(), beside)
+        } else {
+            pin::build_commit(&campaign.layout.dir.join("src"), commit)?
+        };
+        // [campaign-lab-commit] The engine of one commit, the lab of another.
+        return Ok(match &campaign.file.engine.lab_commit {
+            None => (lab, augur),
+            Some(c) if is_running(c) => (exe, augur),
+            Some(c) => (
+                pin::build_commit(&campaign.layout.dir.join("src-lab"), c)?.0,
+                augur,
+            ),
+        });
     }
     let augur = match &campaign.file.engine.augur {
         Some(p) => p.clone(),
@@ -499,8 +510,13 @@ fn prepare(campaign: &Campaign, file: &Path) -> Result<()> {
         }
     }
     if !pinned.is_empty() {
+        let engine = &campaign.file.engine;
+        let from = match (&engine.commit, &engine.lab_commit) {
+            (Some(c), Some(_)) => format!("# augur built from {c}, augur-lab from lab_commit\n"),
+            _ => String::new(),
+        };
         pinned = format!(
-            "# the binaries this campaign runs\nlab_commit = {:?}\n{pinned}",
+            "# the binaries this campaign runs\n{from}lab_commit = {:?}\n{pinned}",
             pin::pinned_commit(campaign)
         );
         crate::kit::atomic::write(&l.pinned(), pinned.as_bytes())?;

@@ -209,13 +209,13 @@ fn record_text(
     out.join("\n") + "\n"
 }
 
-/// The commit a pin of `campaign` records: its [engine] commit, else the running lab's.
+/// The commit a pin of `campaign` records, the lab's: its [engine] lab_commit, else its
+/// commit, else the running lab's.
 pub fn pinned_commit(campaign: &Campaign) -> String {
-    campaign
-        .file
-        .engine
-        .commit
+    let e = &campaign.file.engine;
+    e.lab_commit
         .clone()
+        .or_else(|| e.commit.clone())
         .unwrap_or_else(source_commit)
 }
 

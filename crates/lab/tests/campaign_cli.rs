@@ -864,11 +864,17 @@ fn a_stage_in_flight_is_kept_in_parts_and_resumes_after_them() {
     let ev = evidence.to_str().unwrap();
     let parts = evidence.join("in-flight/flight/m-games");
 
-    // Two games and a torn third: the part holds the two.
+    // Two games and a torn third: the part holds the two. A PGN inside a source worktree
+    // (src, src-lab) is the checkout's, not a stage's: never kept.
     let torn = format!("{}[Event \"torn", first_games(&full, 2));
     std::fs::write(&pgn, &torn).unwrap();
+    for src in ["src", "src-lab"] {
+        std::fs::create_dir_all(run.join(src)).unwrap();
+        std::fs::write(run.join(src).join("fixture.pgn"), first_games(&full, 1)).unwrap();
+    }
     let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
     assert!(out.contains("kept 2 games"), "{out}");
+    assert!(!out.contains("fixture"), "{out}");
     assert!(parts.join("part-01.pgn.xz").exists());
     // Four games: the second part holds only the two new ones; nothing new, no part.
     std::fs::write(&pgn, first_games(&full, 4)).unwrap();

@@ -97,7 +97,8 @@ pub fn keep(campaign: &Campaign, root: &Path) -> Result<Vec<Kept>> {
     Ok(done)
 }
 
-/// The PGN files of a campaign's folder, outside its binaries and its source worktree.
+/// The PGN files of a campaign's folder, outside its binaries and its source worktrees (the
+/// engine's `src`, the lab's `src-lab`: a checkout may hold PGN files of its own).
 fn pgns(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
@@ -108,7 +109,7 @@ fn pgns(dir: &Path) -> Result<Vec<PathBuf>> {
             let e = e.with_context(|| format!("cannot list {}", d.display()))?;
             let path = e.path();
             if e.file_type()?.is_dir() {
-                if d != *dir || !matches!(e.file_name().to_str(), Some("bin" | "src")) {
+                if d != *dir || !matches!(e.file_name().to_str(), Some("bin" | "src" | "src-lab")) {
                     pending.push(path);
                 }
             } else if path.extension().is_some_and(|x| x == "pgn") {

@@ -110,7 +110,13 @@ fn a_network_campaign_runs_end_to_end_and_survives_a_kill() {
     runner.wait().unwrap();
     for stage in ["held-out", "gen1/datagen"] {
         if let Ok(pid) = std::fs::read_to_string(run.join(stage).join("pid")) {
-            let _ = Command::new("kill").args(["-9", pid.trim()]).status();
+            // Only while that pid is still the stage's: a finished stage's number may already
+            // be another test's process (pids wrap at 32,768, and the trainer's threads use
+            // them up quickly), which a blind kill would take down.
+            let line = std::fs::read(format!("/proc/{}/cmdline", pid.trim())).unwrap_or_default();
+            if String::from_utf8_lossy(&line).contains(run.to_str().unwrap()) {
+                let _ = Command::new("kill").args(["-9", pid.trim()]).status();
+            }
         }
     }
     let status = run_ok(&["campaign", "status", file_arg]);

@@ -738,6 +738,27 @@ fn a_lost_campaign_gets_its_finished_games_back_from_the_evidence() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A one-stage datagen campaign `dir/c.toml` running in `run`, with `engine` as its [engine].
+fn commit_campaign(dir: &Path, run: &Path, engine: &str) -> PathBuf {
+    let file = dir.join("c.toml");
+    let text = format!(
+        r#"
+name = "c"
+dir = "{run}"
+cores = 1
+[engine]
+{engine}
+[[stage]]
+id = "data"
+cores = 1
+command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "3", "--threads", "1", "--quiet"]
+"#,
+        run = run.display()
+    );
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
 /// [campaign-commit] A campaign that names its commit runs that commit's build from
 /// `DIR/src` (here a build already there, so no cargo runs): bin/ holds those binaries and
 /// pinned.toml names the commit, not the running lab's.
@@ -751,25 +772,7 @@ fn a_campaign_with_a_commit_pins_that_commits_build() {
     std::fs::write(run.join("src/.git"), "gitdir: elsewhere\n").unwrap();
     std::fs::copy(lab(), release.join("augur-lab")).unwrap();
     std::fs::copy(common::augur_binary(), release.join("augur")).unwrap();
-    let file = dir.join("c.toml");
-    std::fs::write(
-        &file,
-        format!(
-            r#"
-name = "c"
-dir = "{run}"
-cores = 1
-[engine]
-commit = "abcdef1"
-[[stage]]
-id = "data"
-cores = 1
-command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "3", "--threads", "1", "--quiet"]
-"#,
-            run = run.display()
-        ),
-    )
-    .unwrap();
+    let file = commit_campaign(&dir, &run, "commit = \"abcdef1\"");
     run_ok(&["campaign", "run", file.to_str().unwrap()]);
     let pinned = std::fs::read_to_string(run.join("bin/pinned.toml")).unwrap();
     assert!(pinned.contains("lab_commit = \"abcdef1\""), "{pinned}");
@@ -808,26 +811,7 @@ fn a_lab_commit_pins_one_commits_engine_and_anothers_lab() {
             }
         }
     }
-    let file = dir.join("c.toml");
-    std::fs::write(
-        &file,
-        format!(
-            r#"
-name = "c"
-dir = "{run}"
-cores = 1
-[engine]
-commit = "abcdef1"
-lab_commit = "1234567"
-[[stage]]
-id = "data"
-cores = 1
-command = ["datagen", "--out", "{{dir}}/d.bin", "--positions", "60", "--nodes", "300", "--seed", "3", "--threads", "1", "--quiet"]
-"#,
-            run = run.display()
-        ),
-    )
-    .unwrap();
+    let file = commit_campaign(&dir, &run, "commit = \"abcdef1\"\nlab_commit = \"1234567\"");
     run_ok(&["campaign", "run", file.to_str().unwrap()]);
     let pinned = std::fs::read_to_string(run.join("bin/pinned.toml")).unwrap();
     assert!(pinned.contains("lab_commit = \"1234567\""), "{pinned}");

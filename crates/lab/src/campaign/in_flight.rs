@@ -16,7 +16,7 @@ use augur_arena::game::pgn::{complete_prefix_len, read_summaries_from};
 use augur_arena::matchmaking::kept::{self, Origin, Origins};
 
 use super::restore::records;
-use super::stages::Campaign;
+use super::stages::{Campaign, Layout};
 
 /// The folder under the evidence root that holds the parts.
 pub const FOLDER: &str = "in-flight";
@@ -109,7 +109,8 @@ fn pgns(dir: &Path) -> Result<Vec<PathBuf>> {
             let e = e.with_context(|| format!("cannot list {}", d.display()))?;
             let path = e.path();
             if e.file_type()?.is_dir() {
-                if d != *dir || !matches!(e.file_name().to_str(), Some("bin" | "src" | "src-lab")) {
+                let outside = e.file_name().to_str().is_some_and(Layout::holds_no_stage);
+                if d != *dir || !outside {
                     pending.push(path);
                 }
             } else if path.extension().is_some_and(|x| x == "pgn") {

@@ -466,16 +466,13 @@ fn binaries(campaign: &Campaign) -> Result<(PathBuf, PathBuf)> {
         let (lab, augur) = if is_running(commit) && beside.exists() {
             (exe.clone(), beside)
         } else {
-            pin::build_commit(&campaign.layout.dir.join("src"), commit)?
+            pin::build_commit(&campaign.layout.src(), commit)?
         };
         // [campaign-lab-commit] The engine of one commit, the lab of another.
         return Ok(match &campaign.file.engine.lab_commit {
             None => (lab, augur),
             Some(c) if is_running(c) => (exe, augur),
-            Some(c) => (
-                pin::build_commit(&campaign.layout.dir.join("src-lab"), c)?.0,
-                augur,
-            ),
+            Some(c) => (pin::build_commit(&campaign.layout.src_lab(), c)?.0, augur),
         });
     }
     let augur = match &campaign.file.engine.augur {

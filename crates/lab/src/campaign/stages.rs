@@ -21,6 +21,10 @@ pub struct Layout {
     pub dir: PathBuf,
 }
 
+/// The worktree folders of a campaign that names its commits.
+const SRC: &str = "src";
+const SRC_LAB: &str = "src-lab";
+
 impl Layout {
     pub fn stage_dir(&self, id: &str) -> PathBuf {
         self.dir.join(id)
@@ -57,6 +61,20 @@ impl Layout {
     /// What the pinned binaries are: commit, sources, SHA-256, and every re-pin.
     pub fn pinned(&self) -> PathBuf {
         self.dir.join("bin").join("pinned.toml")
+    }
+    /// [campaign-commit] The worktree the engine (and, without `lab_commit`, the lab) is
+    /// built in.
+    pub fn src(&self) -> PathBuf {
+        self.dir.join(SRC)
+    }
+    /// [campaign-lab-commit] The worktree the lab is built in when it has a commit of its own.
+    pub fn src_lab(&self) -> PathBuf {
+        self.dir.join(SRC_LAB)
+    }
+    /// Whether a top-level folder of the campaign's is its binaries or a source worktree,
+    /// not a stage's output.
+    pub fn holds_no_stage(name: &str) -> bool {
+        matches!(name, "bin" | SRC | SRC_LAB)
     }
     /// The network the loop starts from.
     pub fn start_net(&self) -> PathBuf {

@@ -920,3 +920,75 @@ fn a_stage_in_flight_is_kept_in_parts_and_resumes_after_them() {
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), resumed);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file kept whole while its stage was partial (a stage resumed from a restored point appends
+/// to it) is in flight again: parts kept before it are superseded, its new games are kept as
+/// parts after its end, and restore writes the whole file and then those parts.
+#[test]
+fn games_after_a_file_kept_whole_are_kept_in_parts() {
+    let dir = common::scratch("campaign", "after-whole");
+    let (file, run) = match_campaign(&dir, "after", 6);
+    let f = file.to_str().unwrap();
+    run_ok(&["campaign", "run", f]);
+    let pgn = run.join("m/games.pgn");
+    let full = std::fs::read_to_string(&pgn).unwrap();
+    let evidence = dir.join("docs/evidence");
+    let ev = evidence.to_str().unwrap();
+    let parts = evidence.join("in-flight/after/m-games");
+
+    std::fs::write(&pgn, first_games(&full, 2)).unwrap();
+    run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(parts.join("part-01.pgn.xz").exists());
+    std::fs::write(&pgn, first_games(&full, 4)).unwrap();
+    let registry = empty_registry(&dir);
+    run_ok(&[
+        "stats",
+        pgn.to_str().unwrap(),
+        "--row",
+        "after-m",
+        "--kind",
+        "match",
+        "--keep",
+        evidence.join("after-m").to_str().unwrap(),
+        "--registry",
+        registry.to_str().unwrap(),
+    ]);
+    // Nothing after the whole file: not in flight.
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("removed"), "{out}");
+    assert!(out.contains("0 PGN files in flight, 1 kept whole"), "{out}");
+    assert!(!parts.exists());
+    // The stage goes on: its fifth game, then its sixth, each kept once after the whole file.
+    std::fs::write(&pgn, first_games(&full, 5)).unwrap();
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("kept 1 games"), "{out}");
+    std::fs::write(&pgn, &full).unwrap();
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("kept 1 games"), "{out}");
+    assert!(parts.join("part-02.pgn.xz").exists());
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("no new complete game"), "{out}");
+
+    // The machine is lost: the whole file and then the two parts come back.
+    std::fs::remove_dir_all(&run).unwrap();
+    run_ok(&["campaign", "restore", "--evidence", ev, f]);
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), full);
+
+    // Games after the whole file that are not the parts' (another run's): refused.
+    let four = first_games(&full, 4);
+    let other = format!(
+        "{four}{}",
+        full[four.len()..].replacen("[Event ", "[Event  ", 1)
+    );
+    std::fs::write(&pgn, &other).unwrap();
+    let err = run_err(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(err.contains("not the start"), "{err}");
+    // A live file that the whole one does not start is taken for a rendering of it (a study
+    // point keeps its games without comments): kept, not in flight, nothing written.
+    std::fs::write(&pgn, &full[full.find("[Event ").unwrap() + 1..]).unwrap();
+    std::fs::remove_dir_all(&parts).unwrap();
+    let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
+    assert!(out.contains("0 PGN files in flight, 1 kept whole"), "{out}");
+    assert!(!parts.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

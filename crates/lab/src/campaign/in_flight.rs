@@ -1,14 +1,15 @@
 //! `augur-lab campaign keep-in-flight`: the games of a campaign's stages in flight, kept in
 //! the evidence in parts, so that a lost machine costs only the games since the last keep and
 //! not a whole stage (a 640k study point or a timed match runs longer than one sitting of a
-//! machine). Each PGN in the campaign's folder that no finished evidence keeps whole gets a
-//! new part holding only its complete games since the previous part: every game is committed
-//! once while in flight, never a growing file again and again. The parts keep the move
+//! machine). Each PGN in the campaign's folder gets a new part holding only its complete games
+//! since the previous part, or since the end of its file kept whole (a stage resumed from a
+//! restored partial point appends to it): every game is committed once while in flight, never
+//! a growing file again and again. The parts keep the move
 //! comments, which a resumed study point reads its depths from. `campaign restore` writes
 //! the parts one after another; once a stage's games are kept whole (`stats --keep`,
 //! `scaling-keep`), its parts are superseded and the next keep removes their folder.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -33,16 +34,20 @@ pub enum Kept {
     },
     /// No complete game since the last part.
     Unchanged { pgn: PathBuf },
+    /// Every complete game is in the file's evidence kept whole: not in flight.
+    Whole { pgn: PathBuf },
     /// The parts' folder of a PGN now kept whole: removed.
     Superseded { folder: PathBuf },
 }
 
 /// Keeps a new part of every PGN in flight in `campaign`'s folder under `root`
 /// (`root/in-flight/<campaign>/<path>/part-NN.pgn.xz` with its restore.toml) and removes the
-/// parts' folders of PGNs kept whole since.
+/// parts' folders of PGNs kept whole since. A PGN kept whole that has grown since (a stage
+/// resumed from a restored partial point) is in flight again: its parts continue after the
+/// kept file, so its new games are kept like any others.
 pub fn keep(campaign: &Campaign, root: &Path) -> Result<Vec<Kept>> {
     let dir = &campaign.layout.dir;
-    let mut whole = BTreeSet::new();
+    let mut whole: BTreeMap<PathBuf, (PathBuf, Origin)> = BTreeMap::new();
     let mut parts: BTreeMap<PathBuf, (PathBuf, Vec<Origin>)> = BTreeMap::new();
     // No evidence folder yet: nothing is kept, every PGN gets its first part.
     let found = if root.is_dir() {
@@ -56,7 +61,8 @@ pub fn keep(campaign: &Campaign, root: &Path) -> Result<Vec<Kept>> {
                 continue;
             }
             if o.offset.is_none() {
-                whole.insert(o.to);
+                // Two wholes that differ are refused by restore; the first stands here.
+                whole.entry(o.to.clone()).or_insert((folder.clone(), o));
                 continue;
             }
             let entry = parts
@@ -73,26 +79,45 @@ pub fn keep(campaign: &Campaign, root: &Path) -> Result<Vec<Kept>> {
             entry.1.push(o);
         }
     }
+    let mut wholes: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
+    let mut whole_bytes = |to: &Path| -> Result<Vec<u8>> {
+        match (wholes.get(to), whole.get(to)) {
+            (Some(b), _) => Ok(b.clone()),
+            (None, None) => Ok(Vec::new()),
+            (None, Some((folder, o))) => {
+                let b = kept::checked_bytes(folder, o)?;
+                wholes.insert(to.to_path_buf(), b.clone());
+                Ok(b)
+            }
+        }
+    };
+    // Parts that begin inside a file kept whole are superseded by it. Their folder goes, with
+    // any part after the whole file's end: this keep writes those games again from the live file.
     let mut done = Vec::new();
-    for (to, (folder, _)) in &parts {
-        if whole.contains(to) {
+    let mut superseded = Vec::new();
+    for (to, (folder, origins)) in &parts {
+        if !whole.contains_key(to) {
+            continue;
+        }
+        let len = whole_bytes(to)?.len() as u64;
+        if origins.iter().any(|o| o.offset.is_some_and(|at| at < len)) {
             std::fs::remove_dir_all(folder)
                 .with_context(|| format!("cannot remove {}", folder.display()))?;
             done.push(Kept::Superseded {
                 folder: folder.clone(),
             });
+            superseded.push(to.clone());
         }
     }
     let base = root.join(FOLDER).join(&campaign.file.name);
     for pgn in pgns(dir)? {
-        if whole.contains(&pgn) {
-            continue;
-        }
+        let start = whole_bytes(&pgn)?;
         let (folder, before) = match parts.remove(&pgn) {
-            Some(p) => p,
+            Some(p) if !superseded.contains(&pgn) => p,
+            Some((folder, _)) => (folder, Vec::new()),
             None => (base.join(folder_name(dir, &pgn)), Vec::new()),
         };
-        done.push(keep_part(&pgn, &folder, before)?);
+        done.push(keep_part(&pgn, &folder, &start, before)?);
     }
     Ok(done)
 }
@@ -131,14 +156,22 @@ fn folder_name(dir: &Path, pgn: &Path) -> String {
         .join("-")
 }
 
-/// Keeps the complete games of `pgn` after those its parts `before` hold as the next part in
-/// `folder`; refused when the parts are not the start of the file (another run's games).
-fn keep_part(pgn: &Path, folder: &Path, mut before: Vec<Origin>) -> Result<Kept> {
+/// Keeps the complete games of `pgn` after its file kept whole (`start`, empty if none) and
+/// the parts `before` as the next part in `folder`; refused when the parts do not follow the
+/// kept bytes in the file (another run's games).
+fn keep_part(pgn: &Path, folder: &Path, start: &[u8], mut before: Vec<Origin>) -> Result<Kept> {
     let bytes = std::fs::read(pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let complete = complete_prefix_len(&text);
+    // A file kept whole that is not the start of the live one is a rendering of it (a study
+    // point keeps its games without the move comments): its games are kept, none in flight.
+    if !bytes.starts_with(start) {
+        return Ok(Kept::Whole {
+            pgn: pgn.to_path_buf(),
+        });
+    }
     before.sort_by_key(|o| o.offset);
-    let mut kept_len = 0usize;
+    let mut kept_len = start.len();
     for o in &before {
         let part = kept::checked_bytes(folder, o)?;
         let end = kept_len + part.len();
@@ -152,6 +185,11 @@ fn keep_part(pgn: &Path, folder: &Path, mut before: Vec<Origin>) -> Result<Kept>
             );
         }
         kept_len = end;
+    }
+    if complete <= kept_len && before.is_empty() && !start.is_empty() {
+        return Ok(Kept::Whole {
+            pgn: pgn.to_path_buf(),
+        });
     }
     if complete <= kept_len {
         return Ok(Kept::Unchanged {

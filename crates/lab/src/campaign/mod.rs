@@ -344,13 +344,26 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
                         in_flight::Kept::Superseded { folder } => {
                             println!("removed {}: its games are kept whole", folder.display())
                         }
+                        in_flight::Kept::Whole { .. } => {}
                     }
                 }
+                let whole = done
+                    .iter()
+                    .filter(|d| matches!(d, in_flight::Kept::Whole { .. }))
+                    .count();
                 let pgns = done
                     .iter()
-                    .filter(|d| !matches!(d, in_flight::Kept::Superseded { .. }))
+                    .filter(|d| {
+                        matches!(
+                            d,
+                            in_flight::Kept::Part { .. } | in_flight::Kept::Unchanged { .. }
+                        )
+                    })
                     .count();
-                println!("{}: {pgns} PGN files in flight", target.file.display());
+                println!(
+                    "{}: {pgns} PGN files in flight, {whole} kept whole",
+                    target.file.display()
+                );
             }
             Ok(())
         }

@@ -67,8 +67,9 @@ pub fn records(root: &Path) -> Result<Vec<(PathBuf, Origins)>> {
 
 /// Restores the files of `campaign`'s folder listed under the evidence `root`; with `dry_run`
 /// only says what it would write. Every file is checked before any is written, so a corrupt
-/// record writes nothing. A file kept whole wins over parts kept of it in flight; parts are
-/// written one after another and must follow each other from offset 0.
+/// record writes nothing. A file kept whole wins over the parts kept of it in flight before,
+/// and is followed by those kept after its end; parts are written one after another and must
+/// follow each other from where the kept bytes end.
 pub fn restore(campaign: &Campaign, root: &Path, dry_run: bool) -> Result<Vec<Entry>> {
     let dir = &campaign.layout.dir;
     let mut by_target: BTreeMap<PathBuf, Vec<(PathBuf, Origin)>> = BTreeMap::new();
@@ -113,11 +114,14 @@ pub fn restore(campaign: &Campaign, root: &Path, dry_run: bool) -> Result<Vec<En
 /// Kept files with their evidence folders.
 type Used = Vec<(PathBuf, Origin)>;
 
-/// The kept files that make `to` (its whole, else its parts in order) and, with `read`, the
-/// checked bytes they restore to.
+/// The kept files that make `to` (its whole file, then the parts kept after its end; else its
+/// parts in order) and, with `read`, the checked bytes they restore to. Parts of which one
+/// begins inside the whole file were kept before it and are not used.
 fn assemble(to: &Path, listed: Used, read: bool) -> Result<(Used, Option<Vec<u8>>)> {
     let (wholes, mut parts): (Used, Used) =
         listed.into_iter().partition(|(_, o)| o.offset.is_none());
+    let mut used = Vec::new();
+    let mut bytes = Vec::new();
     if let Some(first) = wholes.first() {
         if let Some((e, o)) = wholes.iter().find(|(_, o)| o.sha256 != first.1.sha256) {
             bail!(
@@ -127,24 +131,32 @@ fn assemble(to: &Path, listed: Used, read: bool) -> Result<(Used, Option<Vec<u8>
                 e.join(&o.kept).display()
             );
         }
-        let used = vec![first.clone()];
-        let bytes = if read {
-            Some(kept::checked_bytes(&first.0, &first.1)?)
-        } else {
-            None
-        };
-        return Ok((used, bytes));
+        used.push(first.clone());
+        if parts.is_empty() && !read {
+            return Ok((used, None));
+        }
+        // Its length says which parts continue it, so it is read when parts are listed beside it.
+        bytes = kept::checked_bytes(&first.0, &first.1)?;
+        // Parts kept before it (one begins inside it; a study point's whole file, kept without
+        // comments, is shorter than its parts) are superseded, all of them.
+        let end = bytes.len() as u64;
+        if parts
+            .iter()
+            .any(|(_, o)| o.offset.is_some_and(|at| at < end))
+        {
+            parts.clear();
+        }
     }
     parts.sort_by_key(|(_, o)| o.offset);
+    used.extend(parts);
     if !read {
-        return Ok((parts, None));
+        return Ok((used, None));
     }
-    let mut bytes = Vec::new();
-    for (evidence, origin) in &parts {
+    for (evidence, origin) in used.iter().filter(|(_, o)| o.offset.is_some()) {
         let part = kept::checked_bytes(evidence, origin)?;
         if origin.offset != Some(bytes.len() as u64) {
             bail!(
-                "{}: a part of {} starts at byte {}, but the parts before it end at {}",
+                "{}: a part of {} starts at byte {}, but the kept bytes before it end at {}",
                 evidence.join(&origin.kept).display(),
                 to.display(),
                 origin.offset.unwrap_or(0),
@@ -153,7 +165,7 @@ fn assemble(to: &Path, listed: Used, read: bool) -> Result<(Used, Option<Vec<u8>
         }
         bytes.extend_from_slice(&part);
     }
-    Ok((parts, Some(bytes)))
+    Ok((used, Some(bytes)))
 }
 
 #[cfg(test)]
@@ -173,7 +185,7 @@ mod tests {
     }
 
     #[test]
-    fn parts_follow_each_other_and_a_whole_file_wins() {
+    fn parts_follow_each_other_and_continue_a_whole_file() {
         let dir = std::env::temp_dir().join(format!("augur-restore-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -193,6 +205,24 @@ mod tests {
         let (used, bytes) = assemble(to, vec![a.clone(), whole.clone(), b], true).unwrap();
         assert_eq!(bytes.unwrap(), b"abcdefgh");
         assert_eq!(used, vec![whole.clone()]);
+        // Parts kept after the whole file's end continue it.
+        let after = kept_file(&dir, "after", b"ij", Some(8));
+        let (used, bytes) = assemble(to, vec![after.clone(), whole.clone()], true).unwrap();
+        assert_eq!(bytes.unwrap(), b"abcdefghij");
+        assert_eq!(used, vec![whole.clone(), after.clone()]);
+        // Beside a part inside the whole file they were kept before it (a whole file kept
+        // shorter than the live one, without comments): none is used.
+        let (used, bytes) =
+            assemble(to, vec![after.clone(), a.clone(), whole.clone()], true).unwrap();
+        assert_eq!(bytes.unwrap(), b"abcdefgh");
+        assert_eq!(used, vec![whole.clone()]);
+        let (used, bytes) = assemble(to, vec![after, whole.clone()], false).unwrap();
+        assert!(bytes.is_none());
+        assert_eq!(used.len(), 2);
+        // A gap after the whole file: refused.
+        let gap = kept_file(&dir, "gap", b"jk", Some(9));
+        let err = assemble(to, vec![whole.clone(), gap], true).unwrap_err();
+        assert!(format!("{err:#}").contains("end at 8"), "{err:#}");
         // Two wholes that differ: refused.
         let other = kept_file(&dir, "other", b"abcdefgX", None);
         assert!(assemble(to, vec![whole, other], true).is_err());

@@ -641,6 +641,26 @@ command = ["match", "--engine", "name=a,cmd={{augur}},nodes=40", "--engine", "na
     (file, run)
 }
 
+/// `pgn`'s games kept whole in the evidence folder `to` (`stats --keep`, which records where
+/// they came from) as row `row` of a fresh registry in `dir`.
+fn keep_whole(dir: &Path, pgn: &Path, row: &str, to: &Path, extra: &[&str]) {
+    let registry = empty_registry(dir);
+    let mut args = vec![
+        "stats",
+        pgn.to_str().unwrap(),
+        "--row",
+        row,
+        "--kind",
+        "match",
+        "--keep",
+        to.to_str().unwrap(),
+        "--registry",
+        registry.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run_ok(&args);
+}
+
 /// A verdict registry in `dir` with the committed one's columns and no row.
 fn empty_registry(dir: &Path) -> PathBuf {
     let registry = dir.join("verdicts.csv");
@@ -664,20 +684,13 @@ fn a_lost_campaign_gets_its_finished_games_back_from_the_evidence() {
     run_ok(&["campaign", "run", f]);
     let pgn = run.join("m/games.pgn");
     let evidence = dir.join("docs/evidence");
-    let registry = empty_registry(&dir);
-    run_ok(&[
-        "stats",
-        pgn.to_str().unwrap(),
-        "--row",
+    keep_whole(
+        &dir,
+        &pgn,
         "kept-m",
-        "--kind",
-        "match",
-        "--keep",
-        evidence.join("kept-m").to_str().unwrap(),
-        "--strip-comments",
-        "--registry",
-        registry.to_str().unwrap(),
-    ]);
+        &evidence.join("kept-m"),
+        &["--strip-comments"],
+    );
     let record = std::fs::read_to_string(evidence.join("kept-m/restore.toml")).unwrap();
     assert!(record.contains(pgn.to_str().unwrap()), "{record}");
     // A file `stats` does not record (a study's table) is recorded by `campaign keep`, again
@@ -899,19 +912,7 @@ fn a_stage_in_flight_is_kept_in_parts_and_resumes_after_them() {
 
     // Kept whole at the end: the parts are superseded and removed; restore takes the whole.
     std::fs::write(&pgn, &resumed).unwrap();
-    let registry = empty_registry(&dir);
-    run_ok(&[
-        "stats",
-        pgn.to_str().unwrap(),
-        "--row",
-        "flight-m",
-        "--kind",
-        "match",
-        "--keep",
-        evidence.join("flight-m").to_str().unwrap(),
-        "--registry",
-        registry.to_str().unwrap(),
-    ]);
+    keep_whole(&dir, &pgn, "flight-m", &evidence.join("flight-m"), &[]);
     let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
     assert!(out.contains("its games are kept whole"), "{out}");
     assert!(!parts.exists());
@@ -940,19 +941,7 @@ fn games_after_a_file_kept_whole_are_kept_in_parts() {
     run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
     assert!(parts.join("part-01.pgn.xz").exists());
     std::fs::write(&pgn, first_games(&full, 4)).unwrap();
-    let registry = empty_registry(&dir);
-    run_ok(&[
-        "stats",
-        pgn.to_str().unwrap(),
-        "--row",
-        "after-m",
-        "--kind",
-        "match",
-        "--keep",
-        evidence.join("after-m").to_str().unwrap(),
-        "--registry",
-        registry.to_str().unwrap(),
-    ]);
+    keep_whole(&dir, &pgn, "after-m", &evidence.join("after-m"), &[]);
     // Nothing after the whole file: not in flight.
     let out = run_ok(&["campaign", "keep-in-flight", "--evidence", ev, f]);
     assert!(out.contains("removed"), "{out}");

@@ -79,44 +79,35 @@ pub fn keep(campaign: &Campaign, root: &Path) -> Result<Vec<Kept>> {
             entry.1.push(o);
         }
     }
-    let mut wholes: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
-    let mut whole_bytes = |to: &Path| -> Result<Vec<u8>> {
-        match (wholes.get(to), whole.get(to)) {
-            (Some(b), _) => Ok(b.clone()),
-            (None, None) => Ok(Vec::new()),
-            (None, Some((folder, o))) => {
-                let b = kept::checked_bytes(folder, o)?;
-                wholes.insert(to.to_path_buf(), b.clone());
-                Ok(b)
-            }
+    let whole_bytes = |to: &Path| -> Result<Vec<u8>> {
+        match whole.get(to) {
+            Some((folder, o)) => kept::checked_bytes(folder, o),
+            None => Ok(Vec::new()),
         }
     };
     // Parts that begin inside a file kept whole are superseded by it. Their folder goes, with
     // any part after the whole file's end: this keep writes those games again from the live file.
     let mut done = Vec::new();
-    let mut superseded = Vec::new();
-    for (to, (folder, origins)) in &parts {
+    for (to, (folder, origins)) in parts.iter_mut() {
         if !whole.contains_key(to) {
             continue;
         }
         let len = whole_bytes(to)?.len() as u64;
         if origins.iter().any(|o| o.offset.is_some_and(|at| at < len)) {
-            std::fs::remove_dir_all(folder)
+            std::fs::remove_dir_all(&*folder)
                 .with_context(|| format!("cannot remove {}", folder.display()))?;
             done.push(Kept::Superseded {
                 folder: folder.clone(),
             });
-            superseded.push(to.clone());
+            origins.clear();
         }
     }
     let base = root.join(FOLDER).join(&campaign.file.name);
     for pgn in pgns(dir)? {
         let start = whole_bytes(&pgn)?;
-        let (folder, before) = match parts.remove(&pgn) {
-            Some(p) if !superseded.contains(&pgn) => p,
-            Some((folder, _)) => (folder, Vec::new()),
-            None => (base.join(folder_name(dir, &pgn)), Vec::new()),
-        };
+        let (folder, before) = parts
+            .remove(&pgn)
+            .unwrap_or_else(|| (base.join(folder_name(dir, &pgn)), Vec::new()));
         done.push(keep_part(&pgn, &folder, &start, before)?);
     }
     Ok(done)

@@ -5,19 +5,15 @@
 //! bullet's own text parser, fed Augur's text line (`augur-lab convert`), builds the same
 //! 32 bytes (less Augur's `extra`, which bullet writes as zeros and never reads).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use augur::position::Position;
 use augur_lab::data::records::{Outcome, Record, RecordReader, RecordWriter};
 use bulletformat::{BulletFormat, ChessBoard, DataLoader};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("augur-bulletformat-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::scratch;
 
 fn bullet_boards(path: &Path) -> Vec<ChessBoard> {
     let mut boards = Vec::new();
@@ -65,7 +61,7 @@ fn assert_same(path: &Path) -> usize {
 
 #[test]
 fn datagen_files_read_the_same_with_bullets_own_crate() {
-    let dir = scratch("datagen");
+    let dir = scratch("bulletformat", "datagen");
     let out = dir.join("games.bin");
     let o = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
         .args(["datagen", "--games", "6", "--nodes", "150", "--seed", "5"])
@@ -90,7 +86,7 @@ fn datagen_files_read_the_same_with_bullets_own_crate() {
 
 #[test]
 fn hand_made_positions_read_the_same_with_bullets_own_crate() {
-    let dir = scratch("hand");
+    let dir = scratch("bulletformat", "hand");
     let path = dir.join("hand.bin");
     let cases = [
         (

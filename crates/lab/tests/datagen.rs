@@ -7,14 +7,10 @@ use std::process::{Command, Stdio};
 
 use augur_lab::data::records::{RecordReader, RECORD_SIZE};
 
-const GAMES: &str = "10";
+mod common;
+use common::scratch;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("augur-datagen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+const GAMES: &str = "10";
 
 fn datagen(out: &Path, threads: usize) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_augur-lab"));
@@ -42,7 +38,7 @@ fn journal(out: &Path) -> PathBuf {
 
 #[test]
 fn same_seed_same_file_and_kill_9_loses_and_duplicates_nothing() {
-    let dir = scratch("kill");
+    let dir = scratch("datagen", "kill");
     let reference = dir.join("reference.bin");
     let started = std::time::Instant::now();
     run_to_end(&reference, 2);
@@ -111,7 +107,7 @@ fn same_seed_same_file_and_kill_9_loses_and_duplicates_nothing() {
 
 #[test]
 fn convert_writes_bullet_text_lines() {
-    let dir = scratch("convert");
+    let dir = scratch("datagen", "convert");
     let data = dir.join("d.bin");
     let o = Command::new(env!("CARGO_BIN_EXE_augur-lab"))
         .args([
@@ -164,7 +160,7 @@ fn convert_writes_bullet_text_lines() {
 /// made before these flags resume.
 #[test]
 fn the_engine_settings_are_part_of_the_journal() {
-    let dir = scratch("engine");
+    let dir = scratch("datagen", "engine");
     let gen = |out: &Path, extra: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_augur-lab"))
             .args(["datagen", "--games", "1", "--nodes", "100", "--seed", "5"])
@@ -249,7 +245,7 @@ fn the_engine_settings_are_part_of_the_journal() {
 /// nothing to do.
 #[test]
 fn the_summary_names_the_file_and_its_counts() {
-    let dir = scratch("summary");
+    let dir = scratch("datagen", "summary");
     let out = dir.join("s.bin");
     let summary = dir.join("s.toml");
     for _ in 0..2 {

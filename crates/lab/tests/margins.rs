@@ -2,7 +2,7 @@
 //! the fit on synthetic data (σ found back, the margin at a known threshold, the engine's
 //! forms with their bounds).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use augur::eval::EvalKind;
 use augur::search::margins::MarginRule;
@@ -12,30 +12,8 @@ use augur_lab::kit::run_args::{OutputArgs, RunArgs};
 use augur_lab::margins::collect::{self, CollectArgs, Record};
 use augur_lab::margins::fit::{self, engine_form, fit_cells, margin, past_and_failed, Cell};
 
-/// A fresh scratch directory per test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("augur-margins-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// xorshift64* and Box-Muller: a seeded normal generator, so the test data never change.
-struct Rng(u64);
-
-impl Rng {
-    fn next_f64(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        ((x >> 11) as f64 + 1.0) / (1u64 << 53) as f64
-    }
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.next_f64(), self.next_f64());
-        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
-}
+mod common;
+use common::{scratch, Rng};
 
 fn collect_args(out: &Path, positions: usize, samples: usize) -> CollectArgs {
     CollectArgs {
@@ -73,7 +51,7 @@ fn records_text(path: &Path) -> String {
 /// scores that are scores).
 #[test]
 fn collect_writes_a_block_of_samples_per_position() {
-    let dir = scratch("collect");
+    let dir = scratch("margins", "collect");
     let out = dir.join("m.csv");
     collect::run(&collect_args(&out, 3, 2)).unwrap();
     let records = collect::read_csv(&out).unwrap();
@@ -115,7 +93,7 @@ fn collect_writes_a_block_of_samples_per_position() {
 /// keeps its lines; other settings are refused.
 #[test]
 fn collect_resumes_and_refuses_other_settings() {
-    let dir = scratch("resume");
+    let dir = scratch("margins", "resume");
     let out = dir.join("m.csv");
     let args = collect_args(&out, 3, 1);
     collect::run(&args).unwrap();
@@ -302,7 +280,7 @@ fn engine_forms_fit_the_per_depth_margins_within_the_option_ranges() {
 /// with its options.
 #[test]
 fn the_engines_file_is_the_matchs() {
-    let dir = scratch("engines");
+    let dir = scratch("margins", "engines");
     let text = fit::engines_toml(
         "target/release/augur",
         &[("RfpMargin", 60), ("RfpBase", 30)],

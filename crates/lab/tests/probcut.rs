@@ -10,31 +10,8 @@ use augur_lab::probcut::collect::{self, CollectArgs, Record};
 use augur_lab::probcut::fit::{pair_points, regress, samples};
 use augur_lab::probcut::params;
 
-/// A fresh scratch directory per test (no tempfile crate needed).
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("augur-probcut-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// xorshift64* and Box-Muller: a seeded normal generator, so the test data never change.
-struct Rng(u64);
-
-impl Rng {
-    fn next_f64(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        // 53 random bits in (0, 1].
-        ((x >> 11) as f64 + 1.0) / (1u64 << 53) as f64
-    }
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.next_f64(), self.next_f64());
-        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
-}
+mod common;
+use common::{scratch, Rng};
 
 #[test]
 fn fit_recovers_a_b_sigma_from_synthetic_data() {
@@ -255,7 +232,7 @@ fn sorted_lines(text: &str) -> Vec<String> {
 
 #[test]
 fn collect_resumes_without_duplicating_lines() {
-    let dir = scratch("resume");
+    let dir = scratch("probcut", "resume");
     std::fs::write(dir.join("three.epd"), THREE).unwrap();
     let args = collect_args(&dir, 2);
     collect::run(&args).unwrap();
@@ -304,7 +281,7 @@ fn collect_resumes_without_duplicating_lines() {
 
 #[test]
 fn collect_searches_with_the_chosen_evaluation_and_keeps_files_apart() {
-    let dir = scratch("eval");
+    let dir = scratch("probcut", "eval");
     std::fs::write(dir.join("three.epd"), THREE).unwrap();
     let default = collect_args(&dir, 1);
     collect::run(&default).unwrap();
@@ -344,7 +321,7 @@ fn collect_searches_with_the_chosen_evaluation_and_keeps_files_apart() {
 /// another value is refused), and a bad option is refused before any file is written.
 #[test]
 fn collect_searches_with_the_engine_options_given() {
-    let dir = scratch("set");
+    let dir = scratch("probcut", "set");
     std::fs::write(dir.join("three.epd"), THREE).unwrap();
     let plain = collect_args(&dir, 1);
     collect::run(&plain).unwrap();
@@ -388,7 +365,7 @@ fn collect_searches_with_the_engine_options_given() {
 
 #[test]
 fn bad_epd_and_csv_lines_are_named() {
-    let dir = scratch("bad");
+    let dir = scratch("probcut", "bad");
     let epd = dir.join("bad.epd");
     std::fs::write(
         &epd,

@@ -1,5 +1,5 @@
-//! What the lab's integration tests that run the real engine share: a scratch directory and
-//! the workspace's `augur` binary.
+//! What the lab's integration tests share: a scratch directory, the workspace's `augur`
+//! binary and a seeded normal generator for synthetic data.
 
 #![allow(dead_code)] // each test file uses its own part
 
@@ -37,4 +37,24 @@ pub fn augur_binary() -> PathBuf {
         bin.display()
     );
     bin
+}
+
+/// xorshift64* and Box-Muller: a seeded normal generator, so the test data never change.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// 53 random bits in (0, 1].
+    pub fn next_f64(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        ((x >> 11) as f64 + 1.0) / (1u64 << 53) as f64
+    }
+
+    /// A standard normal draw.
+    pub fn normal(&mut self) -> f64 {
+        let (u, v) = (self.next_f64(), self.next_f64());
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
 }

@@ -127,6 +127,12 @@ impl Position {
                 None => return Err(Self::explain(first, &fields, half, full)),
             },
         };
+        // cozy-chess accepts kings side by side; the side to move could then take a king,
+        // and the board without one would stop the engine at its next move generation.
+        let (white, black) = (board.king(Color::White), board.king(Color::Black));
+        if cozy_chess::get_king_moves(white).has(black) {
+            return Err(FenError::Illegal("the kings stand side by side"));
+        }
         Ok(Self::from_board(board, chess960))
     }
 
@@ -563,6 +569,23 @@ mod tests {
             Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false),
             Err(FenError::Illegal(_))
         ));
+        // Kings side by side (found by an input audit: the side to move took the king and
+        // the engine stopped at its next move generation), in every direction and both modes.
+        for fen in [
+            "8/8/8/8/8/8/8/Kk6 w - - 0 1",
+            "7Q/8/8/8/8/8/8/Kk6 w - - 0 1",
+            "8/8/8/8/8/8/1k6/K7 b - - 0 1",
+            "8/8/8/8/3k4/4K3/8/8 w - - 0 1",
+        ] {
+            for chess960 in [false, true] {
+                assert_eq!(
+                    Position::from_fen(fen, chess960).err(),
+                    Some(FenError::Illegal("the kings stand side by side")),
+                    "{fen}"
+                );
+            }
+        }
+        assert!(Position::from_fen("8/8/8/8/8/8/8/K1k5 w - - 0 1", false).is_ok());
     }
 
     /// Found by fuzzing (fuzz/fuzz_targets/fen.rs): a Chess960 position read with

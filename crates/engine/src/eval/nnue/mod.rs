@@ -191,6 +191,11 @@ mod tests {
 
         let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
         assert!(matches!(err(&bytes[..10]), NetworkError::TooShort(10)));
+        // A folder (like a pipe or a device) is refused before any read.
+        assert!(matches!(
+            Network::load(&std::env::temp_dir()),
+            Err(NetworkError::NotAFile(_))
+        ));
         assert!(matches!(
             err(&bytes[..bytes.len() - 1]),
             NetworkError::Length { .. }

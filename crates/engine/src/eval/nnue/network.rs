@@ -49,6 +49,9 @@ pub const MAX_KING_BUCKETS: usize = 16;
 pub const KING_MAP_LEN: usize = 64;
 pub const HEADER_LEN: usize = 32;
 pub const MAX_HIDDEN: usize = 4096;
+/// Above the largest file the format allows (16 king buckets × 768 inputs × 4096 int16
+/// weights, about 100 MB, plus the output layer): anything larger is not a network.
+pub const MAX_FILE_BYTES: u64 = 128 << 20;
 /// The largest evaluation a network gives, centipawns. A file's weights and scales can put
 /// the raw output anywhere in 64 bits (the `network` fuzz target found -405701 cp from an
 /// ordinary header); the search needs evaluations below its mate scores (`MATE_BOUND`) and
@@ -62,6 +65,10 @@ pub enum NetworkError {
         path: String,
         source: std::io::Error,
     },
+    #[error("'{0}' is not a regular file")]
+    NotAFile(String),
+    #[error("not an Augur network: {0} bytes, more than the largest network file ({MAX_FILE_BYTES} bytes)")]
+    TooLarge(u64),
     #[error("not an Augur network: the file is {0} bytes, shorter than the 32-byte header")]
     TooShort(usize),
     #[error("not an Augur network: bad magic (expected AUGURNNU)")]
@@ -506,12 +513,30 @@ impl Network {
         Ok(net)
     }
 
-    /// Reads a network file.
+    /// Reads a network file: a regular file of at most [`MAX_FILE_BYTES`], so that an
+    /// `EvalFile` naming a pipe, a device or a huge file is refused at once instead of
+    /// blocking the engine or filling its memory.
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path).map_err(|source| NetworkError::Io {
+        use std::io::Read;
+        let io = |source| NetworkError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(NetworkError::NotAFile(path.display().to_string()));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(NetworkError::TooLarge(meta.len()));
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(NetworkError::TooLarge(bytes.len() as u64));
+        }
         Network::from_bytes(&bytes)
     }
 

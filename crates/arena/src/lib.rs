@@ -6,11 +6,12 @@
 //! Grouped like fastchess: [`engine`] (processes and the UCI protocol),
 //! [`game`] (one refereed game, clocks, openings, PGN), [`matchmaking`]
 //! (schedules, results, Elo, SPRT, ratings, the match runner); [`machine`] (what else the
-//! machine runs, from `/proc`).
+//! machine runs, from `/proc`); [`outputs`] (no command writes over its own input).
 
 pub mod engine;
 pub mod game;
 pub mod machine;
 pub mod matchmaking;
+pub mod outputs;
 pub mod progress;
 pub mod spsa;

@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Color, KnownOutcome};
 
@@ -212,6 +212,14 @@ pub fn truncate_torn_tail(path: &Path) -> Result<u64> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let keep = complete_prefix_len(&text);
+    // A file with no whole game whose text does not open like a PGN record is not the
+    // runner's (a mistyped --pgn naming a data file): refuse it rather than empty it.
+    if keep == 0 && !text.trim_start().is_empty() && !text.trim_start().starts_with('[') {
+        bail!(
+            "{} is not a PGN file (it does not begin with a tag like [Event ...]); name another --pgn file",
+            path.display()
+        );
+    }
     // Lossy decoding only replaces invalid bytes after the last complete
     // record (the runner writes UTF-8), so the prefix length is in bytes too.
     let dropped = bytes.len().saturating_sub(keep) as u64;
@@ -449,6 +457,27 @@ fn write_pause() -> Option<Duration> {
 mod tests {
     use super::*;
     use crate::game::{Fault, MoveRecord, Overhead};
+
+    /// A --pgn naming a file that is not a PGN (a data file) is refused and left as it was;
+    /// a torn PGN loses only its torn game.
+    #[test]
+    fn a_file_that_is_not_a_pgn_is_never_emptied() {
+        let dir = std::env::temp_dir().join(format!("augur-pgn-torn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("data.bin");
+        let bytes: Vec<u8> = (0..200u8).collect();
+        std::fs::write(&data, &bytes).unwrap();
+        let err = truncate_torn_tail(&data).unwrap_err();
+        assert!(err.to_string().contains("not a PGN"), "{err}");
+        assert_eq!(std::fs::read(&data).unwrap(), bytes);
+        let pgn = dir.join("games.pgn");
+        let whole = "[Round \"1\"]\n\n1. e4 e5 1-0\n\n";
+        let torn = "[Round \"2\"]\n\n1. d4";
+        std::fs::write(&pgn, format!("{whole}{torn}")).unwrap();
+        assert_eq!(truncate_torn_tail(&pgn).unwrap(), torn.len() as u64);
+        assert_eq!(std::fs::read_to_string(&pgn).unwrap(), whole);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// The summary's move hash tells games apart by their moves alone, and the depths of the
     /// move comments are credited to the side that moved, also from a black-to-move start.

@@ -24,6 +24,19 @@ pub enum TimeControl {
     Depth(u32),
 }
 
+/// The longest time a time control may name, in seconds.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// A flag's wait in seconds (`--stall-timeout`): above 0 and at most [`MAX_SECONDS`].
+pub fn parse_wait(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= MAX_SECONDS => Ok(v),
+        _ => Err(format!(
+            "'{text}' is not a number of seconds above 0, at most {MAX_SECONDS}"
+        )),
+    }
+}
+
 fn seconds(text: &str) -> Result<Duration> {
     let v: f64 = text
         .trim()
@@ -31,6 +44,11 @@ fn seconds(text: &str) -> Result<Duration> {
         .with_context(|| format!("'{text}' is not a number of seconds"))?;
     if !v.is_finite() || v < 0.0 {
         bail!("'{text}' is not a non-negative number of seconds");
+    }
+    // A clock is added to and multiplied: a bound far above any game keeps that arithmetic
+    // in range.
+    if v > MAX_SECONDS {
+        bail!("'{text}' seconds: at most {MAX_SECONDS} (about 11 days)");
     }
     Ok(Duration::from_secs_f64(v))
 }
@@ -263,9 +281,29 @@ mod tests {
             TimeControl::Depth(7)
         );
         for bad in [
-            "", "abc", "0+1", "-5+1", "40/", "0/60", "nodes=0", "depth=x", "10+x",
+            "",
+            "abc",
+            "0+1",
+            "-5+1",
+            "40/",
+            "0/60",
+            "nodes=0",
+            "depth=x",
+            "10+x",
+            // Beyond any game (a Duration would overflow): refused, not a panic.
+            "1e300+0",
+            "movetime=1e300",
+            "10+1e12",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_wait_is_positive_and_bounded() {
+        assert_eq!(parse_wait("600"), Ok(600.0));
+        for bad in ["0", "-1", "inf", "nan", "1e300", "x"] {
+            assert!(parse_wait(bad).is_err(), "{bad}");
         }
     }
 

@@ -156,6 +156,27 @@ pub fn significance_threshold(n_games: u64, draw_ratio: f64, alpha: f64) -> f64 
     0.5 + phi_inv(1.0 - alpha) * sd
 }
 
+/// `--significance`: a one-sided level strictly between 0 and 1 (the test's quantile exists
+/// only there).
+pub fn parse_significance(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(a) if a > 0.0 && a < 1.0 => Ok(a),
+        _ => Err(format!(
+            "'{text}' is not a level between 0 and 1 (e.g. 0.05)"
+        )),
+    }
+}
+
+/// `--assumed-draws`: a draw ratio from 0 up to, not including, 1.
+pub fn parse_draw_ratio(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(d) if (0.0..1.0).contains(&d) => Ok(d),
+        _ => Err(format!(
+            "'{text}' is not a draw ratio from 0 to below 1 (e.g. 0.30)"
+        )),
+    }
+}
+
 /// Formats an Elo value, with `inf` for a perfect or zero score.
 pub fn fmt_elo(e: f64) -> String {
     if e.is_infinite() {
@@ -280,6 +301,18 @@ pub fn report(wdl: &Wdl, penta: &Penta, alpha: f64, assumed_draws: f64) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn levels_and_draw_ratios_outside_their_range_are_refused() {
+        assert_eq!(parse_significance("0.05"), Ok(0.05));
+        for bad in ["0", "1", "2", "-0.1", "nan", "x"] {
+            assert!(parse_significance(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_draw_ratio("0"), Ok(0.0));
+        for bad in ["1", "5", "-0.1", "nan"] {
+            assert!(parse_draw_ratio(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn elo_of_known_scores() {

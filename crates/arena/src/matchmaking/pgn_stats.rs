@@ -28,10 +28,10 @@ pub struct StatsArgs {
     #[arg(long)]
     pub anchor: Option<String>,
     /// One-sided level of the significance test.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::matchmaking::elo::parse_significance)]
     pub significance: f64,
     /// Draw ratio assumed by the significance test (the ProbCut papers assumed 30%).
-    #[arg(long, default_value_t = 0.30)]
+    #[arg(long, default_value_t = 0.30, value_parser = crate::matchmaking::elo::parse_draw_ratio)]
     pub assumed_draws: f64,
     /// Print the games' row of the verdict registry (docs/evidence/verdicts.csv) with this id:
     /// --engine against the other engine (or --base), bounds and model from --sprt/--elo-model.
@@ -102,6 +102,7 @@ pub fn report(args: &StatsArgs) -> Result<String> {
         .context("no games file given (or --verify REGISTRY)")?;
     let evidence = games_csv::read_games(path)?;
     if let Some(out) = &args.write_games {
+        crate::outputs::refuse_inputs("--write-games", out, &[path])?;
         std::fs::write(out, games_csv::to_text(&evidence.rows)?)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }

@@ -47,7 +47,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 100)]
     pub margin_ms: u64,
     /// For nodes/depth games: longest wait for a bestmove before a stall (s).
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = crate::game::time_control::parse_wait)]
     pub stall_timeout: f64,
     /// Games per pairing (rounded up to an even number: each opening is played with both colours).
     #[arg(long, default_value_t = 200)]
@@ -97,10 +97,10 @@ pub struct MatchArgs {
     #[arg(long, default_value = "augur-lab match")]
     pub event: String,
     /// One-sided level of the significance test printed with the results.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::matchmaking::elo::parse_significance)]
     pub significance: f64,
     /// Draw ratio assumed by the significance test (the ProbCut papers assumed 30%).
-    #[arg(long, default_value_t = 0.30)]
+    #[arg(long, default_value_t = 0.30, value_parser = crate::matchmaking::elo::parse_draw_ratio)]
     pub assumed_draws: f64,
     /// No progress line on stderr.
     #[arg(long)]
@@ -418,7 +418,7 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
     let settings = GameSettings {
         tc: args.tc,
         margin: Duration::from_millis(args.margin_ms),
-        stall_timeout: Duration::from_secs_f64(args.stall_timeout.max(0.001)),
+        stall_timeout: Duration::from_secs_f64(args.stall_timeout),
         adjudication: args.adjudication.rules(),
         chess960: args.chess960,
     };

@@ -55,7 +55,7 @@ pub struct SpsaArgs {
     #[arg(long, default_value_t = 100)]
     pub margin_ms: u64,
     /// For nodes/depth games: longest wait for a bestmove before a stall (s).
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = crate::game::time_control::parse_wait)]
     pub stall_timeout: f64,
     /// Openings: EPD or PGN (.pgn); default: the bundled 8moves_v3 sample.
     #[arg(long, value_name = "FILE")]
@@ -250,7 +250,7 @@ pub fn run(args: &SpsaArgs) -> Result<SpsaSummary> {
     let settings = GameSettings {
         tc: args.tc,
         margin: Duration::from_millis(args.margin_ms),
-        stall_timeout: Duration::from_secs_f64(args.stall_timeout.max(0.001)),
+        stall_timeout: Duration::from_secs_f64(args.stall_timeout),
         adjudication: args.adjudication.rules(),
         chess960: false,
     };

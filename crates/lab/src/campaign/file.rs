@@ -276,7 +276,10 @@ impl CampaignFile {
 
     fn check(&self) -> Result<()> {
         if !is_name(&self.name) {
-            bail!("name '{}': use letters, digits, '-' and '_'", self.name);
+            bail!(
+                "name '{}': use letters, digits, '-', '_' and '.', beginning with a letter or digit",
+                self.name
+            );
         }
         if self.cores == 0 {
             bail!("cores = 0: a campaign needs at least one core");
@@ -367,8 +370,9 @@ impl CampaignFile {
         for s in &self.stage {
             if !is_name(&s.id) || s.id.starts_with("gen") || s.id == "held-out" {
                 bail!(
-                    "stage id '{}': letters, digits, '-' and '_', not starting with 'gen' \
-                     nor 'held-out' (the network loop's names)",
+                    "stage id '{}': letters, digits, '-', '_' and '.', beginning with a letter \
+                     or digit, not 'bin', 'nets' or 'extra' (the campaign's own folders), not \
+                     starting with 'gen' nor 'held-out' (the network loop's names)",
                     s.id
                 );
             }
@@ -408,11 +412,17 @@ impl CampaignFile {
     }
 }
 
+/// A name that is also a folder: it starts with a letter or digit (so never `.`, `..` or a
+/// hidden folder) and is not one of the folders the campaign keeps for itself.
 fn is_name(s: &str) -> bool {
-    !s.is_empty()
+    s.starts_with(|c: char| c.is_ascii_alphanumeric())
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        && !RESERVED.contains(&s)
 }
+
+/// The campaign folder's own entries (pinned binaries, networks, extra data).
+const RESERVED: [&str; 3] = ["bin", "nets", "extra"];
 
 #[cfg(test)]
 mod tests {
@@ -517,6 +527,19 @@ games = 10
             (
                 format!("{TINY}\n[[stage]]\nid = \"gen2\"\ncommand = [\"match\"]\n"),
                 "not starting with 'gen'",
+            ),
+            // A stage id is a folder in the campaign's: never above it, nor one of its own.
+            (
+                format!("{TINY}\n[[stage]]\nid = \"..\"\ncommand = [\"match\"]\n"),
+                "beginning with a letter",
+            ),
+            (
+                format!("{TINY}\n[[stage]]\nid = \"bin\"\ncommand = [\"match\"]\n"),
+                "the campaign's own folders",
+            ),
+            (
+                TINY.replace("name = \"tiny\"", "name = \".hidden\""),
+                "beginning with",
             ),
             (
                 format!(

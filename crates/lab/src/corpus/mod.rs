@@ -14,6 +14,7 @@ use anyhow::{bail, Context, Result};
 use crate::datagen::journal;
 use crate::kit::provenance::sha256_file;
 use crate::kit::summary::SummaryArgs;
+use augur_arena::outputs::refuse_inputs;
 use manifest::{Line, Manifest, Source};
 
 /// One record of a data file, as bullet's ChessBoard has it.
@@ -99,11 +100,16 @@ pub fn run(args: &CorpusArgs) -> Result<()> {
     }
 }
 
-/// The engine commit recorded beside a datagen file (its provenance), if any.
-fn writer_commit(file: &Path) -> String {
+/// The provenance file datagen writes beside `file`.
+fn provenance_path(file: &Path) -> PathBuf {
     let mut name = file.file_name().unwrap_or_default().to_os_string();
     name.push(".provenance.toml");
-    std::fs::read_to_string(file.with_file_name(name))
+    file.with_file_name(name)
+}
+
+/// The engine commit recorded beside a datagen file (its provenance), if any.
+fn writer_commit(file: &Path) -> String {
+    std::fs::read_to_string(provenance_path(file))
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok())
         .and_then(|t| t.get("commit").and_then(|c| c.as_str()).map(str::to_string))
@@ -115,7 +121,7 @@ fn writer_commit(file: &Path) -> String {
 pub fn line_of(file: &Path) -> Result<Line> {
     let j = journal::read(file)?;
     let len = std::fs::metadata(file)?.len();
-    if len != j.records * RECORD_SIZE {
+    if j.records.checked_mul(RECORD_SIZE) != Some(len) {
         bail!(
             "{} holds {} bytes but its journal vouches for {} records: it is live or torn; \
              `augur-lab corpus cut` takes its whole games",
@@ -149,9 +155,9 @@ fn datagen_line(file: &Path, sha256: String, j: journal::Journalled, engine: Str
 
 /// Copies `live` up to its last journalled game into `out` and returns the copy's line.
 pub fn cut(live: &Path, out: &Path) -> Result<Line> {
-    if live == out {
-        bail!("the snapshot must be another file than {}", live.display());
-    }
+    let journal = journal::journal_path(live);
+    let provenance = provenance_path(live);
+    refuse_inputs("--out", out, &[live, &journal, &provenance])?;
     let j = journal::read(live)?;
     let mut bytes =
         std::fs::read(live).with_context(|| format!("cannot read {}", live.display()))?;
@@ -185,7 +191,7 @@ pub fn check_file(base: &Path, line: &Line) -> Result<()> {
     let len = std::fs::metadata(&path)
         .with_context(|| format!("{} is missing", path.display()))?
         .len();
-    if len != line.positions * RECORD_SIZE {
+    if line.positions.checked_mul(RECORD_SIZE) != Some(len) {
         bail!(
             "{}: {} positions, the manifest says {}",
             path.display(),

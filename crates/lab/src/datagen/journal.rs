@@ -180,7 +180,12 @@ fn recover(jpath: &Path, header: &str, data_len: u64) -> Result<(u64, Resumed)> 
         }
         // The data of a journalled game can only be missing after a crash of the machine
         // (page cache lost); then that game and the rest are replayed.
-        if (r.records + count) * RECORD_SIZE as u64 > data_len {
+        // (A count no file could hold, from a damaged journal, overflows: treated the same.)
+        let end = r
+            .records
+            .checked_add(count)
+            .and_then(|n| n.checked_mul(RECORD_SIZE as u64));
+        if end.is_none_or(|end| end > data_len) {
             break;
         }
         r.games += 1;

@@ -20,6 +20,7 @@ use augur::search::Control;
 use crate::data::records::{self, RecordReader};
 use crate::kit::jobs;
 use crate::kit::run_args::RunArgs;
+use augur_arena::outputs::refuse_inputs;
 use augur_arena::progress::Progress;
 use selfplay::{Adjudication, GameSettings};
 
@@ -369,6 +370,9 @@ fn generate(args: &DatagenArgs) -> Result<()> {
     let control = Arc::new(Control::default());
     let game_limit = args.games.map_or(usize::MAX, |g| g as usize);
     let mut meter = Meter::new(args, &tally);
+    // [datagen-empty] Games that keep no position (a book of positions that end at once, or
+    // settings that filter every one) would never reach --positions: stop after a long run of them.
+    let mut empty_in_a_row = 0u32;
     // Games are written in index order (kit::jobs hands them over in order), so the file does
     // not depend on the number of threads.
     let outcome = jobs::run_in_order(
@@ -389,6 +393,20 @@ fn generate(args: &DatagenArgs) -> Result<()> {
             };
             run.write_game(index as u64, &g.records)
                 .with_context(|| format!("writing {}", out.display()))?;
+            empty_in_a_row = if g.records.is_empty() {
+                empty_in_a_row + 1
+            } else {
+                0
+            };
+            if empty_in_a_row >= MAX_EMPTY_GAMES {
+                control.stop.store(true, Ordering::Relaxed);
+                anyhow::bail!(
+                    "{MAX_EMPTY_GAMES} games in a row kept no position (games {}..={}): does \
+                     every opening end at once, or do the settings filter every position?",
+                    index + 1 - MAX_EMPTY_GAMES as usize,
+                    index
+                );
+            }
             tally.games += 1;
             tally.records += g.records.len() as u64;
             tally.plies += u64::from(g.plies);
@@ -493,8 +511,19 @@ impl Meter {
     }
 }
 
+/// [datagen-empty] Consecutive games without a kept position that end a run: ordinary play
+/// keeps positions from nearly every game, so this many in a row is a setting, not chance.
+const MAX_EMPTY_GAMES: u32 = 1000;
+
 /// `augur-lab convert`: records to `FEN | score | result` text.
 pub fn convert(args: &ConvertArgs) -> Result<()> {
+    let journal = journal::journal_path(&args.input);
+    let read = [args.input.as_path(), journal.as_path()];
+    for (flag, out) in [("--out", &args.out), ("--summary", &args.summary.summary)] {
+        if let Some(out) = out {
+            refuse_inputs(flag, out, &read)?;
+        }
+    }
     if args.input.extension().is_some_and(|e| e == "pgn") {
         let out = args
             .out

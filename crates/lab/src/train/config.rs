@@ -336,6 +336,30 @@ impl RunConfig {
         if !(0.0..0.5).contains(&self.validation) {
             bail!("validation = {} must be in [0, 0.5)", self.validation);
         }
+        // Without a validation set every epoch's loss is NaN and the run fails only at its
+        // end, after the whole training: refuse it before the data is read.
+        if self.held_out.is_empty()
+            && self.held_out_positions.unwrap_or(0) == 0
+            && self.validation == 0.0
+        {
+            bail!("no validation set: validation = 0 needs held_out files or held_out_positions above 0");
+        }
+        if !(self.lr > 0.0 && self.lr.is_finite()) {
+            bail!("lr = {} must be a positive number", self.lr);
+        }
+        if !(0.0..=1.0).contains(&self.lr_final) {
+            bail!(
+                "lr_final = {} must be in [0, 1] (a share of lr)",
+                self.lr_final
+            );
+        }
+        if !(self.gamma > 0.0 && self.gamma <= 1.0) || self.step_every == 0 {
+            bail!(
+                "gamma = {} must be in (0, 1] and step_every = {} positive",
+                self.gamma,
+                self.step_every
+            );
+        }
         if !self.held_out.is_empty() && self.held_out_positions.is_some() {
             bail!("held_out (files) and held_out_positions are two ways to choose the validation set: give one");
         }
@@ -656,6 +680,13 @@ mod tests {
                 "bucket_decay needs factoriser = true",
             ),
             ("data = [\"a\"]\nweight_decay = -0.1\n", "weight_decay"),
+            // A learning rate that trains nothing or NaN, a validation set of nothing: refused
+            // before any data is read, not after the run.
+            ("data = [\"a\"]\nlr = nan\n", "lr = NaN"),
+            ("data = [\"a\"]\nlr = -1.0\n", "lr = -1"),
+            ("data = [\"a\"]\nlr_final = 2.0\n", "lr_final"),
+            ("data = [\"a\"]\ngamma = 0.0\n", "gamma"),
+            ("data = [\"a\"]\nvalidation = 0.0\n", "no validation set"),
             (
                 "data = [\"a\"]\nking_buckets = \"mirror8\"\nfactoriser = true\nbucket_decay = -1\n",
                 "bucket_decay must be 0 or more",

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use augur::eval::nnue::accumulator::evaluate_board;
 use augur::eval::nnue::network::Network;
+use augur_arena::outputs::refuse_inputs;
 use clap::Args;
 use cozy_chess::Board;
 use rand::rngs::SmallRng;
@@ -62,6 +63,9 @@ pub struct HeldOutArgs {
     #[command(flatten)]
     pub summary: crate::kit::summary::SummaryArgs,
 }
+
+/// Resamples beyond this add nothing to a 95% interval and would only fill memory.
+const MAX_RESAMPLES: usize = 1_000_000;
 
 /// What `--summary` keeps (a campaign stage reads it): the positions, K and every row.
 #[derive(Serialize)]
@@ -235,11 +239,20 @@ pub fn run(args: &HeldOutArgs) -> Result<()> {
     if args.k.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
         bail!("--k: expected a positive scale in centipawns");
     }
-    if args.resamples < 100 {
+    if !(100..=MAX_RESAMPLES).contains(&args.resamples) {
         bail!(
-            "--resamples {}: at least 100 for a 95% interval",
+            "--resamples {}: from 100 (for a 95% interval) to {MAX_RESAMPLES}",
             args.resamples
         );
+    }
+    if args.limit == Some(0) || args.block == 0 {
+        bail!("--limit and --block must be positive");
+    }
+    let read: Vec<&Path> = args.data.iter().map(|p| p.as_path()).collect();
+    for (flag, out) in [("--csv", &args.csv), ("--summary", &args.summary.summary)] {
+        if let Some(out) = out {
+            refuse_inputs(flag, out, &read)?;
+        }
     }
     let nets = args
         .nets

@@ -32,6 +32,7 @@ pub mod update;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use augur_arena::outputs::refuse_inputs;
 
 pub use config::{ActivationArg, RunConfig, RunRecord, SettingFlags, TrainOptions, RUN_FILE};
 pub use epochs::train;
@@ -73,7 +74,17 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             config.out.display()
         );
     }
+    let mut read: Vec<&std::path::Path> = config.data.iter().map(|p| p.as_path()).collect();
+    read.extend(config.held_out.iter().map(|p| p.as_path()));
+    read.extend(config.init.as_deref());
+    refuse_inputs("--net", &config.net_path(), &read)?;
+    if let Some(summary) = &args.summary.summary {
+        refuse_inputs("--summary", summary, &read)?;
+    }
     let data = prepare::prepare(&config)?;
+    if data.held_out.is_empty() {
+        bail!("no validation position is left (an empty held-out file, or too few positions for the share held out)");
+    }
     let opts = config.options(data.k, args.resume);
     if !resumed {
         std::fs::create_dir_all(&config.out)

@@ -78,11 +78,20 @@ fn parse_setoption(rest: &str) -> Result<(String, Option<String>), CommandError>
         .strip_prefix("name")
         .ok_or(CommandError::SetOptionSyntax)?
         .trim();
-    let tokens: Vec<&str> = rest.split_whitespace().collect();
-    let at = tokens.iter().position(|t| *t == "value");
-    let (name, value) = match at {
-        Some(i) => (tokens[..i].join(" "), Some(tokens[i + 1..].join(" "))),
-        None => (tokens.join(" "), None),
+    // The first word `value` ends the name; the value is the rest as sent, trimmed, so that
+    // a path with two spaces or a tab in it (EvalFile, SyzygyPath) is kept as it is.
+    let value_at = rest.match_indices("value").map(|(i, _)| i).find(|&i| {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + "value".len()..].chars().next();
+        before.is_none_or(char::is_whitespace) && after.is_none_or(char::is_whitespace)
+    });
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (name, value) = match value_at {
+        Some(i) => (
+            words(&rest[..i]),
+            Some(rest[i + "value".len()..].trim().to_string()),
+        ),
+        None => (words(rest), None),
     };
     if name.is_empty() {
         return Err(CommandError::SetOptionSyntax);
@@ -518,6 +527,16 @@ impl Engine {
                 }
             }
         };
+        // A move of `searchmoves` that is not legal here is said, not silently dropped (the
+        // search keeps the legal ones, or all moves when none is).
+        for m in &limits.searchmoves {
+            if self.pos.parse_uci(m).is_err() {
+                println!(
+                    "info string error: searchmoves: '{}' is not a legal move here; ignored",
+                    clip(m)
+                );
+            }
+        }
         let pos = self.pos.clone();
         let (team, control) = (self.team.clone(), self.control.clone());
         control.stop.store(false, Ordering::SeqCst);
@@ -600,5 +619,23 @@ mod tests {
             parse_setoption("name Move Overhead value 10").unwrap(),
             ("Move Overhead".to_string(), Some("10".to_string()))
         );
+        // A value keeps its inner whitespace (a path); a word merely containing "value" is
+        // part of the name; `name value` has no name.
+        assert_eq!(
+            parse_setoption("name  EvalFile value /tmp/a  b\tc.nnue ").unwrap(),
+            (
+                "EvalFile".to_string(),
+                Some("/tmp/a  b\tc.nnue".to_string())
+            )
+        );
+        assert_eq!(
+            parse_setoption("name devalue Thing value x").unwrap(),
+            ("devalue Thing".to_string(), Some("x".to_string()))
+        );
+        assert_eq!(
+            parse_setoption("name Thing value").unwrap(),
+            ("Thing".to_string(), Some(String::new()))
+        );
+        assert!(parse_setoption("name value 3").is_err());
     }
 }

@@ -544,7 +544,22 @@ fn a_misspelt_stage_command_is_refused_before_it_runs() {
     assert!(err.contains("placeholder"), "{err}");
     let fine = write("fine", "\"--out\", \"{dir}/y.txt\"");
     let out = run_ok(&["campaign", "check", fine.to_str().unwrap()]);
-    assert!(out.contains("its 2 declared commands parse"), "{out}");
+    assert!(out.contains("its 2 commands parse"), "{out}");
+    // The network loop's datagen passes its `flags` through: a misspelt one is refused now,
+    // not when the stage starts.
+    let looped = tiny_campaign(&dir);
+    let text = std::fs::read_to_string(&looped).unwrap();
+    let bad = text.replace(
+        "threads = 2\n[[network.train]]",
+        "threads = 2\nflags = { bogus = \"1\" }\n[[network.train]]",
+    );
+    assert_ne!(bad, text);
+    std::fs::write(&looped, bad).unwrap();
+    let err = run_err(&["campaign", "check", looped.to_str().unwrap()]);
+    assert!(
+        err.contains("gen1/datagen") && err.contains("bogus"),
+        "{err}"
+    );
 }
 
 /// `campaign pin`: a campaign moves to newer binaries only when both labs write the same

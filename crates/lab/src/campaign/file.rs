@@ -365,6 +365,20 @@ impl CampaignFile {
             if n.gate.games < 2 {
                 bail!("network.gate.games must be at least 2 (one opening, both colours)");
             }
+            // The gate's match is built only after datagen and training: its keys are read
+            // now, as the match will read them, so a typo costs no hours.
+            n.gate
+                .control
+                .parse::<augur_arena::game::time_control::TimeControl>()
+                .context("network.gate.control")?;
+            if n.gate.concurrency == 0 {
+                bail!("network.gate.concurrency must be at least 1");
+            }
+            for (what, run) in [("held_out", &n.held_out), ("datagen", &n.datagen)] {
+                if run.nodes == 0 || run.threads == 0 {
+                    bail!("network.{what}: nodes and threads must be at least 1");
+                }
+            }
         }
         let mut ids = std::collections::HashSet::new();
         for s in &self.stage {
@@ -515,6 +529,14 @@ games = 10
             ),
             // The recipe is read as the trainer will read it.
             (TINY.replace("hidden = 16", "hiden = 16"), "hiden"),
+            (
+                TINY.replace("games = 10", "games = 10\ncontrol = \"garbage\""),
+                "network.gate.control",
+            ),
+            (
+                TINY.replace("games = 10", "games = 10\nconcurrency = 0"),
+                "gate.concurrency",
+            ),
             (TINY.replace("hidden = 16", "hidden = 100"), "hidden = 100"),
             (
                 TINY.replace("hidden = 16", "hidden = 16, bucket_decay = 3.0"),

@@ -222,13 +222,18 @@ impl Target {
 
 /// The declared stage commands of a campaign, as its runner would run them now, parsed:
 /// errors name the stage. With `begun` false, stages begun are skipped (they run their frozen
-/// commands); the network loop's own stages are built by the runner from checked keys.
+/// commands). Of the network loop's own stages, the held-out and first datagen commands are
+/// parsed too (their `flags` are passed through as given); the others are built from keys
+/// the file's reading checks.
 fn check_commands(campaign: &Campaign, parse: ParseCommand, begun: bool) -> Result<usize> {
     let mut checked = 0;
     for stage in &campaign.stages {
-        if !matches!(stage.step, plan::Step::Command { .. })
-            || (!begun && campaign.layout.frozen(&stage.id).exists())
-        {
+        let declared = matches!(stage.step, plan::Step::Command { .. });
+        let loop_datagen = matches!(
+            stage.step,
+            plan::Step::HeldOut | plan::Step::Datagen { gen: 1 }
+        );
+        if !(declared || loop_datagen) || (!begun && campaign.layout.frozen(&stage.id).exists()) {
             continue;
         }
         let args = campaign.resolve(stage)?.args;
@@ -250,7 +255,7 @@ pub fn run(args: &CampaignArgs, parse: ParseCommand) -> Result<()> {
                 let n = check_commands(&campaign, parse, true)
                     .with_context(|| format!("{}", file.display()))?;
                 println!(
-                    "{}: {} stages; its {n} declared commands parse",
+                    "{}: {} stages; its {n} commands parse (declared, held-out and first datagen)",
                     file.display(),
                     campaign.stages.len()
                 );

@@ -194,6 +194,18 @@ fn a_network_campaign_runs_end_to_end_and_survives_a_kill() {
     // A finished campaign run again has nothing to do.
     let again = run_ok(&["campaign", "run", file_arg]);
     assert!(!again.contains(" start "), "{again}");
+    // A training stage cut off before its summary (a kill, a lost sitting) goes on from its
+    // checkpoint when run again, not from its first epoch.
+    let train = run.join("gen2/train-small");
+    std::fs::remove_file(train.join("summary.toml")).unwrap();
+    let log = run_ok(&["campaign", "run", file_arg]);
+    assert!(log.contains("start gen2/train-small"), "{log}");
+    let train_log = std::fs::read_to_string(train.join("log.txt")).unwrap();
+    assert!(
+        train_log.contains("resuming from") && train_log.contains("after epoch 2"),
+        "{train_log}"
+    );
+    assert!(train.join("summary.toml").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -331,7 +331,10 @@ impl Campaign {
                 );
                 let run_toml = sd.join("train.toml");
                 crate::kit::atomic::write(&run_toml, toml::to_string(&config)?.as_bytes())?;
-                push(&["train", "--config", &path(&run_toml)]);
+                // `--resume`: a run that a kill or a lost sitting interrupted goes on from its
+                // last epoch's checkpoint (a fresh folder starts from the beginning), so a
+                // training of several hours can span sittings like datagen does.
+                push(&["train", "--config", &path(&run_toml), "--resume"]);
             }
             Step::Gate { gen } => {
                 let n = self.network()?;

@@ -393,8 +393,11 @@ pub fn run(args: &MatchArgs) -> Result<MatchSummary> {
         })?,
         None => names.len() - 1,
     };
-    if args.games == 0 {
-        bail!("--games must be positive");
+    // The schedule is built whole before the first game: a bound far above any match keeps
+    // it in memory (40 bytes a game).
+    const MAX_GAMES: usize = 10_000_000;
+    if args.games == 0 || args.games > MAX_GAMES {
+        bail!("--games {}: from 1 to {MAX_GAMES}", args.games);
     }
     let mode = shakmaty::CastlingMode::from_chess960(args.chess960);
     let openings = openings::load_in(args.openings.as_deref(), args.opening_plies, mode)?;

@@ -120,6 +120,15 @@ fn writer_commit(file: &Path) -> String {
 /// runs past its journal (a game being written) is refused: cut it first.
 pub fn line_of(file: &Path) -> Result<Line> {
     let j = journal::read(file)?;
+    if j.unbacked > 0 {
+        bail!(
+            "{}: its journal lists {} more games than the file holds data for (after game {}): \
+             the file lost data or was cut short; a manifest would drop those games silently",
+            file.display(),
+            j.unbacked,
+            j.games
+        );
+    }
     let len = std::fs::metadata(file)?.len();
     if j.records.checked_mul(RECORD_SIZE) != Some(len) {
         bail!(

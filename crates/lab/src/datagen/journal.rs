@@ -108,6 +108,10 @@ pub struct Journalled {
     pub settings: String,
     pub games: u64,
     pub records: u64,
+    /// Games the journal lists after those whose data the file holds (data lost with the
+    /// page cache of a crashed machine, or a file cut short since): a run replays them, a
+    /// finished file is missing them.
+    pub unbacked: u64,
 }
 
 /// Reads `out`'s journal as it stands (a run may be writing it).
@@ -125,11 +129,15 @@ pub fn read(out: &Path) -> Result<Journalled> {
     let data_len = std::fs::metadata(out)
         .with_context(|| format!("cannot read {}", out.display()))?
         .len();
-    let (_, r) = recover(&jpath, header, data_len)?;
+    let (valid, r) = recover(&jpath, header, data_len)?;
+    let listed = bytes.get(valid as usize..).map_or(0, |rest| {
+        rest.iter().filter(|&&b| b == b'\n').count() as u64
+    });
     Ok(Journalled {
         settings: header[MAGIC.len()..].trim().to_string(),
         games: r.games,
         records: r.records,
+        unbacked: listed,
     })
 }
 
@@ -253,6 +261,15 @@ mod tests {
         assert!(text.ends_with("\n0 3\n1 0\n2 2\n3 1\n"), "{text}");
         let (_, r) = open(&out, "seed=1").unwrap();
         assert_eq!((r.games, r.records, r.cut_bytes), (4, 6, 0));
+        assert_eq!(read(&out).unwrap().unbacked, 0);
+        // Data lost under journalled games (a file cut short): read says how many, and the
+        // manifest of a finished file refuses rather than drop them.
+        let data = std::fs::read(&out).unwrap();
+        std::fs::write(&out, &data[..3 * RECORD_SIZE]).unwrap();
+        let j = read(&out).unwrap();
+        assert_eq!((j.games, j.records, j.unbacked), (2, 3, 2));
+        let err = crate::corpus::line_of(&out).unwrap_err().to_string();
+        assert!(err.contains("2 more games"), "{err}");
         std::fs::remove_dir_all(&d).unwrap();
     }
 

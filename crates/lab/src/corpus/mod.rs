@@ -218,3 +218,29 @@ pub fn check_file(base: &Path, line: &Line) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finished file whose journal lists games its data does not hold (cut short, or lost
+    /// with a crashed machine's page cache) gets no manifest line that would drop them.
+    #[test]
+    fn a_manifest_refuses_journalled_games_without_data() {
+        let dir =
+            std::env::temp_dir().join(format!("augur-corpus-unbacked-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("data.bin");
+        std::fs::write(
+            journal::journal_path(&file),
+            "augur-lab datagen journal 1; seed=1\n0 3\n1 2\n",
+        )
+        .unwrap();
+        std::fs::write(&file, vec![0u8; 5 * RECORD_SIZE as usize]).unwrap();
+        assert_eq!(line_of(&file).unwrap().games, 2);
+        std::fs::write(&file, vec![0u8; 3 * RECORD_SIZE as usize]).unwrap();
+        let err = line_of(&file).unwrap_err().to_string();
+        assert!(err.contains("1 more games"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

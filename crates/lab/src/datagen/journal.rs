@@ -262,14 +262,12 @@ mod tests {
         let (_, r) = open(&out, "seed=1").unwrap();
         assert_eq!((r.games, r.records, r.cut_bytes), (4, 6, 0));
         assert_eq!(read(&out).unwrap().unbacked, 0);
-        // Data lost under journalled games (a file cut short): read says how many, and the
-        // manifest of a finished file refuses rather than drop them.
+        // Data lost under journalled games (a file cut short): read says how many (the
+        // manifest of a finished file then refuses, corpus's tests).
         let data = std::fs::read(&out).unwrap();
         std::fs::write(&out, &data[..3 * RECORD_SIZE]).unwrap();
         let j = read(&out).unwrap();
         assert_eq!((j.games, j.records, j.unbacked), (2, 3, 2));
-        let err = crate::corpus::line_of(&out).unwrap_err().to_string();
-        assert!(err.contains("2 more games"), "{err}");
         std::fs::remove_dir_all(&d).unwrap();
     }
 

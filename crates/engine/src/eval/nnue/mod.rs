@@ -196,6 +196,20 @@ mod tests {
             Network::load(&std::env::temp_dir()),
             Err(NetworkError::NotAFile(_))
         ));
+        // A pipe with no writer is refused at once (opening it would block).
+        #[cfg(unix)]
+        {
+            let fifo = std::env::temp_dir().join(format!("augur-fifo-{}", std::process::id()));
+            let _ = std::fs::remove_file(&fifo);
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                assert!(matches!(
+                    Network::load(&fifo),
+                    Err(NetworkError::NotAFile(_))
+                ));
+                let _ = std::fs::remove_file(&fifo);
+            }
+        }
         assert!(matches!(
             err(&bytes[..bytes.len() - 1]),
             NetworkError::Length { .. }

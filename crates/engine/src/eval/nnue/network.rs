@@ -522,6 +522,10 @@ impl Network {
             path: path.display().to_string(),
             source,
         };
+        // Asked before the open: opening a pipe with no writer blocks.
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(NetworkError::NotAFile(path.display().to_string()));
+        }
         let file = std::fs::File::open(path).map_err(io)?;
         let meta = file.metadata().map_err(io)?;
         if !meta.is_file() {

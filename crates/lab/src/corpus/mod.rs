@@ -100,16 +100,9 @@ pub fn run(args: &CorpusArgs) -> Result<()> {
     }
 }
 
-/// The provenance file datagen writes beside `file`.
-fn provenance_path(file: &Path) -> PathBuf {
-    let mut name = file.file_name().unwrap_or_default().to_os_string();
-    name.push(".provenance.toml");
-    file.with_file_name(name)
-}
-
 /// The engine commit recorded beside a datagen file (its provenance), if any.
 fn writer_commit(file: &Path) -> String {
-    std::fs::read_to_string(provenance_path(file))
+    std::fs::read_to_string(crate::kit::provenance::beside(file))
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok())
         .and_then(|t| t.get("commit").and_then(|c| c.as_str()).map(str::to_string))
@@ -165,7 +158,7 @@ fn datagen_line(file: &Path, sha256: String, j: journal::Journalled, engine: Str
 /// Copies `live` up to its last journalled game into `out` and returns the copy's line.
 pub fn cut(live: &Path, out: &Path) -> Result<Line> {
     let journal = journal::journal_path(live);
-    let provenance = provenance_path(live);
+    let provenance = crate::kit::provenance::beside(live);
     refuse_inputs("--out", out, &[live, &journal, &provenance])?;
     let j = journal::read(live)?;
     let mut bytes =

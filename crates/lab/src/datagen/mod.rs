@@ -285,9 +285,7 @@ struct Tally {
 /// (`FILE.provenance.toml`), for the manifest.
 pub fn run(args: &DatagenArgs) -> Result<()> {
     let out = args.run.out()?;
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(".provenance.toml");
-    if !out.with_file_name(name).exists() {
+    if !crate::kit::provenance::beside(out).exists() {
         if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;

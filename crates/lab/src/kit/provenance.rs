@@ -27,6 +27,13 @@ pub struct Provenance {
     pub date: String,
 }
 
+/// `<file>.provenance.toml`: where a data file's provenance is written beside it.
+pub fn beside(file: &Path) -> std::path::PathBuf {
+    let mut name = file.file_name().unwrap_or_default().to_os_string();
+    name.push(".provenance.toml");
+    file.with_file_name(name)
+}
+
 /// The source commit of this binary: the one its build recorded (build.rs), so a run that
 /// outlives later commits in its checkout still names the code that produced it. A build from
 /// outside a checkout falls back to the working directory's HEAD at run time.
@@ -159,11 +166,9 @@ impl Provenance {
         std::fs::write(&path, self.toml()).with_context(|| format!("writing {}", path.display()))
     }
 
-    /// Writes `<file>.provenance.toml` next to a data file.
+    /// Writes `<file>.provenance.toml` next to a data file ([`beside`]).
     pub fn write_beside(&self, file: &Path) -> Result<()> {
-        let mut name = file.file_name().unwrap_or_default().to_os_string();
-        name.push(".provenance.toml");
-        let path = file.with_file_name(name);
+        let path = beside(file);
         std::fs::write(&path, self.toml()).with_context(|| format!("writing {}", path.display()))
     }
 }

@@ -32,6 +32,18 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
 /// `threads` workers (each takes the next unclaimed move), so the counts are the same for
 /// any thread count.
 pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    divide_until(pos, depth, threads, &never).unwrap_or_default()
+}
+
+/// [`divide`] that gives up when `stop` is set (the UCI `stop` or `quit` during `go perft`):
+/// `None` then, since a partial count is no count at all.
+pub fn divide_until(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<Vec<(String, u64)>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let board = pos.board();
     let moves = pos.legal_moves();
@@ -48,17 +60,43 @@ pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(String, u64)> 
                 let n = if depth == 0 {
                     1
                 } else {
-                    perft(&child, depth - 1)
+                    perft_until(&child, depth - 1, stop)
                 };
                 counts[i].store(n, Ordering::Relaxed);
             });
         }
     });
-    moves
-        .iter()
-        .zip(&counts)
-        .map(|(&mv, n)| (pos.uci(mv), n.load(Ordering::Relaxed)))
-        .collect()
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some(
+        moves
+            .iter()
+            .zip(&counts)
+            .map(|(&mv, n)| (pos.uci(mv), n.load(Ordering::Relaxed)))
+            .collect(),
+    )
+}
+
+/// [`perft`] that returns early (with a count of no use) once `stop` is set; the flag is read
+/// only above the last two plies, where the subtrees are large enough to hide its cost.
+fn perft_until(board: &Board, depth: u32, stop: &std::sync::atomic::AtomicBool) -> u64 {
+    if depth < 3 {
+        return perft(board, depth);
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return 0;
+    }
+    let mut nodes = 0;
+    board.generate_moves(|pm| {
+        for mv in pm {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            nodes += perft_until(&child, depth - 1, stop);
+        }
+        false
+    });
+    nodes
 }
 
 /// Worker threads for perft: all cores unless the caller says otherwise.

@@ -401,3 +401,23 @@ fn every_spin_at_its_declared_extremes_still_plays() {
     e.send("quit");
     assert!(e.close_and_wait().success());
 }
+
+/// `go perft` at a depth that would count for hours answers `isready` while it runs, ends on
+/// `stop` with a line saying the count is incomplete, and `quit` during one exits at once.
+#[test]
+fn a_long_perft_is_stopped_by_stop_and_by_quit() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 12");
+    e.ready();
+    e.send("stop");
+    let lines = e.until("info string perft stopped");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    still_plays(&mut e);
+    e.send("go perft 12");
+    e.send("quit");
+    assert!(e.close_and_wait().success());
+}

@@ -27,6 +27,8 @@ pub struct Lines<R> {
     max: usize,
     number: u64,
     buf: Vec<u8>,
+    /// The last line ended in CR: a LF right after it is the rest of a CRLF, not a line.
+    after_cr: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -41,11 +43,13 @@ impl<R: BufRead> Lines<R> {
             max,
             number: 0,
             buf: Vec::new(),
+            after_cr: false,
         }
     }
 
-    /// Reads up to and including the next newline into `buf` (at most `max` bytes of it);
-    /// returns whether anything was read and whether the line was cut.
+    /// Reads up to and including the next line ending into `buf` (at most `max` bytes of
+    /// it); returns whether anything was read and whether the line was cut. LF, CRLF and a
+    /// lone CR each end a line, as some terminals and old GUIs send the last.
     fn read_raw(&mut self) -> Option<bool> {
         self.buf.clear();
         let mut read_any = false;
@@ -59,9 +63,16 @@ impl<R: BufRead> Lines<R> {
             if chunk.is_empty() {
                 break;
             }
+            if std::mem::take(&mut self.after_cr) && chunk[0] == b'\n' {
+                self.input.consume(1);
+                continue;
+            }
             read_any = true;
-            let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (&chunk[..i], Some(i + 1)),
+            let (part, done) = match chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => {
+                    self.after_cr = chunk[i] == b'\r';
+                    (&chunk[..i], Some(i + 1))
+                }
                 None => (chunk, None),
             };
             if self.buf.len() + part.len() > self.max {
@@ -88,9 +99,6 @@ impl<R: BufRead> Iterator for Lines<R> {
         let line = self.number;
         if too_long {
             return Some(Err(InputError::TooLong { line }));
-        }
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
         }
         Some(match String::from_utf8(std::mem::take(&mut self.buf)) {
             Ok(s) => Ok(s),
@@ -144,5 +152,23 @@ mod tests {
             ]
         );
         assert!(read(b"", 10).is_empty());
+    }
+
+    /// CRLF is one line ending, a lone CR another (also across chunk boundaries), and an
+    /// empty CRLF line stays one empty line.
+    #[test]
+    fn crlf_and_lone_cr_end_lines() {
+        assert_eq!(
+            read(b"uci\r\nisready\rgo\r\r\nd\n\rquit\r", 100),
+            vec![
+                Ok("uci".into()),
+                Ok("isready".into()),
+                Ok("go".into()),
+                Ok("".into()),
+                Ok("d".into()),
+                Ok("".into()),
+                Ok("quit".into()),
+            ]
+        );
     }
 }

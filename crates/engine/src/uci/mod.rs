@@ -508,12 +508,30 @@ impl Engine {
                 .get(1)
                 .and_then(|d| d.parse().ok())
                 .ok_or_else(|| CommandError::Go("perft needs a depth".into()))?;
-            let mut total = 0;
-            for (mv, n) in perft::divide(&self.pos, depth.max(1), perft::default_threads()) {
-                println!("{mv}: {n}");
-                total += n;
+            // On the worker thread like a search, so that `stop` and `quit` end a perft that
+            // would run for hours; a later command that changes state waits for it, as a
+            // script that sends `go perft` then `position` expects.
+            let (pos, control) = (self.pos.clone(), self.control.clone());
+            control.stop.store(false, Ordering::SeqCst);
+            self.open_ended = false;
+            let job = move || {
+                let threads = perft::default_threads();
+                match perft::divide_until(&pos, depth.max(1), threads, &control.stop) {
+                    Some(counts) => {
+                        let mut total = 0;
+                        for (mv, n) in counts {
+                            println!("{mv}: {n}");
+                            total += n;
+                        }
+                        println!("\nNodes searched: {total}\n");
+                    }
+                    None => println!("info string perft stopped before its count was complete"),
+                }
+            };
+            match std::thread::Builder::new().spawn(job) {
+                Ok(worker) => self.worker = Some(worker),
+                Err(e) => return Err(CommandError::Go(format!("cannot start a thread: {e}"))),
             }
-            println!("\nNodes searched: {total}\n");
             return Ok(());
         }
         let limits = match parse_go(&tokens) {

@@ -122,8 +122,16 @@ fn a_run_from_a_config_file_records_itself_and_refuses_a_changed_resume() {
         f.final_held_out_loss
     );
 
-    // A resume with another learning rate is refused, naming it; nothing is trained.
+    // A fresh start into the same folder is refused: it would replace the run.
     let before = std::fs::read(out.join("checkpoint.ckpt")).unwrap();
+    let o = lab(&["train", "--config", cfg]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("already holds a run"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(out.join("checkpoint.ckpt")).unwrap(), before);
+    // A resume with another learning rate is refused, naming it; nothing is trained.
     let o = lab(&["train", "--config", cfg, "--resume", "--lr", "0.02"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);

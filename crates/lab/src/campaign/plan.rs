@@ -158,28 +158,32 @@ pub fn check(stages: &[Stage]) -> anyhow::Result<()> {
             }
         }
     }
-    // Depth-first search for a circle: 0 unseen, 1 on the path, 2 finished.
-    fn visit(
-        i: usize,
-        stages: &[Stage],
-        index: &HashMap<&str, usize>,
-        mark: &mut [u8],
-    ) -> anyhow::Result<()> {
-        match mark[i] {
-            1 => anyhow::bail!("stage '{}' waits for itself through others", stages[i].id),
-            2 => return Ok(()),
-            _ => {}
-        }
-        mark[i] = 1;
-        for a in &stages[i].after {
-            visit(index[a.as_str()], stages, index, mark)?;
-        }
-        mark[i] = 2;
-        Ok(())
-    }
+    // Depth-first search for a circle (0 unseen, 1 on the path, 2 finished) with a stack of
+    // its own: a chain of tens of thousands of stages would overflow the thread's.
     let mut mark = vec![0u8; stages.len()];
-    for i in 0..stages.len() {
-        visit(i, stages, &index, &mut mark)?;
+    for root in 0..stages.len() {
+        if mark[root] != 0 {
+            continue;
+        }
+        mark[root] = 1;
+        let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some((i, next)) = path.last_mut() {
+            let Some(a) = stages[*i].after.get(*next) else {
+                mark[*i] = 2;
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            let j = index[a.as_str()];
+            match mark[j] {
+                1 => anyhow::bail!("stage '{}' waits for itself through others", stages[j].id),
+                0 => {
+                    mark[j] = 1;
+                    path.push((j, 0));
+                }
+                _ => {}
+            }
+        }
     }
     Ok(())
 }
@@ -261,5 +265,28 @@ games = 10
              [[stage]]\nid = \"y\"\ncommand = [\"m\"]\nafter = [\"x\"]\n",
         ));
         assert!(format!("{:#}", check(&s).unwrap_err()).contains("itself"));
+    }
+
+    /// A chain of 200,000 stages (each waiting for the one before) is checked without
+    /// overflowing the stack, and closing the chain into a circle is found.
+    #[test]
+    fn a_very_long_chain_is_checked() {
+        let chain = |circle: bool| -> Vec<Stage> {
+            let n = 200_000;
+            (0..n)
+                .map(|i| Stage {
+                    id: format!("s{i}"),
+                    step: Step::Command { index: i },
+                    after: match i {
+                        0 if circle => vec![format!("s{}", n - 1)],
+                        0 => vec![],
+                        _ => vec![format!("s{}", i - 1)],
+                    },
+                    cores: 1,
+                })
+                .collect()
+        };
+        check(&chain(false)).unwrap();
+        assert!(format!("{:#}", check(&chain(true)).unwrap_err()).contains("itself"));
     }
 }

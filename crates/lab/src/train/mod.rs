@@ -73,6 +73,14 @@ pub fn run(args: &TrainArgs) -> Result<()> {
              again without --resume, or in another folder",
             config.out.display()
         );
+    } else if !args.resume && run_file.exists() {
+        // A fresh start would overwrite the run's networks, loss table and checkpoint: hours of
+        // training lost to a flag left out.
+        bail!(
+            "{} already holds a run ({RUN_FILE}); go on with it with --resume, or train into \
+             another --out",
+            config.out.display()
+        );
     }
     let mut read: Vec<&std::path::Path> = config.data.iter().map(|p| p.as_path()).collect();
     read.extend(config.held_out.iter().map(|p| p.as_path()));

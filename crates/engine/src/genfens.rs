@@ -43,7 +43,13 @@ pub enum GenfensError {
         wanted: u64,
         attempts: u64,
     },
+    #[error("genfens: stopped after {found} of {wanted} positions")]
+    Stopped { found: u64, wanted: u64 },
 }
+
+/// The most nodes a check search may take: about ten seconds, so that `stop` (read between
+/// positions) ends a request in reasonable time.
+pub const MAX_NODES: u64 = 10_000_000;
 
 /// A parsed `genfens` command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,7 +109,12 @@ impl Request {
                     }
                     r.plies = (a, b);
                 }
-                "nodes" => r.nodes = value.parse().map_err(|_| invalid())?,
+                "nodes" => {
+                    r.nodes = value.parse().map_err(|_| invalid())?;
+                    if r.nodes > MAX_NODES {
+                        return Err(bad(&format!("nodes={} is more than {MAX_NODES}", r.nodes)));
+                    }
+                }
                 "maxcp" => {
                     r.max_cp = value.parse().map_err(|_| invalid())?;
                     if r.max_cp < 0 {
@@ -214,20 +225,58 @@ pub fn epd_to_fen(line: &str) -> String {
     format!("{board} {half} {full}")
 }
 
-/// Generates the positions of `req`, calling `emit` with each one's FEN as soon as it is
-/// found. The engine's search settings apply to the check search (its own small table,
-/// one thread, fixed nodes: the result depends on the seed alone).
-pub fn run(
-    req: &Request,
-    config: &SearchConfig,
+/// A request made ready to run: its book read and its check search set up, so that a bad book
+/// is reported before any work starts.
+pub struct Generator {
+    req: Request,
+    book: Option<Book>,
+    searcher: SearchTeam,
     chess960: bool,
+}
+
+impl Generator {
+    /// The engine's search settings apply to the check search (its own small table, one
+    /// thread, fixed nodes: the result depends on the seed alone).
+    pub fn new(req: Request, config: &SearchConfig, chess960: bool) -> Result<Self, GenfensError> {
+        let book = req.book.as_deref().map(Book::load).transpose()?;
+        let mut config = config.clone();
+        config.algorithm = Mode::Engine;
+        config.multipv = 1;
+        let searcher = SearchTeam::new(config, 4)?;
+        Ok(Generator {
+            req,
+            book,
+            searcher,
+            chess960,
+        })
+    }
+
+    /// Generates the positions, calling `emit` with each one's FEN as soon as it is found.
+    /// `stop` (the UCI `stop` or `quit`) is read before each position.
+    pub fn run(
+        mut self,
+        stop: &std::sync::atomic::AtomicBool,
+        emit: impl FnMut(&str),
+    ) -> Result<(), GenfensError> {
+        generate(
+            &self.req,
+            self.book.as_ref(),
+            &mut self.searcher,
+            self.chess960,
+            stop,
+            emit,
+        )
+    }
+}
+
+fn generate(
+    req: &Request,
+    book: Option<&Book>,
+    searcher: &mut SearchTeam,
+    chess960: bool,
+    stop: &std::sync::atomic::AtomicBool,
     mut emit: impl FnMut(&str),
 ) -> Result<(), GenfensError> {
-    let book = req.book.as_deref().map(Book::load).transpose()?;
-    let mut config = config.clone();
-    config.algorithm = Mode::Engine;
-    config.multipv = 1;
-    let mut searcher = SearchTeam::new(config, 4)?;
     let limits = Limits {
         nodes: Some(req.nodes.max(1)),
         ..Default::default()
@@ -237,6 +286,12 @@ pub fn run(
     let max_attempts = req.count.saturating_mul(100).max(1000);
     let (mut found, mut attempts) = (0, 0);
     while found < req.count {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(GenfensError::Stopped {
+                found,
+                wanted: req.count,
+            });
+        }
         if attempts == max_attempts {
             return Err(GenfensError::Exhausted {
                 found,
@@ -245,7 +300,7 @@ pub fn run(
             });
         }
         attempts += 1;
-        let mut pos = match &book {
+        let mut pos = match book {
             Some(b) => b.position(rng.below(b.lines.len() as u64) as usize, chess960)?,
             None if chess960 => {
                 Position::from_board(Board::chess960_startpos(rng.below(960) as u32), true)

@@ -26,7 +26,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
-            augur::uci::Engine::new().run(std::io::stdin().lock());
+            augur::uci::Engine::new().run(std::io::BufReader::new(std::io::stdin()));
             ExitCode::SUCCESS
         }
         Some("bench") => bench(&args[1..]),
@@ -34,7 +34,8 @@ fn main() -> ExitCode {
         Some("options") => options_cmd(&args[1..]),
         Some("spsa") => options_cmd(&["--spsa".to_string()]),
         Some(first) if is_command(first) => {
-            augur::uci::Engine::new().run_with_args(&args, std::io::stdin().lock());
+            augur::uci::Engine::new()
+                .run_with_args(&args, std::io::BufReader::new(std::io::stdin()));
             ExitCode::SUCCESS
         }
         Some("-h" | "--help" | "help") => {

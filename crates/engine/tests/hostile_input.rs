@@ -421,3 +421,49 @@ fn a_long_perft_is_stopped_by_stop_and_by_quit() {
     e.send("quit");
     assert!(e.close_and_wait().success());
 }
+
+/// A search with a limit that would take hours, then `position` without a `stop`: the engine
+/// still answers `isready`, a `stop` then ends the search (its `bestmove` goes out) and the
+/// `position` is handled after it; `quit` while a command waits exits at once.
+#[test]
+fn a_command_that_waits_for_a_long_search_leaves_stop_isready_and_quit_served() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 120");
+    e.send("position startpos moves e2e4");
+    e.send("isready");
+    let lines = e.until_within("readyok", Duration::from_secs(10));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    e.bestmove_within(Duration::from_secs(10));
+    e.send("d");
+    let lines = e.until("fen");
+    assert!(lines.last().unwrap().contains(" b KQkq"), "{lines:?}");
+    // A stop read while a `go` waits is that new search's, not the old one's; `quit` still
+    // ends everything at once.
+    e.send("go depth 120");
+    e.send("go infinite");
+    e.send("stop");
+    e.send("quit");
+    assert!(e.close_and_wait().success());
+}
+
+/// `genfens` typed at the engine answers `isready` while it works and ends on `stop`; a check
+/// search beyond the node cap is refused up front.
+#[test]
+fn genfens_on_the_input_is_stopped_by_stop() {
+    let mut e = Engine::start();
+    e.send("genfens 100000000 seed 1 book None");
+    e.until("info string genfens ");
+    e.ready();
+    e.send("stop");
+    let lines = e.until("info string error: genfens: stopped after");
+    assert!(lines.len() < 1000, "{}", lines.len());
+    e.send("genfens 1 seed 1 book None nodes=100000000000");
+    let lines = e.until("info string error");
+    assert!(lines.last().unwrap().contains("is more than"), "{lines:?}");
+    still_plays(&mut e);
+}

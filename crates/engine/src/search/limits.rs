@@ -166,7 +166,7 @@ impl Limits {
         } else {
             (self.btime?, self.binc.unwrap_or(0))
         };
-        (self.movetime.is_none()).then_some((time.max(0) as u64, inc.max(0) as u64))
+        (self.movetime.is_none()).then_some((clock_ms(time), clock_ms(inc)))
     }
 
     /// The time plan for the side to move at move `move_number` (the position's fullmove
@@ -199,8 +199,7 @@ impl Limits {
         } else {
             (self.btime.unwrap_or(0), self.binc.unwrap_or(0))
         };
-        let time = time.max(0) as u64;
-        let inc = inc.max(0) as u64;
+        let (time, inc) = (clock_ms(time), clock_ms(inc));
         // [timeman] Sudden death (no movestogo) is planned over TimeManHorizon moves.
         let sudden_death = tm.enabled && self.movestogo.is_none();
         let moves_left = match self.movestogo {
@@ -233,7 +232,7 @@ impl Limits {
             // reserve (MoveOverhead 0, no latency measured) the clock is never below it.
             let inc_part = inc * tm.inc_share.max(0) as u64 / 100;
             let inc_part = if time < reserve {
-                inc_part * time / reserve
+                (u128::from(inc_part) * u128::from(time) / u128::from(reserve)) as u64
             } else {
                 inc_part
             };
@@ -249,6 +248,13 @@ impl Limits {
             exact: false,
         })
     }
+}
+
+/// A clock field as milliseconds the plan can do arithmetic on: a negative one is empty, and
+/// one beyond 2^40 ms (35 years) is taken as 2^40, so that no sum or product of the plan
+/// wraps (`go wtime 461168601842738821` made the engine move at once).
+fn clock_ms(ms: i64) -> u64 {
+    (ms.max(0) as u64).min(1 << 40)
 }
 
 /// [timeman] The sudden-death horizon at `move_number`: TimeManHorizon up to move 10, then
@@ -273,6 +279,34 @@ mod tests {
             winc: Some(inc),
             binc: Some(inc),
             ..Default::default()
+        }
+    }
+
+    /// A clock of any size, with any increment, plans a positive time that no product wraps.
+    #[test]
+    fn a_huge_clock_plans_a_long_search() {
+        for tm in [timeman_on(), off()] {
+            huge_clocks(&tm);
+        }
+    }
+
+    fn huge_clocks(tm: &TimeMan) {
+        for (ms, inc) in [
+            (i64::MAX, i64::MAX),
+            (461_168_601_842_738_821, 0),
+            (i64::MAX, 0),
+        ] {
+            let mut lat = Latency::default();
+            let plan = clock(ms, inc).plan(true, 1, 10, &lat, tm).unwrap();
+            assert!(
+                plan.soft >= Duration::from_secs(3600),
+                "{ms} {inc}: {plan:?}"
+            );
+            // A short clock with a huge increment, below a large overhead's reserve.
+            let plan = clock(100, inc).plan(true, 1, 5000, &lat, tm).unwrap();
+            assert!(plan.soft <= Duration::from_millis(100), "{inc}: {plan:?}");
+            lat.searched(clock(ms, inc).own_clock(true), 5);
+            lat.observe(clock(ms, inc).own_clock(true));
         }
     }
 

@@ -1,5 +1,6 @@
-//! The UCI protocol: reads commands, keeps the engine state, runs searches on a worker
-//! thread so that `isready`, `stop` and `ponderhit` are answered while it thinks.
+//! The UCI protocol: reads commands (on a thread of their own), keeps the engine state, runs
+//! searches, `go perft` and `genfens` on a worker thread so that `isready`, `stop`,
+//! `ponderhit` and `quit` are answered while it works.
 //! Anything malformed is answered with `info string error: ...` and changes nothing.
 
 mod info;
@@ -14,9 +15,10 @@ use crate::search::tt::ResizeError;
 use crate::search::{Control, SearchTeam};
 use crate::tablebase::Tablebases;
 use info::UciReporter;
+use std::collections::VecDeque;
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use thiserror::Error;
@@ -39,6 +41,8 @@ pub enum CommandError {
     Hash(#[from] ResizeError),
     #[error(transparent)]
     Genfens(#[from] crate::genfens::GenfensError),
+    #[error("cannot start a thread for it: {0}")]
+    Thread(String),
 }
 
 pub struct Engine {
@@ -54,7 +58,18 @@ pub struct Engine {
     open_ended: bool,
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
     show_wdl: bool,
+    /// The input, read on a thread of its own by [`Self::run`], so that `stop`, `quit` and
+    /// `isready` are served while a command waits for a search with a limit.
+    incoming: Option<mpsc::Receiver<InputLine>>,
+    /// Lines read during such a wait, to be handled in order after it.
+    pending: VecDeque<InputLine>,
+    /// `quit` came during a wait: the command that waited ends, then the engine.
+    quitting: bool,
+    /// The command that waits starts a search: a `stop` read meanwhile is that search's.
+    starting: bool,
 }
+
+type InputLine = Result<String, input::InputError>;
 
 impl Default for Engine {
     fn default() -> Self {
@@ -258,18 +273,35 @@ impl Engine {
             worker: None,
             open_ended: false,
             show_wdl: false,
+            incoming: None,
+            pending: VecDeque::new(),
+            quitting: false,
+            starting: false,
         }
     }
 
     /// Reads commands until `quit` or end of input. At end of input a search with a limit
     /// is allowed to finish (so piped scripts get their answer); an open-ended one is stopped.
     /// A line that cannot be read as text is answered with an error and skipped.
-    pub fn run(&mut self, input: impl BufRead) {
+    pub fn run(&mut self, input: impl BufRead + Send + 'static) {
+        let (tx, rx) = mpsc::channel();
+        let reader = std::thread::Builder::new().spawn(move || {
+            for line in input::Lines::new(input) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        if let Err(e) = reader {
+            println!("info string error: cannot start the input thread: {e}");
+            return;
+        }
+        self.incoming = Some(rx);
         let mut quit = false;
-        for line in input::Lines::new(input) {
+        while let Some(line) = self.next_line() {
             match line {
                 Ok(line) => {
-                    if !self.handle(&line) {
+                    if !self.handle(&line) || self.quitting {
                         quit = true;
                         break;
                     }
@@ -277,20 +309,33 @@ impl Engine {
                 Err(e) => println!("info string error: {e}"),
             }
         }
+        self.incoming = None;
         if !quit {
             self.finish_search();
         }
         self.stop_and_join();
     }
 
+    /// The next line: one kept during a wait, else the next from the input thread (`None` at
+    /// end of input).
+    fn next_line(&mut self) -> Option<InputLine> {
+        if let Some(line) = self.pending.pop_front() {
+            return Some(line);
+        }
+        self.incoming.as_ref()?.recv().ok()
+    }
+
     /// Runs each command-line argument as a command (OpenBench starts engines as
     /// `augur "genfens ..." quit`), then reads standard input unless one was `quit`.
-    pub fn run_with_args(&mut self, args: &[String], input: impl BufRead) {
+    pub fn run_with_args(&mut self, args: &[String], input: impl BufRead + Send + 'static) {
         for arg in args {
             if !self.handle(arg) {
                 self.stop_and_join();
                 return;
             }
+            // Arguments are a script, not a conversation: each one's work (a `genfens`, a
+            // `go depth`) ends before the next is read, so a `quit` after it does not cut it.
+            self.finish_search();
         }
         self.run(input);
     }
@@ -319,10 +364,58 @@ impl Engine {
     }
 
     fn join(&mut self) {
+        self.serve_while_busy();
         if let Some(w) = self.worker.take() {
             if w.join().is_err() {
                 println!("info string error: search thread failed; state was reset");
                 lock(&self.team).new_game();
+            }
+        }
+    }
+
+    /// While the worker runs and a command waits for it: `isready` is answered (unless lines
+    /// wait before it) and `quit` stops the search at once; `stop` and `ponderhit` act at once unless a line is queued
+    /// before them or the waiting command is a `go` (then they belong to a later search, and
+    /// wait their turn with the rest).
+    /// Only with the input on its own thread ([`Self::run`]); otherwise the wait blocks.
+    fn serve_while_busy(&mut self) {
+        loop {
+            let Some(worker) = &self.worker else { return };
+            if worker.is_finished() {
+                return;
+            }
+            let Some(rx) = &self.incoming else { return };
+            let line = match rx.recv_timeout(Duration::from_millis(5)) {
+                Ok(line) => line,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    self.incoming = None;
+                    return;
+                }
+            };
+            let command = match &line {
+                Ok(text) => text.split_whitespace().next().unwrap_or(""),
+                Err(_) => "",
+            };
+            match command {
+                // Answered in turn after lines queued before it (a `stop` of a later search):
+                // `readyok` says that everything sent before it is done.
+                "isready" if self.pending.is_empty() => println!("readyok"),
+                "quit" => {
+                    self.quitting = true;
+                    self.pending.clear();
+                    self.control.stop.store(true, Ordering::SeqCst);
+                    self.control.pondering.store(false, Ordering::SeqCst);
+                }
+                "stop" if self.pending.is_empty() && !self.starting => {
+                    self.control.stop.store(true, Ordering::SeqCst);
+                    self.control.pondering.store(false, Ordering::SeqCst);
+                }
+                "ponderhit" if self.pending.is_empty() && !self.starting => {
+                    self.control.pondering.store(false, Ordering::SeqCst);
+                }
+                _ if self.quitting => {}
+                _ => self.pending.push_back(line),
             }
         }
     }
@@ -382,19 +475,18 @@ impl Engine {
                 parse_position(rest, self.chess960).map(|p| self.pos = p)
             }
             "go" => {
+                self.starting = true;
                 self.finish_search();
+                self.starting = false;
                 self.go(rest)
             }
             "genfens" => {
+                self.starting = true;
                 self.finish_search();
-                let config = lock(&self.team).config().clone();
+                self.starting = false;
                 crate::genfens::Request::parse(rest)
-                    .and_then(|req| {
-                        crate::genfens::run(&req, &config, self.chess960, |fen| {
-                            println!("info string genfens {fen}")
-                        })
-                    })
                     .map_err(CommandError::from)
+                    .and_then(|req| self.genfens(req))
             }
             "d" => {
                 println!("{}", self.pos);
@@ -501,7 +593,35 @@ impl Engine {
         Ok(())
     }
 
+    /// `genfens` on the worker thread, as `go perft`: `stop` and `quit` end it between
+    /// positions. Given as command-line arguments (OpenBench), it runs to its end, since
+    /// [`Self::run_with_args`] waits for each argument's work.
+    fn genfens(&mut self, req: crate::genfens::Request) -> Result<(), CommandError> {
+        if self.quitting {
+            return Ok(()); // `quit` came while this command waited
+        }
+        let config = lock(&self.team).config().clone();
+        let generator = crate::genfens::Generator::new(req, &config, self.chess960)?;
+        let control = self.control.clone();
+        control.stop.store(false, Ordering::SeqCst);
+        self.open_ended = false;
+        let job = move || {
+            let emit = |fen: &str| println!("info string genfens {fen}");
+            if let Err(e) = generator.run(&control.stop, emit) {
+                println!("info string error: {}", clip(&e.to_string()));
+            }
+        };
+        let worker = std::thread::Builder::new()
+            .spawn(job)
+            .map_err(|e| CommandError::Thread(e.to_string()))?;
+        self.worker = Some(worker);
+        Ok(())
+    }
+
     fn go(&mut self, rest: &str) -> Result<(), CommandError> {
+        if self.quitting {
+            return Ok(()); // `quit` came while this command waited
+        }
         let tokens: Vec<&str> = rest.split_whitespace().collect();
         if tokens.first() == Some(&"perft") {
             let depth: u32 = tokens
@@ -530,7 +650,7 @@ impl Engine {
             };
             match std::thread::Builder::new().spawn(job) {
                 Ok(worker) => self.worker = Some(worker),
-                Err(e) => return Err(CommandError::Go(format!("cannot start a thread: {e}"))),
+                Err(e) => return Err(CommandError::Thread(e.to_string())),
             }
             return Ok(());
         }

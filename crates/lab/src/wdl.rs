@@ -196,6 +196,15 @@ pub struct WdlFigures {
 }
 
 pub fn run(args: &WdlArgs) -> Result<()> {
+    if let Some(out) = &args.engine_file {
+        let read: Vec<&std::path::Path> = args
+            .data
+            .iter()
+            .chain(&args.check)
+            .map(|p| p.as_path())
+            .collect();
+        augur_arena::outputs::refuse_inputs("--engine-file", out, &read)?;
+    }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let fit_data = read_positions(&args.data)?;

@@ -207,7 +207,7 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
                     break;
                 }
                 let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-                if complete_prefix_len(&text) < text.len() {
+                if complete_prefix_len(text.as_bytes()) < text.len() {
                     break;
                 }
                 std::thread::sleep(Duration::from_millis(2));
@@ -221,7 +221,7 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
         }
         child.wait().unwrap();
         let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-        if complete_prefix_len(&text) < text.len() {
+        if complete_prefix_len(text.as_bytes()) < text.len() {
             torn_kills += 1;
         }
     }
@@ -251,7 +251,7 @@ fn survives_kill_9_at_random_moments_and_during_a_write() {
     assert!(pairing.sprt.is_none());
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
-        complete_prefix_len(&text),
+        complete_prefix_len(text.as_bytes()),
         text.len(),
         "a torn record is left"
     );

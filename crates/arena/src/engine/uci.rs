@@ -136,14 +136,18 @@ impl UciEngine {
         let thread_name = format!("uci-{}", spec.name);
         thread::Builder::new().name(thread_name).spawn(move || {
             let mut reader = BufReader::new(stdout);
-            let mut line = String::new();
+            // Bytes, decoded lossily: an engine that prints a Latin-1 name is still an engine
+            // (`read_line` fails on such a line, and the game would score it as a crash).
+            let mut line = Vec::new();
             loop {
                 line.clear();
-                match reader.read_line(&mut line) {
+                match reader.read_until(b'\n', &mut line) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let now = Instant::now();
-                        let text = line.trim_end_matches(['\n', '\r']).to_string();
+                        let text = String::from_utf8_lossy(&line)
+                            .trim_end_matches(['\n', '\r'])
+                            .to_string();
                         if tx.send((now, text)).is_err() {
                             break;
                         }
@@ -460,5 +464,27 @@ mod tests {
         let err = format!("{:#}", UciEngine::start(&spec).err().unwrap());
         assert!(err.contains("cannot start engine 'ghost'"), "{err}");
         assert!(err.contains("/nonexistent/dir/ghost-engine"), "{err}");
+    }
+
+    /// An engine whose output is not UTF-8 (a Latin-1 author) passes the handshake.
+    #[test]
+    fn output_that_is_not_utf8_is_read() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("augur-uci-latin1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("latin1-engine");
+        std::fs::write(
+            &path,
+            "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
+             uci) printf 'id name Latin\\nid author M\\374ller\\nuciok\\n';;\n\
+             isready) echo readyok;;\nquit) exit 0;;\nesac; done\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let spec = EngineSpec::new("latin", path.to_str().unwrap());
+        let engine = UciEngine::start(&spec);
+        assert!(engine.is_ok(), "{:#}", engine.err().unwrap());
+        drop(engine);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -181,37 +181,51 @@ pub fn format_game(rec: &GameRecord, event: &str, date: &str, time_control: &str
 /// The PGN result tokens that end a game's movetext.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-/// Length of the longest prefix of `text` made of complete game records: a
-/// record is complete once its movetext line ending in a result token is
-/// followed by a blank line, which is how [`format_game`] ends every record.
-/// Anything after it is a record torn by a kill in the middle of a write.
-/// A tag pair is `[...]` on a line of its own; a wrapped movetext line may
-/// also start with `[` (a `[%clk ...]` command inside a comment) and still
-/// end the game, so only a line that ends with `]` as well is a tag.
-pub fn complete_prefix_len(text: &str) -> usize {
+/// Length of the longest prefix of `bytes` made of complete game records: a record is
+/// complete once its movetext line ending in a result token is followed by a blank line
+/// (LF or CRLF), which is how [`format_game`] ends every record. Anything after it is a record
+/// torn by a kill in the middle of a write. A tag pair is `[...]` on a line of its own; a
+/// wrapped movetext line may also start with `[` (a `[%clk ...]` command inside a comment) and
+/// still end the game, so only a line that ends with `]` as well is a tag. The count is of
+/// bytes, so that it cuts the file itself whatever bytes it holds.
+pub fn complete_prefix_len(bytes: &[u8]) -> usize {
     let mut end = 0;
     let mut pos = 0;
-    for line in text.split_inclusive('\n') {
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
         pos += line.len();
-        let body = line.trim_end();
-        let last = body.rsplit(' ').next().unwrap_or("");
-        let is_movetext_end = line.ends_with('\n')
-            && !(body.starts_with('[') && body.ends_with(']'))
-            && RESULTS.contains(&last)
-            && text[pos..].starts_with('\n');
-        if is_movetext_end {
+        let body = line.trim_ascii_end();
+        let last = body.rsplit(|&b| b == b' ').next().unwrap_or(b"");
+        let is_movetext_end = line.ends_with(b"\n")
+            && !(body.starts_with(b"[") && body.ends_with(b"]"))
+            && RESULTS.iter().any(|r| r.as_bytes() == last);
+        if !is_movetext_end {
+            continue;
+        }
+        let rest = &bytes[pos..];
+        if rest.starts_with(b"\n") {
             end = pos + 1;
+        } else if rest.starts_with(b"\r\n") {
+            end = pos + 2;
         }
     }
     end
+}
+
+/// The prefix of a finished file (not one being written) made of whole games: as
+/// [`complete_prefix_len`], and a last game whose result line ends the file counts too.
+pub fn finished_prefix_len(bytes: &[u8]) -> usize {
+    let mut closed = bytes.to_vec();
+    closed.extend_from_slice(b"\n\n");
+    complete_prefix_len(&closed).min(bytes.len())
 }
 
 /// Cuts a torn record off the end of a PGN file that the runner writes, so
 /// that appending goes on from a record boundary; returns the bytes removed.
 pub fn truncate_torn_tail(path: &Path) -> Result<u64> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let keep = complete_prefix_len(&text);
+    let keep = complete_prefix_len(&bytes);
+    let tail = &bytes[keep..];
+    let text = String::from_utf8_lossy(tail);
     // A file with no whole game whose text does not open like a PGN record is not the
     // runner's (a mistyped --pgn naming a data file): refuse it rather than empty it.
     if keep == 0 && !text.trim_start().is_empty() && !text.trim_start().starts_with('[') {
@@ -220,9 +234,22 @@ pub fn truncate_torn_tail(path: &Path) -> Result<u64> {
             path.display()
         );
     }
-    // Lossy decoding only replaces invalid bytes after the last complete
-    // record (the runner writes UTF-8), so the prefix length is in bytes too.
-    let dropped = bytes.len().saturating_sub(keep) as u64;
+    // The runner tears at most the one record it was writing; a tail with more games in it
+    // is a file written otherwise (another tool's line endings or layout): keep it whole.
+    let records = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("[Event "))
+        .count();
+    if records > 1 {
+        bail!(
+            "{}: {} bytes after its last complete record hold {records} game records; it was \
+             not written by this runner (each record ends with a blank line after its result); \
+             name another --pgn file",
+            path.display(),
+            tail.len()
+        );
+    }
+    let dropped = tail.len() as u64;
     if dropped > 0 {
         let file = std::fs::OpenOptions::new()
             .write(true)
@@ -476,6 +503,23 @@ mod tests {
         std::fs::write(&pgn, format!("{whole}{torn}")).unwrap();
         assert_eq!(truncate_torn_tail(&pgn).unwrap(), torn.len() as u64);
         assert_eq!(std::fs::read_to_string(&pgn).unwrap(), whole);
+        // Records with CRLF line endings are complete; a file whose records end otherwise
+        // (no blank line after the result) holds more than one torn record and is refused.
+        let crlf = whole.replace('\n', "\r\n").repeat(2);
+        assert_eq!(complete_prefix_len(crlf.as_bytes()), crlf.len());
+        let other = "[Event \"a\"]\n\n1. e4 1-0\n[Event \"b\"]\n\n1. d4 0-1\n";
+        std::fs::write(&pgn, other).unwrap();
+        let err = truncate_torn_tail(&pgn).unwrap_err();
+        assert!(err.to_string().contains("2 game records"), "{err}");
+        assert_eq!(std::fs::read_to_string(&pgn).unwrap(), other);
+        // Bytes that are not UTF-8 (a Latin-1 name in a tag) are counted as bytes.
+        let mut latin = b"[White \"M\xfcller\"]\n\n1. e4 1-0\n\n".to_vec();
+        let whole_len = latin.len();
+        latin.extend_from_slice(b"[White \"M\xfcller\"]\n\n1. d4");
+        std::fs::write(&pgn, &latin).unwrap();
+        assert_eq!(complete_prefix_len(&latin), whole_len);
+        truncate_torn_tail(&pgn).unwrap();
+        assert_eq!(std::fs::read(&pgn).unwrap(), &latin[..whole_len]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -503,13 +547,27 @@ mod tests {
     fn torn_records_are_found() {
         let game = "[Event \"e\"]\n[Result \"1-0\"]\n\n1. e4 {0.1s} e5 {White: crash}\n1-0\n\n";
         let two = format!("{game}{game}");
-        assert_eq!(complete_prefix_len(&two), two.len());
+        assert_eq!(complete_prefix_len(two.as_bytes()), two.len());
         // Every cut inside the second record keeps exactly the first.
         for cut in game.len()..two.len() {
-            assert_eq!(complete_prefix_len(&two[..cut]), game.len(), "cut at {cut}");
+            let torn = &two.as_bytes()[..cut];
+            assert_eq!(complete_prefix_len(torn), game.len(), "cut at {cut}");
         }
-        assert_eq!(complete_prefix_len(&game[..game.len() - 1]), 0);
-        assert_eq!(complete_prefix_len(""), 0);
+        assert_eq!(complete_prefix_len(&game.as_bytes()[..game.len() - 1]), 0);
+        assert_eq!(complete_prefix_len(b""), 0);
+        // A finished file may end right after its last result line.
+        assert_eq!(
+            finished_prefix_len(&two.as_bytes()[..two.len() - 1]),
+            two.len() - 1
+        );
+        assert_eq!(
+            finished_prefix_len(&two.as_bytes()[..two.len() - 2]),
+            two.len() - 2
+        );
+        assert_eq!(
+            finished_prefix_len(&two.as_bytes()[..two.len() - 3]),
+            game.len()
+        );
         let dir = std::env::temp_dir().join(format!("augur-arena-torn-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.pgn");
@@ -528,14 +586,15 @@ mod tests {
                     0:00:09.9]} e5 {-0.10/9 0.1s\n\
                     [%clk 0:00:01.041]} {resign adjudication} 0-1\n\n";
         let two = format!("{game}{game}");
-        assert_eq!(complete_prefix_len(&two), two.len());
-        assert_eq!(complete_prefix_len(game), game.len());
+        assert_eq!(complete_prefix_len(two.as_bytes()), two.len());
+        assert_eq!(complete_prefix_len(game.as_bytes()), game.len());
         for cut in game.len()..two.len() {
-            assert_eq!(complete_prefix_len(&two[..cut]), game.len(), "cut at {cut}");
+            let torn = &two.as_bytes()[..cut];
+            assert_eq!(complete_prefix_len(torn), game.len(), "cut at {cut}");
         }
         // A tag pair never ends a record, whatever its value.
         let tags = "[Round \"1\"]\n[Result \"1-0\"]\n\n";
-        assert_eq!(complete_prefix_len(tags), 0);
+        assert_eq!(complete_prefix_len(tags.as_bytes()), 0);
     }
 
     #[test]

@@ -167,7 +167,8 @@ pub struct Evidence {
 }
 
 /// Reads a PGN, a `games.csv`, or either as `.xz`. A PGN is read up to its last whole game
-/// (a torn record left by a kill is not a game).
+/// (a torn record left by a kill is not a game; a last game whose result line ends the file
+/// is one).
 pub fn read_games(path: &Path) -> Result<Evidence> {
     let bytes = read_maybe_xz(path)?;
     let name = path.display().to_string();
@@ -180,7 +181,7 @@ pub fn read_games(path: &Path) -> Result<Evidence> {
             others: Vec::new(),
         });
     }
-    let whole = pgn::complete_prefix_len(&String::from_utf8_lossy(&bytes));
+    let whole = pgn::finished_prefix_len(&bytes);
     let games = pgn::read_summaries_from(&bytes[..whole], &name)?;
     Ok(Evidence {
         time_control: games.iter().find_map(|g| g.time_control.clone()),

@@ -201,7 +201,7 @@ pub fn keep_games(
     let plain = name.strip_suffix(".xz").unwrap_or(&name);
     if !plain.ends_with(".csv") {
         let text = String::from_utf8_lossy(&games_csv::read_maybe_xz(games)?).into_owned();
-        let whole = &text[..crate::game::pgn::complete_prefix_len(&text)];
+        let whole = &text[..crate::game::pgn::finished_prefix_len(text.as_bytes())];
         let pgn = if strip {
             without_comments(whole)
         } else {

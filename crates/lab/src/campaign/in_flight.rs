@@ -152,8 +152,7 @@ fn folder_name(dir: &Path, pgn: &Path) -> String {
 /// kept bytes in the file (another run's games).
 fn keep_part(pgn: &Path, folder: &Path, start: &[u8], mut before: Vec<Origin>) -> Result<Kept> {
     let bytes = std::fs::read(pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let complete = complete_prefix_len(&text);
+    let complete = complete_prefix_len(&bytes);
     // A file kept whole that is not the start of the live one is a rendering of it (a study
     // point keeps its games without the move comments): its games are kept, none in flight.
     if !bytes.starts_with(start) {
@@ -187,7 +186,7 @@ fn keep_part(pgn: &Path, folder: &Path, start: &[u8], mut before: Vec<Origin>) -
             pgn: pgn.to_path_buf(),
         });
     }
-    let new = &text.as_bytes()[kept_len..complete];
+    let new = &bytes[kept_len..complete];
     std::fs::create_dir_all(folder)
         .with_context(|| format!("cannot create {}", folder.display()))?;
     let name = format!("part-{:02}.pgn.xz", before.len() + 1);

@@ -62,8 +62,18 @@ impl Summary {
     }
 }
 
-/// Writes the summary of `command` to `path`.
+/// Writes the summary of `command` to `path`. A file already there that is not empty and not
+/// a lab summary is refused, not replaced: `--summary` naming the command's own data, result
+/// log or PGN by mistake would otherwise destroy it.
 pub fn write<F: Serialize>(path: &Path, command: &str, figures: &F) -> Result<()> {
+    let occupied = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    if occupied && read(path).is_err() {
+        anyhow::bail!(
+            "--summary {} names a file that is not a lab summary (an input or a result of \
+             this run?); it is left as it is: name another file",
+            path.display()
+        );
+    }
     let summary = Summary {
         command: command.to_string(),
         commit: source_commit(),
@@ -95,6 +105,31 @@ mod tests {
     struct Named {
         name: String,
         value: Option<f64>,
+    }
+
+    /// A summary replaces a summary, never another file.
+    #[test]
+    fn a_file_that_is_not_a_summary_is_not_replaced() {
+        let dir = std::env::temp_dir().join(format!("augur-summary-x-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("games.csv");
+        std::fs::write(&data, "round,white,black\n1,a,b\n").unwrap();
+        let figures = Figures {
+            positions: 1,
+            rows: vec![],
+        };
+        let err = write(&data, "collect", &figures).unwrap_err();
+        assert!(err.to_string().contains("not a lab summary"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&data).unwrap(),
+            "round,white,black\n1,a,b\n"
+        );
+        let path = dir.join("s.toml");
+        write(&path, "collect", &figures).unwrap();
+        write(&path, "collect", &figures).unwrap();
+        std::fs::write(&path, "").unwrap();
+        write(&path, "collect", &figures).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

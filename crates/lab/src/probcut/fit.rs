@@ -440,6 +440,11 @@ pub fn run(args: &FitArgs) -> Result<()> {
     print!("{}", interval_table(&shown));
 
     let out_dir = folder_beside(args.out_dir.as_deref(), &args.csv)?;
+    augur_arena::outputs::refuse_inputs(
+        "--params-name",
+        &out_dir.join(&args.params_name),
+        &[&args.csv],
+    )?;
 
     let mut written = Vec::new();
     for &(shallow, deep) in &file_pairs {

@@ -107,6 +107,12 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     if !(args.l2.is_finite() && args.l2 >= 0.0) {
         bail!("--l2 must be zero or positive");
     }
+    let read: Vec<&std::path::Path> = args.data.iter().map(|p| p.as_path()).collect();
+    for (flag, out) in [("--log", &args.log), ("--out", &args.out)] {
+        if let Some(out) = out {
+            augur_arena::outputs::refuse_inputs(flag, out, &read)?;
+        }
+    }
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -141,7 +141,7 @@ impl Position {
         match err {
             E::InvalidBoard => {
                 if placement_is_well_formed(f[0]) && (f[1] == "w" || f[1] == "b") {
-                    FenError::Illegal("wrong king count, pawns on the back rank, or the side not to move is in check")
+                    FenError::Illegal(illegal_placement(f[0]))
                 } else {
                     FenError::Placement(f[0].to_string())
                 }
@@ -207,6 +207,19 @@ impl Position {
     #[inline]
     pub fn in_check(&self) -> bool {
         !self.board.checkers().is_empty()
+    }
+
+    /// Forgets the boards and keys from before the last irreversible move (a capture or pawn
+    /// move; no repetition reaches back across one) and from more than 100 plies back (with
+    /// the counter at 100 every later position is a draw by the fifty-move rule, repeated or
+    /// not): a game of a million moves then costs no more to keep, or to copy to each search
+    /// thread, than its last hundred plies. The moves kept can still be unmade.
+    pub fn forget_irreversible_past(&mut self) {
+        let n = self.keys.len() - 1;
+        let cut = n - (self.board.halfmove_clock() as usize).min(n).min(100);
+        self.keys.drain(..cut);
+        let stack_cut = cut.min(self.stack.len());
+        self.stack.drain(..stack_cut);
     }
 
     /// Number of positions played since this object was created (game moves plus search line).
@@ -484,6 +497,32 @@ fn xfen_to_shredder(placement: &str, castling: &str) -> Option<String> {
 }
 
 /// Eight ranks of piece letters and digits, each adding up to eight files.
+/// Which rule of a legal position a well-formed placement breaks, as far as counting tells;
+/// what counting cannot see is the side not to move being in check.
+fn illegal_placement(placement: &str) -> &'static str {
+    let count = |c: char| placement.chars().filter(|&x| x == c).count();
+    let side = |upper: bool| {
+        placement
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic() && c.is_ascii_uppercase() == upper)
+            .count()
+    };
+    let (first, last) = (placement.rsplit('/').next(), placement.split('/').next());
+    if count('K') != 1 || count('k') != 1 {
+        "each side needs exactly one king"
+    } else if [first, last]
+        .iter()
+        .flatten()
+        .any(|r| r.contains(['P', 'p']))
+    {
+        "a pawn stands on the first or last rank"
+    } else if side(true) > 16 || side(false) > 16 {
+        "a side has more than 16 pieces"
+    } else {
+        "the side not to move is in check, or another rule of a legal position is broken"
+    }
+}
+
 fn placement_is_well_formed(s: &str) -> bool {
     let ranks: Vec<&str> = s.split('/').collect();
     ranks.len() == 8
@@ -565,10 +604,22 @@ mod tests {
         for (fen, want) in bad {
             assert_eq!(Position::from_fen(fen, false).err(), Some(want), "{fen}");
         }
-        assert!(matches!(
-            Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false),
-            Err(FenError::Illegal(_))
-        ));
+        // An illegal placement says which rule it breaks, as far as counting can tell.
+        for (fen, why) in [
+            ("8/8/8/8/8/8/8/8 w - - 0 1", "exactly one king"),
+            ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "exactly one king"),
+            ("4k3/8/8/8/8/8/8/3KP3 w - - 0 1", "first or last rank"),
+            (
+                "4k3/8/8/QQQQQQQQ/QQQQQQQQ/Q7/8/4K3 w - - 0 1",
+                "more than 16 pieces",
+            ),
+            ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", "not to move is in check"),
+        ] {
+            match Position::from_fen(fen, false) {
+                Err(FenError::Illegal(said)) => assert!(said.contains(why), "{fen}: {said}"),
+                other => panic!("{fen}: {other:?}"),
+            }
+        }
         // Kings side by side (found by an input audit: the side to move took the king and
         // the engine stopped at its next move generation), in every direction and both modes.
         for fen in [
@@ -701,6 +752,39 @@ mod tests {
         assert!(late.is_fifty_moves());
         assert_eq!(late.fen(), "8/8/8/8/8/8/1R6/K1k5 w - - 100 1");
         assert!(Position::from_fen("8/8/8/8/8/8/1R6/K1k5 w - - -3 1", false).is_err());
+    }
+
+    /// Forgetting the past before the last irreversible move (or 100 plies back) changes no
+    /// repetition verdict, at the root or a ply into the search, and bounds what is kept.
+    #[test]
+    fn forgetting_the_irreversible_past_keeps_every_repetition() {
+        let dance = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let mut moves: Vec<&str> = Vec::new();
+        for round in 0..60 {
+            moves.extend(dance);
+            if round % 7 == 3 {
+                moves.extend(["b1c3", "b8c6", "c3b1", "c6b8"]);
+            }
+        }
+        moves.extend(["e2e4", "e7e5"]);
+        moves.extend(dance.iter().cycle().take(8));
+        let mut p = Position::startpos();
+        for m in &moves {
+            p.play_uci(m).unwrap();
+            let mut q = p.clone();
+            q.forget_irreversible_past();
+            assert!(q.ply_count() <= 100);
+            assert_eq!(q.is_threefold(), p.is_threefold(), "{m}");
+            let (rp, rq) = (p.ply_count(), q.ply_count());
+            for reply in ["b1c3", "g1f3", "f3g1", "g8f6", "f6g8"] {
+                let (mut p2, mut q2) = (p.clone(), q.clone());
+                if p2.play_uci(reply).is_ok() {
+                    q2.play_uci(reply).unwrap();
+                    assert_eq!(q2.is_draw(rq), p2.is_draw(rp), "{m} {reply}");
+                }
+            }
+        }
+        assert!(p.ply_count() > 250);
     }
 
     /// With a network attached, every make, null move and unmake (also below the point where

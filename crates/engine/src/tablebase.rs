@@ -229,7 +229,7 @@ impl Tablebases {
                 if !broken.contains(&name) {
                     lock(&self.news).push(TableWarning::Probe {
                         material: name.clone(),
-                        reason: first_line(&error.to_string()),
+                        reason: probe_reason(&error),
                     });
                     if let Some((white, black)) = name.split_once('v') {
                         broken.push(format!("{black}v{white}"));
@@ -514,8 +514,19 @@ fn check_file(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or_default().trim().to_string()
+/// Why a probe failed, in a line: a corrupted table's message carries a backtrace when
+/// `RUST_BACKTRACE` is set, which is no reason a user can act on.
+fn probe_reason(error: &shakmaty_syzygy::ProbeError) -> String {
+    match error {
+        shakmaty_syzygy::ProbeError::CorruptedTable { .. } => "corrupted table".to_string(),
+        other => other
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -206,7 +206,11 @@ pub fn parse_position(rest: &str, chess960: bool) -> Result<Position, CommandErr
     for (n, m) in moves.iter().enumerate() {
         pos.play_uci(m)
             .map_err(|e| CommandError::Position(format!("position: move {} {e}", n + 1)))?;
+        if n % 1024 == 1023 {
+            pos.forget_irreversible_past();
+        }
     }
+    pos.forget_irreversible_past();
     Ok(pos)
 }
 

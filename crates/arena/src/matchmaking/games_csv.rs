@@ -182,6 +182,14 @@ pub fn read_games(path: &Path) -> Result<Evidence> {
         });
     }
     let whole = pgn::finished_prefix_len(&bytes);
+    if !bytes[whole..].trim_ascii().is_empty() {
+        // A torn last record of a live match, or a game this reader cannot finish: said, so
+        // that a count one short is never silent.
+        eprintln!(
+            "{name}: {} bytes after the last complete game are not read",
+            bytes.len() - whole
+        );
+    }
     let games = pgn::read_summaries_from(&bytes[..whole], &name)?;
     Ok(Evidence {
         time_control: games.iter().find_map(|g| g.time_control.clone()),

@@ -1,5 +1,6 @@
-//! The arena's PGN readers (openings after N plies, and game summaries for `stats`): errors,
-//! never panics; an opening they accept is a position the engine accepts.
+//! The arena's PGN readers (openings after N plies, game summaries for `stats`, the ends of
+//! complete records): errors, never panics; an opening they accept is a position the engine
+//! accepts.
 #![no_main]
 
 use augur::position::Position;
@@ -20,6 +21,12 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
+    // The record ends are byte offsets into the file as it is (a lossy decoding once made
+    // them point past its end).
+    let whole = augur_arena::game::pgn::complete_prefix_len(pgn);
+    let finished = augur_arena::game::pgn::finished_prefix_len(pgn);
+    assert!(whole <= finished && finished <= pgn.len());
+    let _ = augur_arena::game::pgn::read_summaries_from(&pgn[..finished], "fuzz");
     if let Ok(games) = augur_arena::game::pgn::read_summaries_from(pgn, "fuzz") {
         let _ = augur_arena::matchmaking::results::ResultTable::from_summaries(&games);
         for g in &games {

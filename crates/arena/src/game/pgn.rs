@@ -219,11 +219,14 @@ pub fn finished_prefix_len(bytes: &[u8]) -> usize {
     complete_prefix_len(&closed).min(bytes.len())
 }
 
-/// Cuts a torn record off the end of a PGN file that the runner writes, so
-/// that appending goes on from a record boundary; returns the bytes removed.
+/// Cuts a torn record off the end of a PGN file that the runner writes, so that appending goes
+/// on from a record boundary; returns the bytes removed. A last game whose result line ends
+/// the file (a kill between the record's last two bytes) is a game: it stays, and the blank
+/// line that ends a record is added. Callers read the games to resume from the same prefix,
+/// [`finished_prefix_len`].
 pub fn truncate_torn_tail(path: &Path) -> Result<u64> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let keep = complete_prefix_len(&bytes);
+    let keep = finished_prefix_len(&bytes);
     let tail = &bytes[keep..];
     let text = String::from_utf8_lossy(tail);
     // A file with no whole game whose text does not open like a PGN record is not the
@@ -249,15 +252,26 @@ pub fn truncate_torn_tail(path: &Path) -> Result<u64> {
             tail.len()
         );
     }
+    let closing: &[u8] = match &bytes[..keep] {
+        [] => b"",
+        b if b.ends_with(b"\n\n") || b.ends_with(b"\r\n\r\n") => b"",
+        b if b.ends_with(b"\n") => b"\n",
+        _ => b"\n\n",
+    };
     let dropped = tail.len() as u64;
-    if dropped > 0 {
-        let file = std::fs::OpenOptions::new()
+    if dropped > 0 || !closing.is_empty() {
+        let mut file = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
             .with_context(|| format!("cannot open {} to repair it", path.display()))?;
         file.set_len(keep as u64)
-            .and_then(|_| file.sync_all())
-            .with_context(|| format!("cannot truncate {}", path.display()))?;
+            .and_then(|_| {
+                use std::io::{Seek, Write};
+                file.seek(std::io::SeekFrom::End(0))?;
+                file.write_all(closing)?;
+                file.sync_all()
+            })
+            .with_context(|| format!("cannot repair {}", path.display()))?;
     }
     Ok(dropped)
 }
@@ -507,11 +521,20 @@ mod tests {
         // (no blank line after the result) holds more than one torn record and is refused.
         let crlf = whole.replace('\n', "\r\n").repeat(2);
         assert_eq!(complete_prefix_len(crlf.as_bytes()), crlf.len());
-        let other = "[Event \"a\"]\n\n1. e4 1-0\n[Event \"b\"]\n\n1. d4 0-1\n";
+        let other =
+            "[Event \"a\"]\n\n1. e4 1-0\n[Event \"b\"]\n\n1. d4 0-1\n[Event \"c\"]\n\n1. c4";
         std::fs::write(&pgn, other).unwrap();
         let err = truncate_torn_tail(&pgn).unwrap_err();
-        assert!(err.to_string().contains("2 game records"), "{err}");
+        assert!(err.to_string().contains("3 game records"), "{err}");
         assert_eq!(std::fs::read_to_string(&pgn).unwrap(), other);
+        // A last game whose result line ends the file is kept, closed by a blank line.
+        let open = "[Event \"a\"]\n\n1. e4 1-0\n";
+        std::fs::write(&pgn, open).unwrap();
+        assert_eq!(truncate_torn_tail(&pgn).unwrap(), 0);
+        assert_eq!(std::fs::read_to_string(&pgn).unwrap(), format!("{open}\n"));
+        std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 1-0").unwrap();
+        truncate_torn_tail(&pgn).unwrap();
+        assert_eq!(std::fs::read_to_string(&pgn).unwrap(), format!("{open}\n"));
         // Bytes that are not UTF-8 (a Latin-1 name in a tag) are counted as bytes.
         let mut latin = b"[White \"M\xfcller\"]\n\n1. e4 1-0\n\n".to_vec();
         let whole_len = latin.len();

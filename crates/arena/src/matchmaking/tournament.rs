@@ -668,7 +668,7 @@ fn resume(
     // and cut the torn tail off only once they prove to be this schedule's.
     let bytes =
         std::fs::read(&args.pgn).with_context(|| format!("cannot read {}", args.pgn.display()))?;
-    let complete = pgn::complete_prefix_len(&bytes);
+    let complete = pgn::finished_prefix_len(&bytes);
     let games = pgn::read_summaries_from(&bytes[..complete], &args.pgn.display().to_string())?;
     for (k, g) in games.iter().enumerate() {
         let Some(result) = g.result else { continue };

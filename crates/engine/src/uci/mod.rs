@@ -378,10 +378,10 @@ impl Engine {
     }
 
     /// While the worker runs and a command waits for it: `isready` is answered (unless lines
-    /// wait before it) and `quit` stops the search at once; `stop` and `ponderhit` act at once unless a line is queued
-    /// before them or the waiting command is a `go` (then they belong to a later search, and
-    /// wait their turn with the rest).
-    /// Only with the input on its own thread ([`Self::run`]); otherwise the wait blocks.
+    /// wait before it) and `quit` stops the search at once; `stop` and `ponderhit` act at once
+    /// unless a line is queued before them or the waiting command is a `go` (then they belong
+    /// to a later search, and wait their turn with the rest). Only with the input on its own
+    /// thread ([`Self::run`]); otherwise the wait blocks.
     fn serve_while_busy(&mut self) {
         loop {
             let Some(worker) = &self.worker else { return };

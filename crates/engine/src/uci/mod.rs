@@ -363,12 +363,12 @@ impl Engine {
         if self.open_ended {
             self.stop_and_join();
         } else {
+            self.serve_while_busy();
             self.join();
         }
     }
 
     fn join(&mut self) {
-        self.serve_while_busy();
         if let Some(w) = self.worker.take() {
             if w.join().is_err() {
                 println!("info string error: search thread failed; state was reset");
@@ -380,8 +380,9 @@ impl Engine {
     /// While the worker runs and a command waits for it: `isready` is answered (unless lines
     /// wait before it) and `quit` stops the search at once; `stop` and `ponderhit` act at once
     /// unless a line is queued before them or the waiting command is a `go` (then they belong
-    /// to a later search, and wait their turn with the rest). Only with the input on its own
-    /// thread ([`Self::run`]); otherwise the wait blocks.
+    /// to a later search, and wait their turn with the rest). Once the search is told to stop
+    /// it returns, so that the search's `bestmove` comes before any later `readyok`. Only with
+    /// the input on its own thread ([`Self::run`]); otherwise the wait blocks.
     fn serve_while_busy(&mut self) {
         loop {
             let Some(worker) = &self.worker else { return };
@@ -410,10 +411,12 @@ impl Engine {
                     self.pending.clear();
                     self.control.stop.store(true, Ordering::SeqCst);
                     self.control.pondering.store(false, Ordering::SeqCst);
+                    return;
                 }
                 "stop" if self.pending.is_empty() && !self.starting => {
                     self.control.stop.store(true, Ordering::SeqCst);
                     self.control.pondering.store(false, Ordering::SeqCst);
+                    return;
                 }
                 "ponderhit" if self.pending.is_empty() && !self.starting => {
                     self.control.pondering.store(false, Ordering::SeqCst);

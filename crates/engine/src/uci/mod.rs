@@ -610,14 +610,19 @@ impl Engine {
         let config = lock(&self.team).config().clone();
         let generator = crate::genfens::Generator::new(req, &config, self.chess960)?;
         let control = self.control.clone();
-        control.stop.store(false, Ordering::SeqCst);
-        self.open_ended = false;
-        let job = move || {
+        self.start_job(move || {
             let emit = |fen: &str| println!("info string genfens {fen}");
             if let Err(e) = generator.run(&control.stop, emit) {
                 println!("info string error: {}", clip(&e.to_string()));
             }
-        };
+        })
+    }
+
+    /// Runs a bounded job other than a search (`go perft`, `genfens`) on the worker thread,
+    /// its `stop` flag cleared: `stop` and `quit` end it, a later command waits for it.
+    fn start_job(&mut self, job: impl FnOnce() + Send + 'static) -> Result<(), CommandError> {
+        self.control.stop.store(false, Ordering::SeqCst);
+        self.open_ended = false;
         let worker = std::thread::Builder::new()
             .spawn(job)
             .map_err(|e| CommandError::Thread(e.to_string()))?;
@@ -639,9 +644,7 @@ impl Engine {
             // would run for hours; a later command that changes state waits for it, as a
             // script that sends `go perft` then `position` expects.
             let (pos, control) = (self.pos.clone(), self.control.clone());
-            control.stop.store(false, Ordering::SeqCst);
-            self.open_ended = false;
-            let job = move || {
+            return self.start_job(move || {
                 let threads = perft::default_threads();
                 match perft::divide_until(&pos, depth.max(1), threads, &control.stop) {
                     Some(counts) => {
@@ -654,12 +657,7 @@ impl Engine {
                     }
                     None => println!("info string perft stopped before its count was complete"),
                 }
-            };
-            match std::thread::Builder::new().spawn(job) {
-                Ok(worker) => self.worker = Some(worker),
-                Err(e) => return Err(CommandError::Thread(e.to_string())),
-            }
-            return Ok(());
+            });
         }
         let limits = match parse_go(&tokens) {
             Ok(l) => l,

@@ -451,6 +451,26 @@ fn a_command_that_waits_for_a_long_search_leaves_stop_isready_and_quit_served() 
     assert!(e.close_and_wait().success());
 }
 
+/// A refused `setoption` sent the moment `bestmove` arrives, then `isready`: the error comes
+/// before `readyok` every time, though the search thread may still be ending (a `readyok`
+/// served during that wait once overtook the error). Many rounds, to meet the window.
+#[test]
+fn a_refusal_right_after_bestmove_comes_before_readyok() {
+    let mut e = Engine::start();
+    for round in 0..1000 {
+        e.send("position startpos");
+        e.send("go depth 1");
+        e.bestmove();
+        e.send("setoption name Hash value many");
+        let lines = e.ready();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: ")),
+            "round {round}: {lines:?}"
+        );
+    }
+    still_plays(&mut e);
+}
+
 /// `genfens` typed at the engine answers `isready` while it works and ends on `stop`; a check
 /// search beyond the node cap is refused up front.
 #[test]

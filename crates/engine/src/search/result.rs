@@ -11,6 +11,9 @@ pub struct Control {
     pub stop: AtomicBool,
     /// While set, time limits do not apply (a `go ponder` waiting for `ponderhit`).
     pub pondering: AtomicBool,
+    /// The job's answer (a search's `bestmove`, a perft's count) is going out: a command
+    /// that waits for the job joins it instead of answering `isready` ahead of its own output.
+    pub answered: AtomicBool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -247,6 +247,7 @@ fn think(
         }
     }
     drop(team);
+    control.answered.store(true, Ordering::SeqCst);
     match result.best {
         Some(b) => {
             let mut text = format!("bestmove {}", pos.uci(b));
@@ -386,7 +387,9 @@ impl Engine {
     fn serve_while_busy(&mut self) {
         loop {
             let Some(worker) = &self.worker else { return };
-            if worker.is_finished() {
+            // Once the answer goes out the job ends at once: a `readyok` now would come
+            // before the output of the command that waits (a refused `setoption`).
+            if worker.is_finished() || self.control.answered.load(Ordering::SeqCst) {
                 return;
             }
             let Some(rx) = &self.incoming else { return };
@@ -612,7 +615,9 @@ impl Engine {
         let control = self.control.clone();
         self.start_job(move || {
             let emit = |fen: &str| println!("info string genfens {fen}");
-            if let Err(e) = generator.run(&control.stop, emit) {
+            let outcome = generator.run(&control.stop, emit);
+            control.answered.store(true, Ordering::SeqCst);
+            if let Err(e) = outcome {
                 println!("info string error: {}", clip(&e.to_string()));
             }
         })
@@ -622,6 +627,7 @@ impl Engine {
     /// its `stop` flag cleared: `stop` and `quit` end it, a later command waits for it.
     fn start_job(&mut self, job: impl FnOnce() + Send + 'static) -> Result<(), CommandError> {
         self.control.stop.store(false, Ordering::SeqCst);
+        self.control.answered.store(false, Ordering::SeqCst);
         self.open_ended = false;
         let worker = std::thread::Builder::new()
             .spawn(job)
@@ -646,7 +652,9 @@ impl Engine {
             let (pos, control) = (self.pos.clone(), self.control.clone());
             return self.start_job(move || {
                 let threads = perft::default_threads();
-                match perft::divide_until(&pos, depth.max(1), threads, &control.stop) {
+                let counts = perft::divide_until(&pos, depth.max(1), threads, &control.stop);
+                control.answered.store(true, Ordering::SeqCst);
+                match counts {
                     Some(counts) => {
                         let mut total = 0;
                         for (mv, n) in counts {
@@ -683,6 +691,7 @@ impl Engine {
         let pos = self.pos.clone();
         let (team, control) = (self.team.clone(), self.control.clone());
         control.stop.store(false, Ordering::SeqCst);
+        control.answered.store(false, Ordering::SeqCst);
         control.pondering.store(limits.ponder, Ordering::SeqCst);
         // A later command stops such a search instead of waiting for it forever.
         self.open_ended = limits.until_stopped();

@@ -278,8 +278,9 @@ fn stall_and_illegal_move_are_faults() {
             &[
                 "--games",
                 "2",
+                // Long enough that a loaded machine never makes the good engine late.
                 "--stall-timeout",
-                "0.2",
+                "3",
                 "--concurrency",
                 "2",
             ],
@@ -302,12 +303,14 @@ fn two_shufflers_draw_by_repetition() {
     // Each reply waits 20 ms, so that a game lasts several of the kernel's CPU ticks.
     let a = format!("{},arg=0,arg=0.02", script("shuffle", "a"));
     let b = format!("{},arg=0,arg=0.02", script("shuffle", "b"));
-    let s = duel(&a, &b, "movetime=0.5", &pgn, &["--games", "2"]).unwrap();
+    // A long movetime: the replies take 20 ms, and a stalled fork on a loaded machine must
+    // not lose a game on time.
+    let s = duel(&a, &b, "movetime=3", &pgn, &["--games", "2"]).unwrap();
     assert!(s.report.contains("W/D/L: 0/2/0"), "{}", s.report);
     assert_eq!(s.faults, 0);
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("threefold repetition\"]").count(), 2, "{text}");
-    assert!(text.contains("[TimeControl \"*0.5\"]"));
+    assert!(text.contains("[TimeControl \"*3\"]"));
     // [arena-others] A game on the clock says what else used the cores while it was played,
     // and the report and `stats` sum it up; a nodes match (below) says nothing of it.
     assert_eq!(text.matches("[OtherLoad \"").count(), 2, "{text}");

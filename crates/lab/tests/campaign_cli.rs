@@ -436,9 +436,16 @@ command = ["datagen", "--out", "{dir}/d.bin", "--positions", "60", "--nodes", "3
     let err = run_err(&["campaign", "run", "--alone", f, other.to_str().unwrap()]);
     assert!(err.contains("one file"), "{err}");
 
+    // `sleep` under a name of the lab's: the check reads the name a process was started as.
+    // (Not a copy of `sleep` run at once: a process forked meanwhile by a test beside this one
+    // can hold the new file open for writing, and the start fails with "text file busy".)
+    use std::os::unix::process::CommandExt;
     let stand_in = dir.join("augur-stand-in");
-    std::fs::copy("/bin/sleep", &stand_in).unwrap();
-    let mut busy = Command::new(&stand_in).arg("60").spawn().unwrap();
+    let mut busy = Command::new("/bin/sleep")
+        .arg0(&stand_in)
+        .arg("60")
+        .spawn()
+        .unwrap();
     let pid = busy.id().to_string();
     for args in [
         vec!["campaign", "run", "--alone", f],

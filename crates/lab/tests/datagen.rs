@@ -61,17 +61,24 @@ fn same_seed_same_file_and_kill_9_loses_and_duplicates_nothing() {
     assert_eq!(std::fs::read(&single).unwrap(), expected);
 
     // Killed at pseudo-random moments, sometimes with a torn record appended as a write cut
-    // short would leave it, then restarted until done. The moments are 5-20% of a whole run's
-    // time, so that on any machine most runs are still going when killed.
+    // short would leave it, then restarted until done. Each moment comes after the run has
+    // finished a game of its own (its journal grew), 0-5% of a whole run's time later, so that
+    // however the load on the machine changes between runs, most are still going when killed.
     let killed = dir.join("killed.bin");
+    let lines_in =
+        |p: &Path| std::fs::read(p).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut kills = 0;
     for round in 0..6 {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
+        let before = lines_in(&journal(&killed));
         let mut child = datagen(&killed, 2).spawn().unwrap();
-        std::thread::sleep(full_run.mul_f64((5 + state % 16) as f64 / 100.0));
+        while child.try_wait().unwrap().is_none() && lines_in(&journal(&killed)) == before {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        std::thread::sleep(full_run.mul_f64((state % 6) as f64 / 100.0));
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap(); // SIGKILL
             kills += 1;

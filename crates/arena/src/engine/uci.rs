@@ -469,7 +469,6 @@ mod tests {
     /// An engine whose output is not UTF-8 (a Latin-1 author) passes the handshake.
     #[test]
     fn output_that_is_not_utf8_is_read() {
-        use std::os::unix::fs::PermissionsExt;
         let dir = std::env::temp_dir().join(format!("augur-uci-latin1-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("latin1-engine");
@@ -480,8 +479,10 @@ mod tests {
              isready) echo readyok;;\nquit) exit 0;;\nesac; done\n",
         )
         .unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let spec = EngineSpec::new("latin", path.to_str().unwrap());
+        // Run by `sh`, not executed itself: a file just written may still be open for writing
+        // in a process that a test beside this one forked meanwhile ("text file busy").
+        let mut spec = EngineSpec::new("latin", "/bin/sh");
+        spec.args.push(path.to_str().unwrap().to_string());
         let engine = UciEngine::start(&spec);
         assert!(engine.is_ok(), "{:#}", engine.err().unwrap());
         drop(engine);

@@ -350,8 +350,10 @@ fn pool<W, O: Send>(
 /// a result file of rows: `sink` receives every output in item order (an output that finishes
 /// early waits for the ones before it), so what it writes does not depend on the number of
 /// threads, and breaks when it has what it wants. `end` may be `usize::MAX`, for a run that
-/// stops on what the outputs hold. The first error (of a worker, an item or the sink) stops
-/// the handing out of items and is returned.
+/// stops on what the outputs hold. An item's error stops the handing out of items; the items
+/// before it still reach the sink (those already handed out are waited for), so that what the
+/// sink wrote does not depend on the number of threads either, and the error of the lowest
+/// failed item is returned. An error of the sink stops everything at once.
 pub fn run_in_order<W, O: Send>(
     workers: usize,
     items: std::ops::Range<usize>,
@@ -362,6 +364,8 @@ pub fn run_in_order<W, O: Send>(
     let next = AtomicUsize::new(items.start);
     let mut waiting: BTreeMap<usize, O> = BTreeMap::new();
     let mut due = items.start;
+    // The lowest item that failed, and its error: nothing from it on reaches the sink.
+    let mut failed: Option<(usize, anyhow::Error)> = None;
     let mut outcome = Ok(());
     let mut ended = false;
     pool(
@@ -374,25 +378,43 @@ pub fn run_in_order<W, O: Send>(
             if ended {
                 return ControlFlow::Break(());
             }
-            let flow = output.and_then(|o| {
-                waiting.insert(item, o);
-                while let Some(o) = waiting.remove(&due) {
-                    due += 1;
-                    if sink(due - 1, o)?.is_break() {
-                        return Ok(ControlFlow::Break(()));
+            let limit = failed.as_ref().map_or(usize::MAX, |(k, _)| *k);
+            match output {
+                Err(e) if item < limit => failed = Some((item, e)),
+                Ok(o) if item < limit => {
+                    waiting.insert(item, o);
+                }
+                _ => {}
+            }
+            let limit = failed.as_ref().map_or(usize::MAX, |(k, _)| *k);
+            while due < limit {
+                let Some(o) = waiting.remove(&due) else { break };
+                due += 1;
+                match sink(due - 1, o) {
+                    Ok(ControlFlow::Continue(())) => {}
+                    Ok(ControlFlow::Break(())) => ended = true,
+                    Err(e) => {
+                        outcome = Err(e);
+                        ended = true;
                     }
                 }
-                Ok(ControlFlow::Continue(()))
-            });
-            let flow = flow.unwrap_or_else(|e| {
-                outcome = Err(e);
+                if ended {
+                    return ControlFlow::Break(());
+                }
+            }
+            if failed.is_some() {
                 ControlFlow::Break(())
-            });
-            ended = flow.is_break();
-            flow
+            } else {
+                ControlFlow::Continue(())
+            }
         },
     );
-    outcome
+    match (outcome, failed) {
+        (Err(e), _) => Err(e),
+        // A sink that broke before reaching the failed item had what it wanted.
+        (Ok(()), Some((_, e))) if !ended => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// A record of a block per position: which position it is of (`index`, 1-based) and which
@@ -763,5 +785,31 @@ mod tests {
         .unwrap_err();
         assert!(e.to_string().contains("item 4"), "{e}");
         assert_eq!(seen, [0, 1, 2, 3]);
+        // The items before a failed one reach the sink whatever order the threads finish in:
+        // items 1 and 2 are slow, and 2 fails after 6 has failed (the lowest one's error).
+        for workers in [1, 2, 4] {
+            let mut seen = Vec::new();
+            let e = run_in_order(
+                workers,
+                0..10,
+                || Ok(()),
+                |_, i| {
+                    if i == 1 || i == 2 {
+                        std::thread::sleep(std::time::Duration::from_millis(40 + i as u64 * 10));
+                    }
+                    match i {
+                        2 | 6 => bail!("item {i} failed"),
+                        _ => Ok(i),
+                    }
+                },
+                |i, _| {
+                    seen.push(i);
+                    Ok(ControlFlow::Continue(()))
+                },
+            )
+            .unwrap_err();
+            assert!(e.to_string().contains("item 2"), "{workers}: {e}");
+            assert_eq!(seen, [0, 1], "{workers}");
+        }
     }
 }

@@ -147,7 +147,8 @@ impl Latency {
 impl Limits {
     /// Whether only `stop` (or the next command) ends a search with these limits: `go
     /// infinite`, `go ponder`, and a `go` that bounds neither depth, nodes nor time (some GUIs
-    /// analyse with a bare `go`; `go mate N` searches on while no mate is found).
+    /// analyse with a bare `go`; `go mate N` searches on while no mate is found). Any clock
+    /// field bounds the search, as in [`Self::plan`].
     pub fn until_stopped(&self) -> bool {
         self.infinite
             || self.ponder
@@ -156,7 +157,10 @@ impl Limits {
                 && self.soft_nodes.is_none()
                 && self.movetime.is_none()
                 && self.wtime.is_none()
-                && self.btime.is_none())
+                && self.btime.is_none()
+                && self.winc.is_none()
+                && self.binc.is_none()
+                && self.movestogo.is_none())
     }
 
     /// The side to move's clock and increment (ms), when the search runs on a clock.

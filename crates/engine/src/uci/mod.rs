@@ -56,6 +56,9 @@ pub struct Engine {
     worker: Option<JoinHandle<()>>,
     /// The running search only ends on `stop`/`ponderhit` ([`Limits::until_stopped`]).
     open_ended: bool,
+    /// What `open_ended` becomes on `ponderhit`: the ponder search goes on under the `go`'s
+    /// own limits.
+    open_ended_after_hit: bool,
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
     show_wdl: bool,
     /// The input, read on a thread of its own by [`Self::run`], so that `stop`, `quit` and
@@ -277,6 +280,7 @@ impl Engine {
             team: Arc::new(Mutex::new(team)),
             worker: None,
             open_ended: false,
+            open_ended_after_hit: false,
             show_wdl: false,
             incoming: None,
             pending: VecDeque::new(),
@@ -384,6 +388,12 @@ impl Engine {
     /// to a later search, and wait their turn with the rest). Once the search is told to stop
     /// it returns, so that the search's `bestmove` comes before any later `readyok`. Only with
     /// the input on its own thread ([`Self::run`]); otherwise the wait blocks.
+    ///
+    /// A `readyok` given during the wait says that the engine is alive, as UCI asks of
+    /// `isready` during a search: it comes before the search's `bestmove` and before whatever
+    /// the waiting command prints (a refused `setoption` sent without a `stop`). Once the
+    /// answer is going out ([`Control::answered`]) the wait is only the thread's end, and
+    /// nothing is served ahead of the waiting command.
     fn serve_while_busy(&mut self) {
         loop {
             let Some(worker) = &self.worker else { return };
@@ -423,6 +433,7 @@ impl Engine {
                 }
                 "ponderhit" if self.pending.is_empty() && !self.starting => {
                     self.control.pondering.store(false, Ordering::SeqCst);
+                    self.open_ended = self.open_ended_after_hit;
                 }
                 _ if self.quitting => {}
                 _ => self.pending.push_back(line),
@@ -466,6 +477,7 @@ impl Engine {
             }
             "ponderhit" => {
                 self.control.pondering.store(false, Ordering::SeqCst);
+                self.open_ended = self.open_ended_after_hit;
                 Ok(())
             }
             "debug" => Ok(()),
@@ -695,6 +707,11 @@ impl Engine {
         control.pondering.store(limits.ponder, Ordering::SeqCst);
         // A later command stops such a search instead of waiting for it forever.
         self.open_ended = limits.until_stopped();
+        self.open_ended_after_hit = Limits {
+            ponder: false,
+            ..limits.clone()
+        }
+        .until_stopped();
         let reporter = UciReporter {
             show_wdl: self.show_wdl,
         };
@@ -750,6 +767,31 @@ mod tests {
         assert!(parse_go(&["depth"]).is_err());
         assert!(parse_go(&["depth", "x"]).is_err());
         assert!(parse_go(&["sideways"]).is_err());
+    }
+
+    /// Only a `go` that nothing bounds runs until stopped: any clock field bounds it, as the
+    /// time plan reads them (a later command then waits for its `bestmove`).
+    #[test]
+    fn which_go_runs_until_stopped() {
+        let open = |words: &str| {
+            let tokens: Vec<&str> = words.split_whitespace().collect();
+            parse_go(&tokens).unwrap().until_stopped()
+        };
+        for words in ["", "infinite", "ponder wtime 1000 btime 1000", "mate 3"] {
+            assert!(open(words), "'go {words}'");
+        }
+        for words in [
+            "depth 5",
+            "nodes 100",
+            "movetime 10",
+            "wtime 10",
+            "btime 10",
+            "winc 10",
+            "binc 10",
+            "movestogo 5",
+        ] {
+            assert!(!open(words), "'go {words}'");
+        }
     }
 
     #[test]

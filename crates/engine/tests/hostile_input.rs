@@ -451,6 +451,41 @@ fn a_command_that_waits_for_a_long_search_leaves_stop_isready_and_quit_served() 
     assert!(e.close_and_wait().success());
 }
 
+/// During a long search, a `setoption` or `position` that would be refused anyway is answered
+/// at once, before a later `readyok`, without waiting for the search (which runs on); a valid
+/// one waits for it as before.
+#[test]
+fn a_refused_command_during_a_search_is_answered_at_once() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 120");
+    for bad in [
+        "setoption name Hash value many",
+        "setoption name UCI_Elo value 1",
+        "setoption name NoSuchOption value 1",
+        "setoption Hash",
+        "position fen 8/8/8 w - - 0 1",
+        "position startpos moves e2e5",
+    ] {
+        e.send(bad);
+        let lines = e.ready();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: ")),
+            "{bad}: {lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{bad} waited for the search: {lines:?}"
+        );
+    }
+    e.send("stop");
+    e.bestmove();
+    e.send("d");
+    let lines = e.until("fen");
+    assert!(lines.last().unwrap().contains(" w KQkq - 0 1"), "{lines:?}");
+    still_plays(&mut e);
+}
+
 /// A refused `setoption` sent the moment `bestmove` arrives, then `isready`: the error comes
 /// before `readyok` every time, though the search thread may still be ending (a `readyok`
 /// served during that wait once overtook the error). Many rounds, to meet the window.

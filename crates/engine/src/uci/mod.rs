@@ -185,6 +185,21 @@ pub fn parse_go(tokens: &[&str]) -> Result<Limits, CommandError> {
 }
 
 /// Builds the position of a `position` command; nothing is changed on error.
+/// What `setoption` would refuse whatever the engine's state: its syntax, an unknown name, a
+/// value of the wrong type or out of range. (A file an option names is read when it is set.)
+fn check_setoption(rest: &str) -> Result<(), CommandError> {
+    let (name, value) = parse_setoption(rest)?;
+    match options::engine_option_named(&name) {
+        Some(spec) => spec.parse(value.as_deref()).map(|_| ())?,
+        None => {
+            if !SearchConfig::default().set_option(&name, value.as_deref())? {
+                return Err(OptionError::Unknown(name).into());
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn parse_position(rest: &str, chess960: bool) -> Result<Position, CommandError> {
     let tokens: Vec<&str> = rest.split_whitespace().collect();
     let moves_at = tokens.iter().position(|t| *t == "moves");
@@ -391,9 +406,9 @@ impl Engine {
     ///
     /// A `readyok` given during the wait says that the engine is alive, as UCI asks of
     /// `isready` during a search: it comes before the search's `bestmove` and before whatever
-    /// the waiting command prints (a refused `setoption` sent without a `stop`). Once the
-    /// answer is going out ([`Control::answered`]) the wait is only the thread's end, and
-    /// nothing is served ahead of the waiting command.
+    /// the waiting command prints (an `EvalFile` loaded; a refusal never waits, see
+    /// [`check_setoption`]). Once the answer is going out ([`Control::answered`]) the wait is
+    /// only the thread's end, and nothing is served ahead of the waiting command.
     fn serve_while_busy(&mut self) {
         loop {
             let Some(worker) = &self.worker else { return };
@@ -488,14 +503,16 @@ impl Engine {
                 lock(&self.team).new_game();
                 Ok(())
             }
-            "setoption" => {
+            // Checked before the wait for a running search: a refusal is answered at once, in
+            // order before a later `readyok`, and changes nothing, so it need not wait.
+            "setoption" => check_setoption(rest).and_then(|()| {
                 self.finish_search();
                 self.setoption(rest)
-            }
-            "position" => {
+            }),
+            "position" => parse_position(rest, self.chess960).map(|p| {
                 self.finish_search();
-                parse_position(rest, self.chess960).map(|p| self.pos = p)
-            }
+                self.pos = p;
+            }),
             "go" => {
                 self.starting = true;
                 self.finish_search();

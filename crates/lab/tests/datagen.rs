@@ -61,9 +61,10 @@ fn same_seed_same_file_and_kill_9_loses_and_duplicates_nothing() {
     assert_eq!(std::fs::read(&single).unwrap(), expected);
 
     // Killed at pseudo-random moments, sometimes with a torn record appended as a write cut
-    // short would leave it, then restarted until done. Each moment comes after the run has
-    // finished a game of its own (its journal grew), 0-5% of a whole run's time later, so that
-    // however the load on the machine changes between runs, most are still going when killed.
+    // short would leave it, then restarted until done. Each moment comes after the run's
+    // journal grew (a game finished, or the first run's settings line), 0-5% of a whole run's
+    // time later, so that however the load changes between runs, most are still going when
+    // killed.
     let killed = dir.join("killed.bin");
     let lines_in =
         |p: &Path| std::fs::read(p).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());

@@ -353,7 +353,9 @@ fn pool<W, O: Send>(
 /// stops on what the outputs hold. An item's error stops the handing out of items; the items
 /// before it still reach the sink (those already handed out are waited for), so that what the
 /// sink wrote does not depend on the number of threads either, and the error of the lowest
-/// failed item is returned. An error of the sink stops everything at once.
+/// failed item is returned. A worker that cannot start stops the handing out too (its error is
+/// returned after the items handed out are delivered); an error of the sink stops everything
+/// at once.
 pub fn run_in_order<W, O: Send>(
     workers: usize,
     items: std::ops::Range<usize>,
@@ -366,6 +368,7 @@ pub fn run_in_order<W, O: Send>(
     let mut due = items.start;
     // The lowest item that failed, and its error: nothing from it on reaches the sink.
     let mut failed: Option<(usize, anyhow::Error)> = None;
+    let mut not_started: Option<anyhow::Error> = None;
     let mut outcome = Ok(());
     let mut ended = false;
     pool(
@@ -380,6 +383,10 @@ pub fn run_in_order<W, O: Send>(
             }
             let limit = failed.as_ref().map_or(usize::MAX, |(k, _)| *k);
             match output {
+                // `pool` reports a worker that could not start as item `usize::MAX`.
+                Err(e) if item == usize::MAX => {
+                    not_started.get_or_insert(e);
+                }
                 Err(e) if item < limit => failed = Some((item, e)),
                 Ok(o) if item < limit => {
                     waiting.insert(item, o);
@@ -402,17 +409,17 @@ pub fn run_in_order<W, O: Send>(
                     return ControlFlow::Break(());
                 }
             }
-            if failed.is_some() {
+            if failed.is_some() || not_started.is_some() {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
             }
         },
     );
-    match (outcome, failed) {
-        (Err(e), _) => Err(e),
-        // A sink that broke before reaching the failed item had what it wanted.
-        (Ok(()), Some((_, e))) if !ended => Err(e),
+    // A sink that broke before reaching the failed item had what it wanted.
+    match (outcome, failed, not_started) {
+        (Err(e), _, _) => Err(e),
+        (Ok(()), Some((_, e)), _) | (Ok(()), None, Some(e)) if !ended => Err(e),
         _ => Ok(()),
     }
 }
@@ -810,6 +817,31 @@ mod tests {
             .unwrap_err();
             assert!(e.to_string().contains("item 2"), "{workers}: {e}");
             assert_eq!(seen, [0, 1], "{workers}");
+        }
+        // Workers that cannot start: their error, whether the others delivered or not.
+        for workers in [1, 3] {
+            let mut seen = Vec::new();
+            let started = AtomicUsize::new(0);
+            let e = run_in_order(
+                workers,
+                0..10,
+                || match started.fetch_add(1, Ordering::SeqCst) {
+                    0 if workers == 1 => bail!("no worker"),
+                    1 => bail!("no worker"),
+                    _ => Ok(()),
+                },
+                |_, i| Ok(i),
+                |i, _| {
+                    seen.push(i);
+                    Ok(ControlFlow::Continue(()))
+                },
+            )
+            .unwrap_err();
+            assert!(e.to_string().contains("no worker"), "{workers}: {e}");
+            assert!(
+                seen.iter().copied().eq(0..seen.len()),
+                "{workers}: {seen:?}"
+            );
         }
     }
 }

@@ -54,11 +54,10 @@ pub struct Engine {
     /// The team's `stop` and `ponderhit` flags, reachable while the worker holds the team.
     control: Arc<Control>,
     worker: Option<JoinHandle<()>>,
-    /// The running search only ends on `stop`/`ponderhit` ([`Limits::until_stopped`]).
+    /// The running search's own limits bound nothing ([`Limits::until_stopped`], ponder
+    /// aside): only `stop` ends it. A ponder search is open ended until `ponderhit` too
+    /// ([`Self::open_ended`]).
     open_ended: bool,
-    /// What `open_ended` becomes on `ponderhit`: the ponder search goes on under the `go`'s
-    /// own limits.
-    open_ended_after_hit: bool,
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
     show_wdl: bool,
     /// The input, read on a thread of its own by [`Self::run`], so that `stop`, `quit` and
@@ -295,7 +294,6 @@ impl Engine {
             team: Arc::new(Mutex::new(team)),
             worker: None,
             open_ended: false,
-            open_ended_after_hit: false,
             show_wdl: false,
             incoming: None,
             pending: VecDeque::new(),
@@ -364,6 +362,11 @@ impl Engine {
         self.run(input);
     }
 
+    /// Whether a later command stops the running search instead of waiting for it.
+    fn open_ended(&self) -> bool {
+        self.open_ended || self.control.pondering.load(Ordering::SeqCst)
+    }
+
     fn searching(&self) -> bool {
         self.worker.is_some()
     }
@@ -380,7 +383,7 @@ impl Engine {
     /// Before a command that changes state: a search with a limit is allowed to finish (its
     /// answer still goes out), an open-ended one is stopped.
     fn finish_search(&mut self) {
-        if self.open_ended {
+        if self.open_ended() {
             self.stop_and_join();
         } else {
             self.serve_while_busy();
@@ -448,7 +451,6 @@ impl Engine {
                 }
                 "ponderhit" if self.pending.is_empty() && !self.starting => {
                     self.control.pondering.store(false, Ordering::SeqCst);
-                    self.open_ended = self.open_ended_after_hit;
                 }
                 _ if self.quitting => {}
                 _ => self.pending.push_back(line),
@@ -492,7 +494,6 @@ impl Engine {
             }
             "ponderhit" => {
                 self.control.pondering.store(false, Ordering::SeqCst);
-                self.open_ended = self.open_ended_after_hit;
                 Ok(())
             }
             "debug" => Ok(()),
@@ -723,8 +724,7 @@ impl Engine {
         control.answered.store(false, Ordering::SeqCst);
         control.pondering.store(limits.ponder, Ordering::SeqCst);
         // A later command stops such a search instead of waiting for it forever.
-        self.open_ended = limits.until_stopped();
-        self.open_ended_after_hit = Limits {
+        self.open_ended = Limits {
             ponder: false,
             ..limits.clone()
         }

@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -240,7 +240,7 @@ pub fn run<J: Job>(job: &J, options: Options) -> Result<Finished<J::Output>> {
     progress.update(resumed, "");
     let mut first_error: Option<anyhow::Error> = None;
     let (start, mut count, mut nodes) = (Instant::now(), resumed, 0u64);
-    pool(
+    let started = pool(
         options.workers.clamp(1, todo.len().max(1)),
         || job.worker(),
         |worker, item| job.run(worker, item, earlier[item].as_ref()),
@@ -283,6 +283,7 @@ pub fn run<J: Job>(job: &J, options: Options) -> Result<Finished<J::Output>> {
     if let Some(e) = first_error {
         return Err(e);
     }
+    started?;
     let outputs: Vec<J::Output> = outputs
         .into_iter()
         .zip(earlier)
@@ -301,10 +302,10 @@ pub fn run<J: Job>(job: &J, options: Options) -> Result<Finished<J::Output>> {
 }
 
 /// The worker pool under both runners: `workers` threads each start a worker (`start`) and
-/// work out (`work`) the items `next` hands out until it hands out none; each output (or a
-/// worker's failure to start, as item `usize::MAX`) goes to `receive` on the calling thread as
-/// it finishes. When `receive` breaks, no more items are handed out; the ones running finish
-/// and `receive` still gets their outputs (a result file keeps them).
+/// work out (`work`) the items `next` hands out until it hands out none; each output goes to
+/// `receive` on the calling thread as it finishes. When `receive` breaks, or a worker cannot
+/// start, no more items are handed out; the ones running finish and `receive` still gets their
+/// outputs (a result file keeps them). Returns the first worker's failure to start.
 fn pool<W, O: Send>(
     workers: usize,
     start: impl Fn() -> Result<W> + Sync,
@@ -312,18 +313,30 @@ fn pool<W, O: Send>(
     finish: impl Fn(W) + Sync,
     next: impl Fn() -> Option<usize> + Sync,
     mut receive: impl FnMut(usize, Result<O>) -> ControlFlow<()>,
-) {
+) -> Result<()> {
     let stopped = AtomicBool::new(false);
+    let not_started = Mutex::new(None);
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, Result<O>)>();
         for _ in 0..workers.max(1) {
-            let (tx, start, work, finish, next, stopped) =
-                (tx.clone(), &start, &work, &finish, &next, &stopped);
+            let (tx, start, work, finish, next, stopped, not_started) = (
+                tx.clone(),
+                &start,
+                &work,
+                &finish,
+                &next,
+                &stopped,
+                &not_started,
+            );
             scope.spawn(move || {
                 let mut worker = match start() {
                     Ok(w) => w,
                     Err(e) => {
-                        let _ = tx.send((usize::MAX, Err(e)));
+                        stopped.store(true, Ordering::Relaxed);
+                        not_started
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .get_or_insert(e);
                         return;
                     }
                 };
@@ -343,6 +356,10 @@ fn pool<W, O: Send>(
             }
         }
     });
+    match not_started.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// Works out the items `first..end` in order on `workers` threads, for work whose outputs go
@@ -368,10 +385,9 @@ pub fn run_in_order<W, O: Send>(
     let mut due = items.start;
     // The lowest item that failed, and its error: nothing from it on reaches the sink.
     let mut failed: Option<(usize, anyhow::Error)> = None;
-    let mut not_started: Option<anyhow::Error> = None;
     let mut outcome = Ok(());
     let mut ended = false;
-    pool(
+    let started = pool(
         workers,
         start,
         work,
@@ -383,10 +399,6 @@ pub fn run_in_order<W, O: Send>(
             }
             let limit = failed.as_ref().map_or(usize::MAX, |(k, _)| *k);
             match output {
-                // `pool` reports a worker that could not start as item `usize::MAX`.
-                Err(e) if item == usize::MAX => {
-                    not_started.get_or_insert(e);
-                }
                 Err(e) if item < limit => failed = Some((item, e)),
                 Ok(o) if item < limit => {
                     waiting.insert(item, o);
@@ -409,7 +421,7 @@ pub fn run_in_order<W, O: Send>(
                     return ControlFlow::Break(());
                 }
             }
-            if failed.is_some() || not_started.is_some() {
+            if failed.is_some() {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -417,9 +429,9 @@ pub fn run_in_order<W, O: Send>(
         },
     );
     // A sink that broke before reaching the failed item had what it wanted.
-    match (outcome, failed, not_started) {
+    match (outcome, failed, started) {
         (Err(e), _, _) => Err(e),
-        (Ok(()), Some((_, e)), _) | (Ok(()), None, Some(e)) if !ended => Err(e),
+        (Ok(()), Some((_, e)), _) | (Ok(()), None, Err(e)) if !ended => Err(e),
         _ => Ok(()),
     }
 }

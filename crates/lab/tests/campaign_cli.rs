@@ -763,6 +763,10 @@ fn a_lost_campaign_gets_its_finished_games_back_from_the_evidence() {
     assert_eq!(restored.matches("[Result ").count(), 4, "{restored}");
     let again = run_ok(&["campaign", "restore", "--evidence", ev, f]);
     assert!(again.contains("0 restored, 2 already there"), "{again}");
+    // Its frozen command is not kept; `status` reads the file's and counts the games back.
+    assert!(!run.join("m/command.toml").exists());
+    let status = run_ok(&["campaign", "status", f]);
+    assert!(status.contains("4 games"), "{status}");
     // The stage resumes with all its games played: done, and its PGN unchanged.
     run_ok(&["campaign", "run", f]);
     assert!(run.join("m/summary.toml").exists());

@@ -59,8 +59,9 @@ pub enum CampaignCommand {
     Pin(PinTarget),
     /// After a lost machine: put every file that the committed evidence keeps for these
     /// campaigns (each evidence folder's restore.toml) back into their folders where it is
-    /// missing, each checked by its SHA-256; nothing that exists is touched. Finished stages
-    /// then count as done and a study resumes after its finished points.
+    /// missing, each checked by its SHA-256; nothing that exists is touched. A finished stage
+    /// then ends at once when the runner reaches it (`status` counts its games back) and a
+    /// study resumes after its finished points.
     Restore(RestoreTargets),
     /// Record in an evidence folder's restore.toml that a kept file (`.xz` decompressed)
     /// restores to a campaign's path, with its SHA-256 as it is now: for what `stats --keep`

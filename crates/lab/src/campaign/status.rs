@@ -147,10 +147,13 @@ fn progress(campaign: &Campaign, s: &Stage) -> Result<String> {
             match_progress(&l.pgn(&s.id), sprt).unwrap_or_default()
         }
         Step::Command { .. } => {
-            // A match's progress, when the command writes a PGN.
+            // A match's progress, when the command writes a PGN. Before the stage's first
+            // start, or after a lost machine when `restore` has put its games back but not its
+            // frozen command, the command as the file declares it names the PGN.
             let frozen = std::fs::read_to_string(l.frozen(&s.id))
                 .ok()
-                .and_then(|t| toml::from_str::<Frozen>(&t).ok());
+                .and_then(|t| toml::from_str::<Frozen>(&t).ok())
+                .or_else(|| campaign.resolve(s).ok());
             let pgn = frozen.and_then(|f| {
                 let i = f.args.iter().position(|a| a == "--pgn")?;
                 f.args.get(i + 1).cloned()

@@ -410,7 +410,7 @@ fn sprt_stops_by_itself() {
         "{}",
         s.report
     );
-    // The ready-to-paste docs/strength.md row, in the SPRT's model.
+    // The ready-to-paste verdict row, in the SPRT's model.
     let row = s
         .report
         .lines()

@@ -160,10 +160,10 @@ pub struct SprtArgs {
     /// Elo model of the bounds: normalized (fishtest's and OpenBench's default) or logistic.
     #[arg(long, value_enum, default_value = "normalized")]
     pub elo_model: EloModel,
-    /// The change under test, for the docs/strength.md row printed after an SPRT.
+    /// The change under test, for the verdict row printed after an SPRT.
     #[arg(long, value_name = "TEXT")]
     pub change: Option<String>,
-    /// The commit under test, for the docs/strength.md row.
+    /// The commit under test, for the verdict row.
     #[arg(long, value_name = "HASH")]
     pub commit: Option<String>,
 }
@@ -302,14 +302,15 @@ pub fn final_report(
     out
 }
 
-/// What a docs/strength.md row needs beyond the results.
+/// What a verdict row needs beyond the results.
 pub struct RowLabels<'a> {
     pub change: Option<&'a str>,
     pub commit: Option<&'a str>,
     pub time_control: &'a str,
 }
 
-/// A ready-to-paste row of the project's fishtest log (docs/strength.md):
+/// A ready-to-paste Markdown row of an SPRT's verdict (the registry itself is
+/// docs/evidence/verdicts.csv, whose row `stats --row` prints):
 /// change | commit | bounds | TC | games | W/D/L | pentanomial | LLR |
 /// Elo ± 95% CI | Elo model | verdict. The Elo is given in the SPRT's model.
 pub fn strength_row(table: &ResultTable, sprt: &Sprt, labels: &RowLabels) -> String {

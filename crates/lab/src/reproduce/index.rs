@@ -46,9 +46,9 @@ pub fn index_text(
     } else {
         let _ = writeln!(
             s,
-            "**Quick mode**: small sizes chosen to finish in minutes; the numbers show the \
+            "**Quick mode**: small sizes chosen to finish in under a minute; the numbers show the \
              method works end to end and roughly where the results lie, not the papers' \
-             precision. `--full` runs the papers' sizes (docs/compare.md, docs/probcut.md).\n"
+             precision. `--full` runs larger sizes, each beside the paper's in docs/reproduce.md.\n"
         );
     }
     let _ = writeln!(

@@ -1,6 +1,7 @@
 //! `augur-lab reproduce --quick | --full`: the lab's experiments end to end into one folder with
 //! an index (`README.md`). `--quick` (small sizes, minutes) is the first command for a newcomer;
-//! `--full` runs the papers' sizes and the SPRT matches (hours).
+//! `--full` runs larger sizes (some the papers', some smaller: docs/reproduce.md) and the SPRT
+//! matches (hours).
 //!
 //! Each step is this program started again as a child process with the command line a reader
 //! would type (the index lists them), its report captured to `<step>.md`. A finished step is
@@ -26,10 +27,11 @@ use steps::{steps, Step};
 #[derive(Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("size").required(true).args(["quick", "full"])))]
 pub struct ReproduceArgs {
-    /// Small sizes: minutes on two cores, on bundled data.
+    /// Small sizes: under a minute on two cores, on bundled data.
     #[arg(long)]
     pub quick: bool,
-    /// The papers' sizes and the SPRT matches: hours on two cores. Resumable: run the same
+    /// Larger sizes (some the papers', some smaller: docs/reproduce.md) and the SPRT matches:
+    /// hours on two cores. Resumable: run the same
     /// command again after an interruption (kill -9 included); finished steps are skipped and the
     /// interrupted one continues from its own result files or PGN.
     #[arg(long)]

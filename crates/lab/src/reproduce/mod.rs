@@ -1,7 +1,7 @@
 //! `augur-lab reproduce --quick | --full`: the lab's experiments end to end into one folder with
-//! an index (`README.md`). `--quick` (small sizes, minutes) is the first command for a newcomer;
-//! `--full` runs larger sizes (some the papers', some smaller: docs/reproduce.md) and the SPRT
-//! matches (hours).
+//! an index (`README.md`). `--quick` (small sizes, under a minute) is the first command for a
+//! newcomer; `--full` runs larger sizes (some the papers', some smaller: docs/reproduce.md) and
+//! the SPRT matches (hours).
 //!
 //! Each step is this program started again as a child process with the command line a reader
 //! would type (the index lists them), its report captured to `<step>.md`. A finished step is
@@ -31,9 +31,9 @@ pub struct ReproduceArgs {
     #[arg(long)]
     pub quick: bool,
     /// Larger sizes (some the papers', some smaller: docs/reproduce.md) and the SPRT matches:
-    /// hours on two cores. Resumable: run the same
-    /// command again after an interruption (kill -9 included); finished steps are skipped and the
-    /// interrupted one continues from its own result files or PGN.
+    /// hours on two cores. Resumable: run the same command again after an interruption (kill -9
+    /// included); finished steps are skipped and the interrupted one continues from its own
+    /// result files or PGN.
     #[arg(long)]
     pub full: bool,
     /// Folder for every experiment's files and the index (README.md); default:

@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, OnceLock};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -315,7 +315,8 @@ fn pool<W, O: Send>(
     mut receive: impl FnMut(usize, Result<O>) -> ControlFlow<()>,
 ) -> Result<()> {
     let stopped = AtomicBool::new(false);
-    let not_started = Mutex::new(None);
+    // The first failure to start; a later one is dropped (`set` refuses it).
+    let not_started = OnceLock::new();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, Result<O>)>();
         for _ in 0..workers.max(1) {
@@ -333,10 +334,7 @@ fn pool<W, O: Send>(
                     Ok(w) => w,
                     Err(e) => {
                         stopped.store(true, Ordering::Relaxed);
-                        not_started
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .get_or_insert(e);
+                        let _ = not_started.set(e);
                         return;
                     }
                 };
@@ -356,10 +354,7 @@ fn pool<W, O: Send>(
             }
         }
     });
-    match not_started.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    not_started.into_inner().map_or(Ok(()), Err)
 }
 
 /// Works out the items `first..end` in order on `workers` threads, for work whose outputs go
